@@ -1,0 +1,118 @@
+//! The seed's assignor: learners replay a changelog before ownership moves.
+//!
+//! One function per rule of system.md, applied in this order by [`assign`]:
+//! [`keep_existing_learners`] (rule 4), [`hand_over_ready_learners`] (rule 2),
+//! [`Plan::assign_orphans`] (rule 3), [`drop_learners_of_reassigned_tasks`],
+//! [`place_learners`] (rules 4 and 8) and [`Plan::place_standbys`] (rule 8). Rule 1 (never two
+//! owners) holds by construction: a task is only handed to a member when no member reported
+//! it in `assigned`, and a task revoked this round is assigned at the follow-up.
+
+use super::{match_receivers, plan_moves, Plan};
+use crate::model::Assignment;
+
+/// Runs the learner assignor on indexed join metadata.
+pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
+    keep_existing_learners(&mut plan);
+    hand_over_ready_learners(&mut plan);
+    let mut loads = plan.active_counts();
+    plan.assign_orphans(&mut loads);
+    drop_learners_of_reassigned_tasks(&mut plan);
+    place_learners(&mut plan, MovePolicy::Learn);
+    plan.place_standbys();
+    plan.into_assignment()
+}
+
+/// Rule 4, "keep the existing learner tasks running; we don't want to see half way bounce":
+/// a learner stays unless its member is leaving (it gets no new work) or it now runs the
+/// task itself.
+pub(crate) fn keep_existing_learners(plan: &mut Plan<'_>) {
+    for t in 0..plan.task_count() {
+        plan.learner[t] = plan.reported_learner[t]
+            .filter(|&l| !plan.leaving(l) && plan.stateful(t) && plan.reported_owner[t] != Some(l));
+    }
+}
+
+/// Rule 2: a task still run by its owner whose learner is ready is revoked now and handed to
+/// the learner at the follow-up rebalance (`two_phase`). A released task with a ready learner
+/// is an orphan and goes to that learner in this round (rule 3).
+pub(crate) fn hand_over_ready_learners(plan: &mut Plan<'_>) {
+    let acceptable = plan.input.config.acceptable_recovery_lag;
+    for t in 0..plan.task_count() {
+        let Some(l) = plan.learner[t] else { continue };
+        let ready = plan.lag(t, l).is_some_and(|lag| lag <= acceptable);
+        if ready && plan.owner[t].is_some() {
+            plan.revoke(t);
+        }
+    }
+}
+
+/// A learner is kept only while its task stays with the member it was learning from: when a
+/// task just went to someone else as an orphan (say a caught-up standby), learning it from
+/// its old owner is moot, and the balance step decides afresh.
+pub(crate) fn drop_learners_of_reassigned_tasks(plan: &mut Plan<'_>) {
+    for t in 0..plan.task_count() {
+        let Some(l) = plan.learner[t] else { continue };
+        let owner = plan.owner[t];
+        let unchanged = plan.revoking[t]
+            || (owner.is_some()
+                && (owner == plan.reported_owner[t]
+                    || (plan.reported_owner[t].is_none() && owner == plan.releaser[t])));
+        if owner == Some(l) || !unchanged {
+            plan.learner[t] = None;
+        }
+    }
+}
+
+/// How a stateful task moves once the balance step picked its receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MovePolicy {
+    /// Always through a learner (the seed's design).
+    Learn,
+    /// Directly, by revoking it, when the receiver is already caught up; through a warm-up
+    /// otherwise (KIP-441).
+    WarmUpUnlessCaughtUp,
+}
+
+/// Rules 4 and 8: balance active tasks by capacity, counting learners in flight as already
+/// moved. Stateful tasks leaving an over-loaded or leaving member get a learner on an
+/// under-loaded one (standby holders first, `max_learners` permitting); stateless tasks have
+/// nothing to learn and are revoked, to be assigned at the follow-up rebalance.
+pub(crate) fn place_learners(plan: &mut Plan<'_>, policy: MovePolicy) {
+    let mut loads = plan.active_counts();
+    for t in 0..plan.task_count() {
+        if let Some(l) = plan.learner[t] {
+            loads[l] += 1;
+            if let Some(o) = plan.owner[t] {
+                loads[o] -= 1;
+            }
+        }
+    }
+    let learners = plan.learner.iter().flatten().count() as u64;
+    let mut room = plan
+        .input
+        .config
+        .max_learners
+        .map(|cap| u64::from(cap).saturating_sub(learners));
+    let moves = {
+        let plan = &*plan;
+        plan_moves(plan, &loads, |t| {
+            plan.learner[t].is_none() && !plan.revoking[t] && plan.owner[t].is_some()
+        })
+    };
+    let mut gains = moves.gains;
+    for (t, receiver) in match_receivers(plan, &moves.moving, &mut gains) {
+        if !plan.stateful(t)
+            || (policy == MovePolicy::WarmUpUnlessCaughtUp && plan.caught_up(t, receiver))
+        {
+            plan.revoke(t);
+            continue;
+        }
+        if room == Some(0) {
+            continue;
+        }
+        plan.learner[t] = Some(receiver);
+        if let Some(r) = room.as_mut() {
+            *r -= 1;
+        }
+    }
+}

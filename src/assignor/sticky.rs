@@ -1,0 +1,32 @@
+//! The assignor of the designs without learners, `eager` and `cooperative`: a sticky,
+//! balanced assignment where a moved stateful task restores on its new owner while down.
+//!
+//! The two differ in what members do at join, not in the leader's decision: under `eager`
+//! every member releases every task when it joins (so every task is an orphan and goes back
+//! to whoever ran it unless balance says otherwise, moving at once); under `cooperative` the
+//! members keep running, and a task that must move is revoked now and assigned at the
+//! follow-up rebalance (KIP-429's two phases).
+
+use super::{match_receivers, plan_moves, Plan};
+use crate::model::Assignment;
+
+/// Runs the sticky assignor on indexed join metadata.
+pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
+    let mut loads = plan.active_counts();
+    plan.assign_orphans(&mut loads);
+    let moves = {
+        let plan = &plan;
+        plan_moves(plan, &loads, |t| plan.owner[t].is_some())
+    };
+    let mut gains = moves.gains;
+    for (t, receiver) in match_receivers(&plan, &moves.moving, &mut gains) {
+        if plan.reported_owner[t].is_some() {
+            // Someone still runs it: revoke now, assign at the follow-up (rule 1).
+            plan.revoke(t);
+        } else {
+            plan.owner[t] = Some(receiver);
+        }
+    }
+    plan.place_standbys();
+    plan.into_assignment()
+}

@@ -1,0 +1,343 @@
+//! The history of a run: the scenario, every command with its time, the events and rounds
+//! they produced, and snapshots of the engine from which any moment is replayed exactly.
+//!
+//! Nothing is stored per frame. The state at a past moment is the nearest earlier snapshot
+//! run forward, which gives the same state the first run had, since the engine is
+//! deterministic. Acting at a past moment forks: the commands after it are dropped (and kept
+//! in [`Fork`] so the timeline can show them), and the history goes on from there.
+
+use super::coordinator::Round;
+use super::{CommandError, Engine, Event, EventKind};
+use crate::invariants::{self, Violation};
+use crate::scenario::{Command, Scenario, TimedCommand};
+
+/// Steps between two snapshots: replaying at most this many events answers any scrub.
+const SNAPSHOT_EVERY: usize = 48;
+
+/// How long a run may go on after its last command before it is cut, if the group never
+/// comes to rest (for example a learner that restores slower than its task writes).
+pub const REST_LIMIT_MS: u64 = 24 * 3_600_000;
+
+#[derive(Clone, Debug)]
+struct Snapshot {
+    engine: Engine,
+    next_command: usize,
+}
+
+/// Commands dropped when a person acted at a past moment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fork {
+    /// The moment the history forked.
+    pub at_ms: u64,
+    /// Where the abandoned branch had been simulated to.
+    pub abandoned_until_ms: u64,
+    /// The commands that were dropped.
+    pub dropped: Vec<TimedCommand>,
+}
+
+/// A command from a scenario that could not be carried out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("events: {command} at {at_ms} ms: {error}")]
+pub struct RunError {
+    /// When.
+    pub at_ms: u64,
+    /// What, in words.
+    pub command: String,
+    /// Why not.
+    pub error: CommandError,
+}
+
+/// A simulation with its whole history.
+#[derive(Clone, Debug)]
+pub struct Run {
+    scenario: Scenario,
+    commands: Vec<TimedCommand>,
+    next_command: usize,
+    engine: Engine,
+    events: Vec<Event>,
+    rounds: Vec<Round>,
+    violations: Vec<Violation>,
+    snapshots: Vec<Snapshot>,
+    steps_since_snapshot: usize,
+    forks: Vec<Fork>,
+    check_invariants: bool,
+}
+
+impl Run {
+    /// Starts a run of a scenario at time 0; its events are the first commands.
+    pub fn new(scenario: Scenario) -> Run {
+        let mut events = Vec::new();
+        let engine = Engine::new(&scenario, &mut events);
+        let commands = scenario.events.clone();
+        let mut run = Run {
+            scenario,
+            commands,
+            next_command: 0,
+            engine,
+            events: Vec::new(),
+            rounds: Vec::new(),
+            violations: Vec::new(),
+            snapshots: Vec::new(),
+            steps_since_snapshot: 0,
+            forks: Vec::new(),
+            check_invariants: true,
+        };
+        run.record(events);
+        run.snapshots.push(Snapshot {
+            engine: run.engine.clone(),
+            next_command: 0,
+        });
+        run
+    }
+
+    /// Turns the invariant checks off (benchmarks measure the simulation alone).
+    pub fn without_invariant_checks(mut self) -> Run {
+        self.check_invariants = false;
+        self
+    }
+
+    /// The scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The engine at the latest simulated moment.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The latest simulated moment.
+    pub fn frontier(&self) -> u64 {
+        self.engine.time()
+    }
+
+    /// Every command of this history (the scenario's, then the person's), in time order.
+    pub fn commands(&self) -> &[TimedCommand] {
+        &self.commands
+    }
+
+    /// The commands added after the scenario's own.
+    pub fn added_commands(&self) -> &[TimedCommand] {
+        &self.commands[self.scenario.events.len().min(self.commands.len())..]
+    }
+
+    /// Everything that happened, in order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The rounds that reached an assignment, in order.
+    pub fn rounds(&self) -> &[Round] {
+        &self.rounds
+    }
+
+    /// Broken invariants, in order.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// Earlier branches of the history.
+    pub fn forks(&self) -> &[Fork] {
+        &self.forks
+    }
+
+    /// Whether every command has been carried out and the group is at rest.
+    pub fn finished(&self) -> bool {
+        self.next_command >= self.commands.len() && self.engine.at_rest()
+    }
+
+    /// Simulates up to `time`, carrying out the commands due by then.
+    pub fn advance_to(&mut self, time: u64) -> Result<(), RunError> {
+        loop {
+            let due = self
+                .commands
+                .get(self.next_command)
+                .map(|c| c.at_ms)
+                .filter(|&at| at <= time);
+            let limit = due.unwrap_or(time);
+            self.steps_to(limit);
+            let Some(at) = due else { break };
+            while let Some(c) = self
+                .commands
+                .get(self.next_command)
+                .filter(|c| c.at_ms == at)
+            {
+                let mut out = Vec::new();
+                let command = c.command.clone();
+                self.engine
+                    .apply(&command, &mut out)
+                    .map_err(|error| RunError {
+                        at_ms: at,
+                        command: command.describe(),
+                        error,
+                    })?;
+                self.next_command += 1;
+                self.record(out);
+                self.after_step();
+            }
+        }
+        Ok(())
+    }
+
+    /// Simulates until every command ran and the group is at rest, stopping at `until_ms`
+    /// (or [`REST_LIMIT_MS`] after the last command if it never rests).
+    pub fn run_to_end(&mut self) -> Result<(), RunError> {
+        let last_command = self.commands.last().map_or(0, |c| c.at_ms);
+        let limit = self
+            .scenario
+            .until_ms
+            .unwrap_or(last_command.saturating_add(REST_LIMIT_MS));
+        self.advance_to(last_command.min(limit))?;
+        while !self.finished() && self.frontier() < limit {
+            let next = self
+                .engine
+                .next_event_time()
+                .into_iter()
+                .chain(self.commands.get(self.next_command).map(|c| c.at_ms))
+                .min();
+            match next {
+                Some(t) => self.advance_to(t.min(limit))?,
+                None => break,
+            }
+        }
+        if let Some(until) = self.scenario.until_ms {
+            if self.frontier() < until && !self.finished() {
+                self.advance_to(until)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn steps_to(&mut self, limit: u64) {
+        let mut out = Vec::new();
+        while self.engine.step(limit, &mut out) {
+            self.record(std::mem::take(&mut out));
+            self.after_step();
+        }
+        self.engine.advance_to(limit, &mut out);
+        self.record(out);
+    }
+
+    fn record(&mut self, events: Vec<Event>) {
+        for event in events {
+            match &event.kind {
+                EventKind::RoundAssigned(round) => {
+                    if self.check_invariants {
+                        self.violations
+                            .extend(invariants::check_round(&self.engine, round));
+                    }
+                    self.rounds.push((**round).clone());
+                }
+                EventKind::RoundSynced(index) => {
+                    let at = event.at;
+                    if let Some(r) = self.rounds.iter_mut().rev().find(|r| r.index == *index) {
+                        r.synced_at = Some(at);
+                    }
+                }
+                EventKind::RoundAbandoned(index) => {
+                    if let Some(r) = self.rounds.iter_mut().rev().find(|r| r.index == *index) {
+                        r.abandoned = true;
+                    }
+                }
+                EventKind::MemberLeft(member, super::LeaveReason::Drained) => {
+                    if let Some(r) = self.rounds.last_mut() {
+                        if r.synced_at == Some(event.at) && !r.departed.contains(member) {
+                            r.departed.push(*member);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            self.events.push(event);
+        }
+    }
+
+    fn after_step(&mut self) {
+        if self.check_invariants {
+            self.violations
+                .extend(invariants::check_state(&self.engine));
+        }
+        self.steps_since_snapshot += 1;
+        if self.steps_since_snapshot >= SNAPSHOT_EVERY {
+            self.steps_since_snapshot = 0;
+            self.snapshots.push(Snapshot {
+                engine: self.engine.clone(),
+                next_command: self.next_command,
+            });
+        }
+    }
+
+    /// The state at any moment up to the frontier, replayed from the nearest snapshot.
+    pub fn state_at(&self, time: u64) -> Engine {
+        if time >= self.frontier() {
+            return self.engine.clone();
+        }
+        let snapshot = self.snapshot_before(time);
+        let mut engine = snapshot.engine.clone();
+        let mut next = snapshot.next_command;
+        let mut sink = Vec::new();
+        while let Some(c) = self.commands.get(next).filter(|c| c.at_ms <= time) {
+            engine.advance_to(c.at_ms, &mut sink);
+            // Commands in the history were carried out once already; they cannot fail now.
+            let _ = engine.apply(&c.command, &mut sink);
+            sink.clear();
+            next += 1;
+        }
+        engine.advance_to(time, &mut sink);
+        engine
+    }
+
+    fn snapshot_before(&self, time: u64) -> &Snapshot {
+        let i = self
+            .snapshots
+            .partition_point(|s| s.engine.time() <= time)
+            .max(1);
+        &self.snapshots[i - 1]
+    }
+
+    /// Carries out a command at `at_ms` (the frontier, or a past moment, which forks the
+    /// history). Checked first: on error the history is unchanged.
+    pub fn command(&mut self, at_ms: u64, command: Command) -> Result<(), CommandError> {
+        if at_ms < self.frontier() {
+            let state = self.state_at(at_ms);
+            state.check(&command)?;
+            self.fork_at(at_ms, state);
+        } else {
+            self.advance_to(at_ms).map_err(|e| e.error)?;
+            self.engine.check(&command)?;
+        }
+        self.commands
+            .insert(self.next_command, TimedCommand { at_ms, command });
+        self.advance_to(at_ms).map_err(|e| e.error)
+    }
+
+    /// Drops everything after `at_ms` and continues from `state` (the state at that moment).
+    fn fork_at(&mut self, at_ms: u64, state: Engine) {
+        let keep = self.commands.partition_point(|c| c.at_ms <= at_ms);
+        let dropped = self.commands.split_off(keep);
+        self.forks.push(Fork {
+            at_ms,
+            abandoned_until_ms: self.frontier(),
+            dropped,
+        });
+        self.next_command = keep;
+        self.engine = state;
+        self.events.retain(|e| e.at <= at_ms);
+        self.violations.retain(|v| v.at_ms <= at_ms);
+        self.snapshots.retain(|s| s.engine.time() <= at_ms);
+        self.steps_since_snapshot = 0;
+        self.rounds.retain(|r| r.assigned_at <= at_ms);
+        for r in &mut self.rounds {
+            if r.synced_at.is_some_and(|s| s > at_ms) {
+                r.synced_at = None;
+                r.departed.clear();
+            }
+        }
+        let live_round = self.engine.coordinator().round.as_ref().map(|r| r.index);
+        for r in &mut self.rounds {
+            if r.abandoned && Some(r.index) == live_round {
+                r.abandoned = false;
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! The rules of system.md that must hold at every moment, checked after every event (as
+//! Runway and Spectacle do). A violation is a finding about the design or the code, shown in
+//! red in the playground's log and failing the property tests.
+
+use crate::engine::coordinator::Round;
+use crate::engine::Engine;
+use crate::model::{Strategy, TaskId};
+use std::fmt;
+
+/// A rule that must always hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Invariant {
+    /// Rule 1: no task is run by two members at once, nor handed to a member while another
+    /// reports running it.
+    NeverTwoOwners,
+    /// No member learns, or keeps a standby of, a task it runs itself.
+    NoReplicaBesideActive,
+    /// A draining member gets no new work: no new active, learner or standby.
+    NoNewWorkWhileLeaving,
+    /// Rule 2 and 4: a stateful task taken from a live owner goes to a ready learner (or,
+    /// two-phase, is revoked while a ready learner waits for it).
+    PlannedHandoffWaitsForReadyLearner,
+    /// Rule 3: after a round, every task has an owner unless it waits for the follow-up.
+    EveryTaskOwned,
+}
+
+impl Invariant {
+    /// A short name for the log.
+    pub fn name(self) -> &'static str {
+        match self {
+            Invariant::NeverTwoOwners => "never two owners",
+            Invariant::NoReplicaBesideActive => "no learner or standby beside its active",
+            Invariant::NoNewWorkWhileLeaving => "no new work for a leaving member",
+            Invariant::PlannedHandoffWaitsForReadyLearner => {
+                "a planned handoff waits for a ready learner"
+            }
+            Invariant::EveryTaskOwned => "every task has an owner after a round",
+        }
+    }
+}
+
+impl fmt::Display for Invariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A broken invariant, with when and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// When it was seen.
+    pub at_ms: u64,
+    /// The rule.
+    pub invariant: Invariant,
+    /// The round it belongs to, for a decision of the leader.
+    pub round: Option<u32>,
+    /// What exactly, in words.
+    pub detail: String,
+}
+
+/// Checks the state of the group at this moment.
+pub fn check_state(engine: &Engine) -> Vec<Violation> {
+    let roster = engine.roster();
+    let mut found = Vec::new();
+    let mut runner: Vec<Option<usize>> = vec![None; engine.tasks().len()];
+    let violation = |invariant, detail: String| Violation {
+        at_ms: engine.time(),
+        invariant,
+        round: None,
+        detail,
+    };
+    for (i, member) in engine.members().iter().enumerate() {
+        if !member.status.alive() {
+            continue;
+        }
+        for &t in &member.active {
+            if let Some(other) = runner[t.index()].replace(i) {
+                found.push(violation(
+                    Invariant::NeverTwoOwners,
+                    format!(
+                        "{} runs on both {} and {}",
+                        roster.task(t),
+                        engine.members()[other].name,
+                        member.name
+                    ),
+                ));
+            }
+            if member.learns(t) || member.standby.binary_search(&t).is_ok() {
+                found.push(violation(
+                    Invariant::NoReplicaBesideActive,
+                    format!(
+                        "{} runs {} and also replicates it",
+                        member.name,
+                        roster.task(t)
+                    ),
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// Checks a leader's decision against what the members reported.
+pub fn check_round(engine: &Engine, round: &Round) -> Vec<Violation> {
+    let roster = engine.roster();
+    let config = engine.config();
+    let ready_lag = config.ready_lag();
+    let n = engine.tasks().len();
+    let mut found = Vec::new();
+    let mut violation = |invariant, detail: String| {
+        found.push(Violation {
+            at_ms: round.assigned_at,
+            invariant,
+            round: Some(round.index),
+            detail,
+        })
+    };
+    let mut reported: Vec<Option<usize>> = vec![None; n];
+    for (pos, meta) in round.joined.iter().enumerate() {
+        for &t in meta.assigned.iter().chain(&meta.revoked) {
+            reported[t.index()].get_or_insert(pos);
+        }
+    }
+    let mut owner: Vec<Option<usize>> = vec![None; n];
+    for (pos, (member, a)) in round.assignment.members.iter().enumerate() {
+        let name = roster.member(*member);
+        let meta = &round.joined[pos];
+        for &t in &a.assigned {
+            if owner[t.index()].replace(pos).is_some() {
+                violation(
+                    Invariant::NeverTwoOwners,
+                    format!("{} is assigned twice", roster.task(t)),
+                );
+            }
+            let runner = round
+                .joined
+                .iter()
+                .position(|m| m.assigned.binary_search(&t).is_ok());
+            if runner.is_some_and(|r| r != pos) {
+                violation(
+                    Invariant::NeverTwoOwners,
+                    format!(
+                        "{} goes to {name} while {} still runs it",
+                        roster.task(t),
+                        roster.member(round.joined[runner.unwrap_or(pos)].member)
+                    ),
+                );
+            }
+        }
+        for &t in a.learning.iter().chain(&a.standby) {
+            if a.assigned.binary_search(&t).is_ok() {
+                violation(
+                    Invariant::NoReplicaBesideActive,
+                    format!(
+                        "{name} gets {} both as active and as replica",
+                        roster.task(t)
+                    ),
+                );
+            }
+        }
+        if meta.leaving {
+            let new_active: Vec<TaskId> = a
+                .assigned
+                .iter()
+                .copied()
+                .filter(|t| !meta.assigned.contains(t) && !meta.revoked.contains(t))
+                .collect();
+            if !new_active.is_empty() || !a.learning.is_empty() || !a.standby.is_empty() {
+                let leaving_alone = round.joined.iter().all(|m| m.leaving);
+                if !leaving_alone {
+                    violation(
+                        Invariant::NoNewWorkWhileLeaving,
+                        format!("{name} is leaving but gets new work"),
+                    );
+                }
+            }
+        }
+    }
+    if !round.joined.is_empty() {
+        for (t, o) in owner.iter().enumerate() {
+            let revoked = round
+                .assignment
+                .members
+                .iter()
+                .any(|(_, a)| a.revoked.contains(&TaskId(t as u32)));
+            if o.is_none() && !(revoked && round.assignment.followup) {
+                violation(
+                    Invariant::EveryTaskOwned,
+                    format!(
+                        "{} has no owner after the round",
+                        roster.task(TaskId(t as u32))
+                    ),
+                );
+            }
+        }
+    }
+    let checks_handoffs = matches!(config.strategy, Strategy::Learner | Strategy::Kip441);
+    if checks_handoffs {
+        for t in 0..n {
+            let task = TaskId(t as u32);
+            if !engine.tasks()[t].stateful {
+                continue;
+            }
+            let Some(from) = reported[t] else { continue };
+            let new_owner = owner[t];
+            if new_owner == Some(from) {
+                continue;
+            }
+            let ready = |pos: usize| {
+                let meta = &round.joined[pos];
+                let lag_ok = meta.lag(task).is_some_and(|l| l <= ready_lag);
+                match config.strategy {
+                    Strategy::Learner => meta.learning.contains(&task) && lag_ok,
+                    _ => lag_ok,
+                }
+            };
+            let fine = match new_owner {
+                Some(to) => ready(to),
+                None => (0..round.joined.len()).any(|p| p != from && ready(p)),
+            };
+            if !fine {
+                violation(
+                    Invariant::PlannedHandoffWaitsForReadyLearner,
+                    format!(
+                        "{} leaves {} without a ready learner to take it",
+                        roster.task(task),
+                        roster.member(round.joined[from].member)
+                    ),
+                );
+            }
+        }
+    }
+    found
+}

@@ -1,0 +1,228 @@
+//! The seed's log format: a heading per rebalance with its cause, the join lines, then
+//! `S1 performs task assignments:` and one `S1(assigned: [T1, T2], revoked: [], learning: [T3])`
+//! line per member (with `standby: [...]` when standbys are configured).
+
+use crate::engine::coordinator::{Cause, Round};
+use crate::engine::Engine;
+use crate::metrics::Metrics;
+use crate::model::{JoinMetadata, MemberAssignment, Roster, TaskId};
+use std::fmt::Write;
+
+const ORDINALS: [&str; 20] = [
+    "First",
+    "Second",
+    "Third",
+    "Fourth",
+    "Fifth",
+    "Sixth",
+    "Seventh",
+    "Eighth",
+    "Ninth",
+    "Tenth",
+    "Eleventh",
+    "Twelfth",
+    "Thirteenth",
+    "Fourteenth",
+    "Fifteenth",
+    "Sixteenth",
+    "Seventeenth",
+    "Eighteenth",
+    "Nineteenth",
+    "Twentieth",
+];
+
+/// The heading of a round, such as `#First Rebalance`.
+pub fn heading(index: u32) -> String {
+    match ORDINALS.get(index.saturating_sub(1) as usize) {
+        Some(word) if index > 0 => format!("#{word} Rebalance"),
+        _ => format!("#Rebalance {index}"),
+    }
+}
+
+fn list(roster: &Roster, tasks: &[TaskId]) -> String {
+    let names: Vec<&str> = tasks.iter().map(|&t| roster.task(t)).collect();
+    format!("[{}]", names.join(", "))
+}
+
+/// One member's line: `S1(assigned: [T1], revoked: [], learning: [T3])`.
+pub fn member_line(
+    roster: &Roster,
+    name: &str,
+    assigned: &[TaskId],
+    revoked: &[TaskId],
+    learning: &[TaskId],
+    standby: Option<&[TaskId]>,
+) -> String {
+    let mut line = format!(
+        "{name}(assigned: {}, revoked: {}, learning: {}",
+        list(roster, assigned),
+        list(roster, revoked),
+        list(roster, learning)
+    );
+    if let Some(standby) = standby {
+        let _ = write!(line, ", standby: {}", list(roster, standby));
+    }
+    line.push(')');
+    line
+}
+
+/// A join line, with the seed's kind of comment when a member is leaving or has learners.
+pub fn join_line(roster: &Roster, meta: &JoinMetadata, standbys: bool, ready_lag: u64) -> String {
+    let name = roster.member(meta.member);
+    let mut line = member_line(
+        roster,
+        name,
+        &meta.assigned,
+        &meta.revoked,
+        &meta.learning,
+        standbys.then_some(meta.standby.as_slice()),
+    );
+    let mut notes = Vec::new();
+    if meta.leaving {
+        notes.push("leaving".to_string());
+    }
+    if !meta.learning.is_empty() {
+        let ready: Vec<TaskId> = meta
+            .learning
+            .iter()
+            .copied()
+            .filter(|&t| meta.lag(t).is_some_and(|l| l <= ready_lag))
+            .collect();
+        notes.push(if ready.is_empty() {
+            "not ready yet".to_string()
+        } else if ready.len() == meta.learning.len() {
+            "ready".to_string()
+        } else {
+            format!("ready: {}", list(roster, &ready))
+        });
+    }
+    if !notes.is_empty() {
+        let _ = write!(line, " // {}", notes.join(", "));
+    }
+    line
+}
+
+/// An assignment line.
+pub fn assignment_line(
+    roster: &Roster,
+    name: &str,
+    a: &MemberAssignment,
+    standbys: bool,
+) -> String {
+    member_line(
+        roster,
+        name,
+        &a.assigned,
+        &a.revoked,
+        &a.learning,
+        standbys.then_some(a.standby.as_slice()),
+    )
+}
+
+fn names(roster: &Roster, joined: &[JoinMetadata]) -> String {
+    let names: Vec<&str> = joined.iter().map(|m| roster.member(m.member)).collect();
+    names.join(", ")
+}
+
+/// One round in the seed's notation.
+pub fn round(roster: &Roster, round: &Round, standbys: bool, ready_lag: u64) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} (generation {}, {} ms)",
+        heading(round.index),
+        round.generation,
+        round.started_at
+    );
+    for sentence in Cause::describe_all(&round.causes, roster) {
+        let _ = writeln!(out, "{sentence}");
+    }
+    if let Some(previous) = round.previous_leader {
+        let _ = writeln!(
+            out,
+            "{} takes over the leader from {}.",
+            roster.member(round.leader),
+            roster.member(previous)
+        );
+    }
+    let (noun, verb) = if round.joined.len() == 1 {
+        ("Member", "joins")
+    } else {
+        ("Members", "join")
+    };
+    let _ = writeln!(
+        out,
+        "{noun} {} {verb} with following metadata:",
+        names(roster, &round.joined)
+    );
+    for meta in &round.joined {
+        let _ = writeln!(out, "\t{}", join_line(roster, meta, standbys, ready_lag));
+    }
+    let _ = writeln!(
+        out,
+        "{} performs task assignments:",
+        roster.member(round.leader)
+    );
+    for (member, a) in &round.assignment.members {
+        let _ = writeln!(
+            out,
+            "\t{}",
+            assignment_line(roster, roster.member(*member), a, standbys)
+        );
+    }
+    if round.abandoned {
+        let _ = writeln!(
+            out,
+            "{} crashed before the sync: this assignment never reached the members.",
+            roster.member(round.leader)
+        );
+    }
+    for &m in &round.departed {
+        let _ = writeln!(
+            out,
+            "{} shuts itself down upon the new assignment since there is no assigned task left.",
+            roster.member(m)
+        );
+    }
+    out
+}
+
+/// The whole log of a run: every round, then how the run ended.
+pub fn log(engine: &Engine, rounds: &[Round]) -> String {
+    let roster = engine.roster();
+    let standbys = engine.config().num_standby_replicas > 0;
+    let ready_lag = engine.config().ready_lag();
+    let mut out = String::new();
+    for (i, r) in rounds.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&round(roster, r, standbys, ready_lag));
+    }
+    let metrics = Metrics::of(engine);
+    let members = metrics.assignment.len();
+    let tasks = engine.tasks().len();
+    if !rounds.is_empty() {
+        out.push('\n');
+    }
+    if metrics.at_rest && metrics.balanced {
+        let _ = writeln!(
+            out,
+            "Now the group reaches balance with {members} members and {tasks} tasks ({} ms).",
+            metrics.rest_since_ms.unwrap_or(engine.time())
+        );
+    } else if metrics.at_rest {
+        let _ = writeln!(
+            out,
+            "The group is at rest with {members} members and {tasks} tasks ({} ms).",
+            metrics.rest_since_ms.unwrap_or(engine.time())
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "The run stopped at {} ms before the group came to rest.",
+            engine.time()
+        );
+    }
+    out
+}
