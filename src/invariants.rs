@@ -208,9 +208,16 @@ pub fn check_round(engine: &Engine, round: &Round) -> Vec<Violation> {
             }
             let ready = |pos: usize| {
                 let meta = &round.joined[pos];
-                let lag_ok = meta.lag(task).is_some_and(|l| l <= ready_lag);
+                // Without local state a member is as far behind as the whole changelog.
+                let lag = meta
+                    .lag(task)
+                    .unwrap_or(engine.changelog_end(task).ceil() as u64);
+                let lag_ok = lag <= ready_lag;
                 match config.strategy {
-                    Strategy::Learner => meta.learning.contains(&task) && lag_ok,
+                    Strategy::Learner => {
+                        meta.learning.contains(&task)
+                            && meta.lag(task).is_some_and(|l| l <= ready_lag)
+                    }
                     _ => lag_ok,
                 }
             };

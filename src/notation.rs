@@ -173,7 +173,7 @@ pub fn round(roster: &Roster, round: &Round, standbys: bool, ready_lag: u64) -> 
     if round.abandoned {
         let _ = writeln!(
             out,
-            "{} crashed before the sync: this assignment never reached the members.",
+            "{} was gone before the sync: this assignment never reached the members.",
             roster.member(round.leader)
         );
     }
@@ -200,21 +200,22 @@ pub fn log(engine: &Engine, rounds: &[Round]) -> String {
         out.push_str(&round(roster, r, standbys, ready_lag));
     }
     let metrics = Metrics::of(engine);
-    let members = metrics.assignment.len();
-    let tasks = engine.tasks().len();
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let members = plural(metrics.assignment.len(), "member");
+    let tasks = plural(engine.tasks().len(), "task");
     if !rounds.is_empty() {
         out.push('\n');
     }
     if metrics.at_rest && metrics.balanced {
         let _ = writeln!(
             out,
-            "Now the group reaches balance with {members} members and {tasks} tasks ({} ms).",
+            "Now the group reaches balance with {members} and {tasks} ({} ms).",
             metrics.rest_since_ms.unwrap_or(engine.time())
         );
     } else if metrics.at_rest {
         let _ = writeln!(
             out,
-            "The group is at rest with {members} members and {tasks} tasks ({} ms).",
+            "The group is at rest with {members} and {tasks} ({} ms).",
             metrics.rest_since_ms.unwrap_or(engine.time())
         );
     } else {

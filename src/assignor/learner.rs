@@ -76,7 +76,8 @@ pub(crate) enum MovePolicy {
 /// Rules 4 and 8: balance active tasks by capacity, counting learners in flight as already
 /// moved. Stateful tasks leaving an over-loaded or leaving member get a learner on an
 /// under-loaded one (standby holders first, `max_learners` permitting); stateless tasks have
-/// nothing to learn and are revoked, to be assigned at the follow-up rebalance.
+/// nothing to learn and are revoked, to be assigned at the follow-up rebalance (or handed
+/// over at once if nobody runs them yet).
 pub(crate) fn place_learners(plan: &mut Plan<'_>, policy: MovePolicy) {
     let mut loads = plan.active_counts();
     for t in 0..plan.task_count() {
@@ -104,7 +105,12 @@ pub(crate) fn place_learners(plan: &mut Plan<'_>, policy: MovePolicy) {
         if !plan.stateful(t)
             || (policy == MovePolicy::WarmUpUnlessCaughtUp && plan.caught_up(t, receiver))
         {
-            plan.revoke(t);
+            if plan.reported_owner[t].is_none() {
+                // Nobody runs it yet (an orphan placed this round): hand it over directly.
+                plan.owner[t] = Some(receiver);
+            } else {
+                plan.revoke(t);
+            }
             continue;
         }
         if room == Some(0) {

@@ -194,10 +194,17 @@ impl<'a> Plan<'a> {
             .map(|&(_, l)| l)
     }
 
-    /// Whether a member's state of a task is within the acceptable recovery lag.
+    /// Whether a member's state of a task is within the acceptable recovery lag. A member
+    /// without the state is as far behind as the whole changelog (as Kafka Streams counts
+    /// it), so a task with a short changelog is caught up everywhere.
     pub fn caught_up(&self, task: usize, pos: Pos) -> bool {
-        self.lag(task, pos)
-            .is_some_and(|l| l <= self.input.config.acceptable_recovery_lag)
+        if !self.stateful(task) {
+            return true;
+        }
+        let lag = self
+            .lag(task, pos)
+            .unwrap_or(self.input.tasks[task].changelog);
+        lag <= self.input.config.acceptable_recovery_lag
     }
 
     /// What moving a task to a member without its state costs: the records to replay.

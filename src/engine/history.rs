@@ -228,22 +228,16 @@ impl Run {
                     }
                     self.rounds.push((**round).clone());
                 }
-                EventKind::RoundSynced(index) => {
+                EventKind::RoundSynced { index, departed } => {
                     let at = event.at;
                     if let Some(r) = self.rounds.iter_mut().rev().find(|r| r.index == *index) {
                         r.synced_at = Some(at);
+                        r.departed.clone_from(departed);
                     }
                 }
                 EventKind::RoundAbandoned(index) => {
                     if let Some(r) = self.rounds.iter_mut().rev().find(|r| r.index == *index) {
                         r.abandoned = true;
-                    }
-                }
-                EventKind::MemberLeft(member, super::LeaveReason::Drained) => {
-                    if let Some(r) = self.rounds.last_mut() {
-                        if r.synced_at == Some(event.at) && !r.departed.contains(member) {
-                            r.departed.push(*member);
-                        }
                     }
                 }
                 _ => {}

@@ -71,8 +71,10 @@ pub struct Member {
     pub last_assigned: Vec<TaskId>,
     /// Its local state stores, including leftovers of tasks it no longer has.
     pub stores: BTreeMap<TaskId, Store>,
-    /// Learners it already reported ready, so it rejoins once per learner.
+    /// Learners that are ready now (within the acceptable recovery lag).
     pub ready: Vec<TaskId>,
+    /// Ready learners it already rejoined for, so it rejoins once for each.
+    pub reported: Vec<TaskId>,
     /// When it was drained.
     pub drained_at: Option<u64>,
     /// When it crashed.
@@ -98,6 +100,7 @@ impl Member {
             last_assigned: Vec::new(),
             stores: BTreeMap::new(),
             ready: Vec::new(),
+            reported: Vec::new(),
             drained_at: None,
             crashed_at: None,
             left_at: None,

@@ -101,8 +101,13 @@ pub enum EventKind {
     },
     /// The join phase closed and the leader assigned.
     RoundAssigned(Box<Round>),
-    /// The members received the assignment.
-    RoundSynced(u32),
+    /// The members received the assignment; draining members left with nothing shut down.
+    RoundSynced {
+        /// The round's index.
+        index: u32,
+        /// Members that shut down on receiving it.
+        departed: Vec<MemberId>,
+    },
     /// The leader crashed before the sync; the assignment was lost.
     RoundAbandoned(u32),
     /// A learner caught up to the acceptable recovery lag.
@@ -167,7 +172,14 @@ pub struct Engine {
     owner: Vec<Option<MemberId>>,
     last_owner: Vec<Option<MemberId>>,
     up: Vec<bool>,
+    /// The moment being looked at.
     time: u64,
+    /// The moment changelogs and stores were last brought up to date. Between events they
+    /// move linearly at `rates`, so they are only updated at events and commands: the
+    /// arithmetic, and so the history, is the same wherever a person stops the clock.
+    anchor: u64,
+    /// What each member replays and at what rate, as of `anchor`.
+    rates: Vec<Vec<Replay>>,
     coordinator: Coordinator,
     timers: Vec<(u64, Timer)>,
     tally: Tally,
@@ -191,6 +203,8 @@ impl Engine {
             last_owner: vec![None; n],
             up: vec![false; n],
             time: 0,
+            anchor: 0,
+            rates: Vec::new(),
             coordinator: Coordinator::default(),
             timers: Vec::new(),
             tally: Tally {
@@ -299,14 +313,36 @@ impl Engine {
         self.up[task.index()]
     }
 
+    /// Seconds since the continuous quantities were last brought up to date.
+    fn since_anchor(&self) -> f64 {
+        (self.time - self.anchor) as f64 / 1000.0
+    }
+
     /// The end offset of a task's changelog.
     pub fn changelog_end(&self, task: TaskId) -> f64 {
-        self.changelog[task.index()]
+        let t = task.index();
+        if self.up[t] {
+            self.changelog[t] + self.tasks[t].write_rate as f64 * self.since_anchor()
+        } else {
+            self.changelog[t]
+        }
     }
 
     /// How far a member's store of a task lags behind the changelog end.
     pub fn lag(&self, member: MemberId, task: TaskId) -> Option<f64> {
-        self.members[member.index()].lag(task, self.changelog[task.index()])
+        let m = &self.members[member.index()];
+        let store = m.stores.get(&task)?;
+        let end = self.changelog_end(task);
+        if self.up[task.index()] && self.owner[task.index()] == Some(member) {
+            return Some(0.0);
+        }
+        let rate = self
+            .rates
+            .get(member.index())
+            .and_then(|r| r.iter().find(|x| x.task == task))
+            .map_or(0.0, |x| x.rate);
+        let position = (store.position + rate * self.since_anchor()).min(end);
+        Some((end - position).max(0.0))
     }
 
     /// Whether a member's learner of a task is within the acceptable recovery lag.
@@ -388,40 +424,25 @@ impl Engine {
 
     /// Carries out a command at the current time. On error nothing changes.
     pub fn apply(&mut self, command: &Command, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        self.check(command)?;
+        self.materialize();
+        self.note_command();
         match command {
             Command::Join(spec) => {
-                if self.roster.member_id(&spec.name).is_some() {
-                    return Err(CommandError::DuplicateMember(spec.name.clone()));
-                }
-                if spec.capacity == 0 {
-                    return Err(CommandError::ZeroCapacity(spec.name.clone()));
-                }
-                if spec.restore_rate == Some(0) {
-                    return Err(CommandError::ZeroRestoreRate(spec.name.clone()));
-                }
                 let id = self.add_member(spec);
-                self.note_command();
                 out.push(self.event(EventKind::MemberJoined(id)));
                 self.trigger(Cause::MemberJoined(id));
             }
             Command::Crash(name) => {
                 let id = self.find_member(name)?;
-                self.check_alive(id)?;
-                self.note_command();
                 self.crash(id, out);
             }
             Command::CrashLeader => {
                 let id = self.leader().ok_or(CommandError::NoLeader)?;
-                self.note_command();
                 self.crash(id, out);
             }
             Command::Drain(name) => {
                 let id = self.find_member(name)?;
-                self.check_alive(id)?;
-                if self.members[id.index()].status == MemberStatus::Leaving {
-                    return Err(CommandError::AlreadyDraining(name.clone()));
-                }
-                self.note_command();
                 self.drain(id, out);
             }
         }
@@ -429,12 +450,16 @@ impl Engine {
         Ok(())
     }
 
-    /// Whether a command would change anything now (the UI disables the others).
+    /// Whether a command would change anything now; the UI disables the others.
     pub fn check(&self, command: &Command) -> Result<(), CommandError> {
         match command {
             Command::Join(spec) => {
                 if self.roster.member_id(&spec.name).is_some() {
                     Err(CommandError::DuplicateMember(spec.name.clone()))
+                } else if spec.capacity == 0 {
+                    Err(CommandError::ZeroCapacity(spec.name.clone()))
+                } else if spec.restore_rate == Some(0) {
+                    Err(CommandError::ZeroRestoreRate(spec.name.clone()))
                 } else {
                     Ok(())
                 }
@@ -494,6 +519,7 @@ impl Engine {
         member.learning.clear();
         member.standby.clear();
         member.ready.clear();
+        member.reported.clear();
         out.push(self.event(EventKind::MemberCrashed(id)));
         if self.members[id.index()].in_group {
             let at = now + self.config.session_timeout_ms;
@@ -538,6 +564,7 @@ impl Engine {
         member.standby.clear();
         member.learned.clear();
         member.ready.clear();
+        member.reported.clear();
         out.push(self.event(EventKind::MemberLeft(id, reason)));
     }
 
@@ -558,7 +585,8 @@ impl Engine {
     pub fn step(&mut self, limit: u64, out: &mut Vec<Event>) -> bool {
         match self.next_event_time() {
             Some(next) if next <= limit => {
-                self.flow_to(next);
+                self.time = next;
+                self.materialize();
                 self.fire_due(out);
                 self.settle(out);
                 true
@@ -570,7 +598,7 @@ impl Engine {
     /// Runs every event up to `time` and moves the clock there.
     pub fn advance_to(&mut self, time: u64, out: &mut Vec<Event>) {
         while self.step(time, out) {}
-        self.flow_to(time);
+        self.time = self.time.max(time);
     }
 
     fn event(&self, kind: EventKind) -> Event {
@@ -580,8 +608,17 @@ impl Engine {
         }
     }
 
-    /// The replays of a member with the rate each gets right now.
+    /// What a member replays right now, with the rate each replay gets and its lag.
     pub fn replays(&self, id: MemberId) -> Vec<Replay> {
+        let mut replays = self.rates.get(id.index()).cloned().unwrap_or_default();
+        for r in &mut replays {
+            r.lag = self.lag(id, r.task).unwrap_or(0.0);
+        }
+        replays
+    }
+
+    /// Works out what a member replays and the rates, as of `anchor`.
+    fn compute_replays(&self, id: MemberId) -> Vec<Replay> {
         let member = &self.members[id.index()];
         if !member.status.alive() {
             return Vec::new();
@@ -619,15 +656,22 @@ impl Engine {
         replays
     }
 
+    /// Recomputes every member's replays after the state changed.
+    fn refresh_rates(&mut self) {
+        self.rates = (0..self.members.len())
+            .map(|i| self.compute_replays(MemberId(i as u32)))
+            .collect();
+    }
+
     /// The earliest moment a replay reaches zero lag or a learner reaches readiness.
     fn next_replay_threshold(&self) -> Option<u64> {
         let ready_lag = self.config.ready_lag() as f64;
         let mut best: Option<u64> = None;
-        for (i, member) in self.members.iter().enumerate() {
+        for (member, replays) in self.members.iter().zip(&self.rates) {
             if !member.status.alive() {
                 continue;
             }
-            for r in self.replays(MemberId(i as u32)) {
+            for r in replays {
                 let closing = r.rate - r.write_rate;
                 if r.lag <= EPSILON || closing <= 0.0 {
                     continue;
@@ -641,26 +685,20 @@ impl Engine {
                     0.0
                 };
                 let ms = ((r.lag - target) / closing * 1000.0).ceil().max(1.0) as u64;
-                let at = self.time + ms;
+                let at = self.anchor + ms;
                 best = Some(best.map_or(at, |b| b.min(at)));
             }
         }
         best
     }
 
-    /// Moves continuous quantities to `time`: changelogs grow while their task is processed,
-    /// stores replay at their share of their member's restore rate.
-    fn flow_to(&mut self, time: u64) {
-        if time <= self.time {
+    /// Brings changelogs and stores from `anchor` up to `time`: changelogs grow while their
+    /// task is processed, stores replay at their share of their member's restore rate.
+    fn materialize(&mut self) {
+        if self.time <= self.anchor {
             return;
         }
-        let seconds = (time - self.time) as f64 / 1000.0;
-        let mut advances: Vec<(usize, TaskId, f64, ReplayKind)> = Vec::new();
-        for i in 0..self.members.len() {
-            for r in self.replays(MemberId(i as u32)) {
-                advances.push((i, r.task, r.rate * seconds, r.kind));
-            }
-        }
+        let seconds = self.since_anchor();
         for t in 0..self.tasks.len() {
             if self.up[t] {
                 self.changelog[t] += self.tasks[t].write_rate as f64 * seconds;
@@ -671,23 +709,26 @@ impl Engine {
                 }
             }
         }
-        for (i, task, amount, kind) in advances {
-            let end = self.changelog[task.index()];
-            if let Some(store) = self.members[i].stores.get_mut(&task) {
+        for (i, replays) in self.rates.iter().enumerate() {
+            for r in replays {
+                let end = self.changelog[r.task.index()];
+                let Some(store) = self.members[i].stores.get_mut(&r.task) else {
+                    continue;
+                };
                 let before = store.position;
-                store.position = (store.position + amount).min(end);
+                store.position = (store.position + r.rate * seconds).min(end);
                 if end - store.position <= EPSILON {
                     store.position = end;
                 }
                 let replayed = store.position - before;
-                match kind {
+                match r.kind {
                     ReplayKind::Active => self.tally.replayed_by_actives += replayed,
                     ReplayKind::Learner => self.tally.replayed_by_learners += replayed,
                     ReplayKind::Standby => self.tally.replayed_by_standbys += replayed,
                 }
             }
         }
-        self.time = time;
+        self.anchor = self.time;
     }
 
     /// Fires the timers due now, in a fixed order.
@@ -740,6 +781,9 @@ impl Engine {
     /// a round to start, the join phase to close, tasks that went up or down.
     fn settle(&mut self, out: &mut Vec<Event>) {
         self.note_ready_learners(out);
+        // A task handed over by a sync is up, even if the next round releases it again at
+        // the same moment: record both.
+        self.refresh_status(out);
         if self.coordinator.round.is_none() && !self.coordinator.pending.is_empty() {
             if self.participants().is_empty() {
                 self.coordinator.pending.clear();
@@ -749,6 +793,7 @@ impl Engine {
         }
         self.try_close_join(out);
         self.refresh_status(out);
+        self.refresh_rates();
     }
 
     /// Records learners that reached readiness; under the learner design their member
@@ -766,20 +811,25 @@ impl Engine {
                 .copied()
                 .filter(|&t| self.learner_ready(id, t))
                 .collect();
+            let member = &self.members[i];
             let newly: Vec<TaskId> = ready_now
                 .iter()
                 .copied()
-                .filter(|t| !self.members[i].ready.contains(t))
+                .filter(|t| !member.ready.contains(t))
                 .collect();
-            self.members[i].ready = ready_now.clone();
+            let unreported = ready_now.iter().any(|t| !member.reported.contains(t));
             for &t in &newly {
                 out.push(self.event(EventKind::LearnerReady(id, t)));
             }
-            let wants_rejoin = match self.config.readiness {
-                Readiness::Eager => !newly.is_empty(),
-                Readiness::Stable => !newly.is_empty() && ready_now.len() == learning.len(),
-            };
+            let wants_rejoin = unreported
+                && match self.config.readiness {
+                    Readiness::Eager => true,
+                    Readiness::Stable => ready_now.len() == learning.len(),
+                };
+            let member = &mut self.members[i];
+            member.ready = ready_now;
             if rejoins && wants_rejoin {
+                member.reported.clone_from(&member.ready);
                 self.trigger(Cause::LearnerReady(id));
             }
         }
@@ -906,6 +956,17 @@ impl Engine {
         });
     }
 
+    /// What the members would report if a round started now (for tests and the UI's
+    /// "what would the leader do" checks).
+    pub fn current_metadata(&self) -> Vec<JoinMetadata> {
+        self.join_metadata(&self.participants())
+    }
+
+    /// What the leader would decide if a round started now.
+    pub fn assign_now(&self) -> Result<Assignment, assignor::AssignError> {
+        self.run_assignor(&self.current_metadata())
+    }
+
     /// What each participant reports as it joins.
     fn join_metadata(&self, participants: &[MemberId]) -> Vec<JoinMetadata> {
         participants
@@ -1009,6 +1070,9 @@ impl Engine {
             member.learned = a.learned.clone();
             member.last_assigned = a.assigned.clone();
             member.ready.retain(|t| a.learning.binary_search(t).is_ok());
+            member
+                .reported
+                .retain(|t| a.learning.binary_search(t).is_ok());
             for &t in a.learning.iter().chain(&a.standby) {
                 member.stores.entry(t).or_insert(Store { position: 0.0 });
             }
@@ -1020,7 +1084,10 @@ impl Engine {
             }
         }
         round.synced_at = Some(self.time);
-        out.push(self.event(EventKind::RoundSynced(round.index)));
+        out.push(self.event(EventKind::RoundSynced {
+            index: round.index,
+            departed: round.departed.clone(),
+        }));
         if round.assignment.followup {
             self.trigger(Cause::FollowUp);
         }

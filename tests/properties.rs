@@ -1,0 +1,475 @@
+//! Property tests over random groups, configurations and command sequences.
+//!
+//! Every run is checked after every event by the invariants of system.md (never two owners,
+//! no replica beside its active, no new work for a leaving member, a planned handoff waits for
+//! a ready learner, every task owned after a round), and at the end: a drained member ends
+//! with nothing and has left; once commands stop the group reaches a balanced fixed point
+//! within a bounded number of rebalances and stays there; a planned handoff costs its task
+//! at most one rebalance round of downtime; any past moment replays exactly from snapshots,
+//! and acting there forks the history as if the commands after it had never happened.
+//!
+//! `PROPTEST_CASES` sets the number of cases (default 1000 per property).
+
+use handoff::engine::coordinator::Round;
+use handoff::engine::history::Run;
+use handoff::engine::member::MemberStatus;
+use handoff::engine::{Engine, EventKind};
+use handoff::model::{Config, HandoffMode, Readiness, Strategy as Design, Task, TaskId};
+use handoff::scenario::{Command, MemberSpec, Scenario, TimedCommand};
+use proptest::prelude::*;
+use proptest::test_runner::Config as ProptestConfig;
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000)
+}
+
+/// What a generated command does; the member it targets is picked among those present then.
+#[derive(Clone, Debug)]
+enum Intent {
+    Join { capacity: u32, restore_rate: u64 },
+    Crash(usize),
+    Drain(usize),
+    CrashLeader,
+}
+
+#[derive(Clone, Debug)]
+struct Case {
+    scenario: Scenario,
+    intents: Vec<(u64, Intent)>,
+}
+
+fn config(strategy: Design) -> impl Strategy<Value = Config> {
+    (
+        prop_oneof![
+            Just(HandoffMode::ReleaseAtJoin),
+            Just(HandoffMode::TwoPhase)
+        ],
+        prop_oneof![Just(Readiness::Eager), Just(Readiness::Stable)],
+        prop_oneof![Just(0u64), Just(200), Just(20_000)],
+        0u32..3,
+        prop_oneof![Just(None), (1u32..4).prop_map(Some)],
+        prop_oneof![Just(100u64), Just(500), Just(1000)],
+        prop_oneof![Just(1000u64), Just(4000), Just(10_000)],
+        prop_oneof![Just(None), (2000u64..30_000).prop_map(Some)],
+    )
+        .prop_map(
+            move |(
+                handoff,
+                readiness,
+                lag,
+                standbys,
+                max_learners,
+                rebalance,
+                session,
+                timeout,
+            )| {
+                let mut c = Config {
+                    strategy,
+                    handoff,
+                    readiness,
+                    acceptable_recovery_lag: lag,
+                    num_standby_replicas: standbys,
+                    max_learners,
+                    rebalance_ms: rebalance,
+                    session_timeout_ms: session,
+                    scale_down_timeout_ms: timeout,
+                    restore_rate: 20_000,
+                    ..Config::default()
+                };
+                c.kip441.probing_interval_ms = 5_000;
+                c.kip441.acceptable_recovery_lag = lag;
+                c
+            },
+        )
+}
+
+fn case(strategy: Design) -> impl Strategy<Value = Case> {
+    let tasks = prop::collection::vec((prop::bool::weighted(0.8), 0u64..60_000, 0u64..120), 1..12);
+    let members = prop::collection::vec(
+        (
+            1u32..3,
+            prop_oneof![Just(None), (5_000u64..40_000).prop_map(Some)],
+        ),
+        0..6,
+    );
+    let intents = prop::collection::vec(
+        (
+            0u64..40_000,
+            prop_oneof![
+                3 => (1u32..3, 5_000u64..40_000).prop_map(|(capacity, restore_rate)| Intent::Join { capacity, restore_rate }),
+                2 => (0usize..16).prop_map(Intent::Crash),
+                2 => (0usize..16).prop_map(Intent::Drain),
+                1 => Just(Intent::CrashLeader),
+            ],
+        ),
+        0..7,
+    );
+    (
+        config(strategy),
+        tasks,
+        members,
+        prop::bool::ANY,
+        intents,
+        any::<u64>(),
+    )
+        .prop_map(
+            |(config, tasks, members, stable_start, mut intents, salt)| {
+                let tasks: Vec<Task> = tasks
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (stateful, changelog, write_rate))| Task {
+                        name: format!("T{}", i + 1),
+                        stateful,
+                        changelog: if stateful { changelog } else { 0 },
+                        write_rate: if stateful { write_rate } else { 0 },
+                    })
+                    .collect();
+                let members: Vec<MemberSpec> = members
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (capacity, restore_rate))| MemberSpec {
+                        name: format!("S{}", i + 1),
+                        capacity,
+                        restore_rate,
+                    })
+                    .collect();
+                // A stable start is balanced (as the leader would have left it): tasks go round
+                // the members, starting from a random one.
+                let initial = (stable_start && !members.is_empty()).then(|| {
+                    let first = (salt % members.len() as u64) as usize;
+                    (0..tasks.len())
+                        .map(|t| {
+                            Some(handoff::model::MemberId(
+                                ((first + t) % members.len()) as u32,
+                            ))
+                        })
+                        .collect()
+                });
+                intents.sort_by_key(|(at, _)| *at);
+                Case {
+                    scenario: Scenario {
+                        name: "generated".to_string(),
+                        description: String::new(),
+                        config,
+                        tasks,
+                        members,
+                        initial,
+                        events: Vec::new(),
+                        until_ms: None,
+                    },
+                    intents,
+                }
+            },
+        )
+}
+
+/// Plays the intents as commands (skipping those that would do nothing at their time), then
+/// runs the group to rest. Returns the run and the commands actually carried out.
+fn play(case: &Case) -> (Run, Vec<TimedCommand>) {
+    let mut run = Run::new(case.scenario.clone());
+    let mut joined = case.scenario.members.len();
+    let mut done = Vec::new();
+    for (at, intent) in &case.intents {
+        run.advance_to(*at).expect("no scenario commands");
+        let engine = run.engine();
+        let pick = |i: usize| -> Option<String> {
+            let members = engine.members();
+            (!members.is_empty()).then(|| members[i % members.len()].name.clone())
+        };
+        let command = match intent {
+            Intent::Join {
+                capacity,
+                restore_rate,
+            } => {
+                joined += 1;
+                Some(Command::Join(MemberSpec {
+                    name: format!("S{joined}"),
+                    capacity: *capacity,
+                    restore_rate: Some(*restore_rate),
+                }))
+            }
+            Intent::Crash(i) => pick(*i).map(Command::Crash),
+            Intent::Drain(i) => pick(*i).map(Command::Drain),
+            Intent::CrashLeader => Some(Command::CrashLeader),
+        };
+        if let Some(command) = command {
+            if run.engine().check(&command).is_ok() {
+                run.command(*at, command.clone())
+                    .expect("checked command applies");
+                done.push(TimedCommand {
+                    at_ms: *at,
+                    command,
+                });
+            }
+        }
+    }
+    run.run_to_end().expect("no scenario commands");
+    (run, done)
+}
+
+fn rounds_after(run: &Run, at: u64) -> usize {
+    run.rounds().iter().filter(|r| r.started_at >= at).count()
+}
+
+/// The outage of a task that ends at or after `at`: (down since, up again).
+fn outage_around(run: &Run, task: TaskId, at: u64) -> Option<(u64, u64)> {
+    let mut down_since = None;
+    for e in run.events() {
+        match e.kind {
+            EventKind::TaskDown(t) if t == task => down_since = Some(e.at),
+            EventKind::TaskUp(t) if t == task => {
+                if e.at >= at {
+                    return down_since.map(|d| (d, e.at));
+                }
+                down_since = None;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Tasks a round hands from a live member that ran them to a member whose learner was ready.
+fn planned_handoffs(round: &Round, ready_lag: u64) -> Vec<TaskId> {
+    let mut out = Vec::new();
+    for (pos, (_, a)) in round.assignment.members.iter().enumerate() {
+        let meta = &round.joined[pos];
+        for &t in &a.assigned {
+            let from_other = round
+                .joined
+                .iter()
+                .enumerate()
+                .any(|(p, m)| p != pos && (m.assigned.contains(&t) || m.revoked.contains(&t)));
+            let learner_ready =
+                meta.learning.contains(&t) && meta.lag(t).is_some_and(|l| l <= ready_lag);
+            let revoked_before = !round
+                .joined
+                .iter()
+                .any(|m| m.assigned.contains(&t) || m.revoked.contains(&t));
+            if learner_ready && (from_other || revoked_before) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+fn check_fixed_point(engine: &Engine) -> Result<(), TestCaseError> {
+    let assignment = engine
+        .assign_now()
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert!(
+        !assignment.followup,
+        "the leader would revoke something at rest"
+    );
+    for (m, a) in &assignment.members {
+        let member = engine.member(*m);
+        prop_assert_eq!(
+            &a.assigned,
+            &member.active,
+            "{} would change at rest",
+            member.name
+        );
+        prop_assert!(
+            a.learning.is_empty(),
+            "{} would get a learner at rest",
+            member.name
+        );
+    }
+    Ok(())
+}
+
+/// Checks a case; a failure carries the scenario as a file `handoff run` can replay.
+fn check_case(case: &Case) -> Result<(), TestCaseError> {
+    let (run, commands) = play(case);
+    check_run(&run, &commands).map_err(|e| {
+        TestCaseError::fail(format!(
+            "{e}\nreplay with `handoff run`:\n{}",
+            case.scenario.to_json(&commands)
+        ))
+    })
+}
+
+fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<(), TestCaseError> {
+    let engine = run.engine();
+    let config = engine.config();
+    prop_assert!(
+        run.violations().is_empty(),
+        "violations: {:?}",
+        run.violations()
+    );
+
+    // When every member still alive is draining, nobody can take their tasks: they keep
+    // running them (no downtime) and wait for a new member or their scale-down timeout.
+    let staying = engine
+        .members()
+        .iter()
+        .any(|m| m.status == MemberStatus::Live);
+    let draining = engine
+        .members()
+        .iter()
+        .any(|m| m.status == MemberStatus::Leaving);
+    if !staying && draining {
+        prop_assert!(config.scale_down_timeout_ms.is_none());
+        for t in 0..engine.tasks().len() {
+            prop_assert!(
+                engine.is_up(TaskId(t as u32)),
+                "a task is down although draining members could run it"
+            );
+        }
+        return Ok(());
+    }
+
+    // The group comes to rest: every task runs, no learner, no round pending.
+    prop_assert!(engine.at_rest(), "not at rest at {} ms", engine.time());
+    // Balanced, once any leader had a say (a generated stable start need not be).
+    if !run.rounds().is_empty() {
+        prop_assert!(engine.balanced(), "not balanced at rest");
+        check_fixed_point(engine)?;
+    }
+
+    // Drained members end with nothing and leave (or crashed meanwhile).
+    for m in engine.members() {
+        if m.drained_at.is_some() {
+            prop_assert!(
+                matches!(m.status, MemberStatus::Left | MemberStatus::Crashed),
+                "{} drained but is {:?}",
+                m.name,
+                m.status
+            );
+            prop_assert!(m.active.is_empty());
+        }
+    }
+
+    // A bounded number of rebalances after the last command.
+    let last = commands.last().map_or(0, |c| c.at_ms);
+    let bound = 4 * (engine.tasks().len() + engine.members().len()) + 6;
+    let rounds = rounds_after(run, last);
+    prop_assert!(
+        rounds <= bound,
+        "{rounds} rebalances after the last command (bound {bound})"
+    );
+
+    // At rest it stays at rest: nothing more happens however long we wait.
+    let mut later = run.clone();
+    let before = later.rounds().len();
+    later
+        .advance_to(engine.time() + 3_600_000)
+        .expect("no commands left");
+    prop_assert_eq!(later.rounds().len(), before, "a rebalance happened at rest");
+
+    // A planned handoff costs its task at most one round (plus catching up the acceptable
+    // lag), counted from the round that hands it over (or, two-phase, from the revocation
+    // that started the follow-up), unless a join phase waited for a crashed member.
+    if config.strategy == Design::Learner {
+        let ready_lag = config.ready_lag();
+        for (i, round) in run.rounds().iter().enumerate() {
+            let Some(synced) = round.synced_at else {
+                continue;
+            };
+            let join_ms = config.rebalance_ms / 2;
+            let previous_waited = i > 0 && {
+                let p = &run.rounds()[i - 1];
+                p.assigned_at - p.started_at > join_ms
+            };
+            if round.assigned_at - round.started_at > join_ms || previous_waited {
+                continue;
+            }
+            for t in planned_handoffs(round, ready_lag) {
+                let Some((down, up)) = outage_around(run, t, synced) else {
+                    continue;
+                };
+                // An outage that began earlier (a crash) is not the handoff's doing.
+                let down = down.max(round.started_at);
+                // Catching up at most the acceptable lag, at the receiver's restore rate
+                // shared with whatever else it replays meanwhile (at most one replay per task).
+                let Some((member, _)) = round
+                    .assignment
+                    .members
+                    .iter()
+                    .find(|(_, a)| a.assigned.contains(&t))
+                else {
+                    continue;
+                };
+                // A receiver that crashed before the task came up is a crash's cost; a task
+                // moved on again before it came up (a learner "ready" within a positive
+                // acceptable lag may restore for a while) is the next move's cost.
+                if engine.member(*member).crashed_at.is_some_and(|c| c <= up) {
+                    continue;
+                }
+                let moved_again = run.events().iter().any(|e| {
+                    matches!(e.kind, EventKind::TaskStarted(x, m) if x == t && m != *member)
+                        && e.at > synced
+                        && e.at <= up
+                });
+                if moved_again {
+                    continue;
+                }
+                let replays = engine.tasks().len() as f64;
+                let rate = engine.member(*member).restore_rate / replays;
+                let catch_up = (ready_lag as f64 / rate * 1000.0).ceil() as u64 + 1;
+                prop_assert!(
+                    up - down <= config.rebalance_ms + catch_up,
+                    "{} was down {} ms around its handoff at {} ms (round {})",
+                    engine.roster().task(t),
+                    up - down,
+                    synced,
+                    round.index
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), max_shrink_iters: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn learner_design_keeps_its_rules(case in case(Design::Learner)) {
+        check_case(&case)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases() / 4, max_shrink_iters: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn other_strategies_keep_the_common_rules(
+        case in prop_oneof![case(Design::Kip441), case(Design::Cooperative), case(Design::Eager)]
+    ) {
+        check_case(&case)?;
+    }
+
+    /// Scrubbing: the state at any past moment, replayed from snapshots, is exactly the
+    /// state a fresh run reaches at that moment.
+    #[test]
+    fn any_moment_replays_exactly(case in case(Design::Learner), fraction in 0.0f64..1.0) {
+        let (run, commands) = play(&case);
+        let t = (run.frontier() as f64 * fraction) as u64;
+        let mut fresh = Run::new(Scenario { events: commands, ..case.scenario.clone() });
+        fresh.advance_to(t).expect("replayed commands apply");
+        prop_assert!(run.state_at(t) == *fresh.engine(), "state at {} ms differs", t);
+    }
+
+    /// Acting at a past moment forks: the result equals a run that never had the commands
+    /// after that moment, plus the new one.
+    #[test]
+    fn acting_in_the_past_forks_the_history(case in case(Design::Learner), fraction in 0.0f64..1.0) {
+        let (mut run, commands) = play(&case);
+        let t = (run.frontier() as f64 * fraction) as u64;
+        let joining = Command::Join(MemberSpec { name: "Z".to_string(), capacity: 1, restore_rate: None });
+        run.command(t, joining.clone()).expect("a new member can always join");
+        run.run_to_end().expect("no scenario commands");
+        let mut kept: Vec<TimedCommand> = commands.into_iter().filter(|c| c.at_ms <= t).collect();
+        kept.push(TimedCommand { at_ms: t, command: joining });
+        let mut fresh = Run::new(Scenario { events: kept, ..case.scenario.clone() });
+        fresh.run_to_end().expect("replayed commands apply");
+        prop_assert!(run.engine() == fresh.engine(), "forked history differs from a fresh run");
+        prop_assert_eq!(run.rounds(), fresh.rounds());
+        prop_assert_eq!(run.forks().len(), usize::from(t < run.forks().first().map_or(0, |f| f.abandoned_until_ms)));
+    }
+}
