@@ -1,1 +1,124 @@
+//! Criterion benchmarks of the core: one assignment at 1,000 members x 10,000 tasks, a whole
+//! scale-out simulation at 100 members x 1,000 tasks, and the four-strategy comparison of it.
+//!
+//! Run with `cargo bench --bench core`.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use criterion::{criterion_group, BatchSize, Criterion};
+    use handoff::assignor::{self, AssignInput};
+    use handoff::compare::Comparison;
+    use handoff::engine::history::Run;
+    use handoff::engine::Engine;
+    use handoff::model::{AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo};
+    use handoff::presets::scale_out;
+    use std::hint::black_box;
+
+    /// Join metadata of `members` members, the first `owners` of which share `tasks` tasks evenly
+    /// (caught up); the others just joined with nothing.
+    fn metadata(members: usize, owners: usize, tasks: usize) -> Vec<JoinMetadata> {
+        (0..members)
+            .map(|m| {
+                let assigned: Vec<TaskId> = if m < owners {
+                    (m..tasks)
+                        .step_by(owners)
+                        .map(|t| TaskId(t as u32))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                JoinMetadata {
+                    member: MemberId(m as u32),
+                    capacity: 1,
+                    leaving: false,
+                    lags: assigned.iter().map(|&t| (t, 0)).collect(),
+                    assigned,
+                    ..JoinMetadata::default()
+                }
+            })
+            .collect()
+    }
+
+    fn assignor_benches(c: &mut Criterion) {
+        let config = AssignorConfig {
+            strategy: Strategy::Learner,
+            acceptable_recovery_lag: 0,
+            num_standby_replicas: 0,
+            max_learners: None,
+        };
+        let tasks: Vec<TaskInfo> = (0..10_000)
+            .map(|i| TaskInfo {
+                stateful: true,
+                changelog: 20_000 + (i * 7_919) % 60_000,
+            })
+            .collect();
+        let mut group = c.benchmark_group("assignor 1000 members x 10000 tasks");
+        for (name, owners) in [
+            ("scale-out 900 to 1000", 900),
+            ("steady state", 1000),
+            ("empty group", 0),
+        ] {
+            let members = metadata(1000, owners, 10_000);
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    assignor::assign(AssignInput {
+                        config: &config,
+                        tasks: &tasks,
+                        members: black_box(&members),
+                    })
+                })
+            });
+        }
+        let standby = AssignorConfig {
+            num_standby_replicas: 1,
+            ..config.clone()
+        };
+        let members = metadata(1000, 900, 10_000);
+        group.bench_function("scale-out 900 to 1000, 1 standby", |b| {
+            b.iter(|| {
+                assignor::assign(AssignInput {
+                    config: &standby,
+                    tasks: &tasks,
+                    members: black_box(&members),
+                })
+            })
+        });
+        group.finish();
+    }
+
+    fn simulation_benches(c: &mut Criterion) {
+        let scenario = scale_out(50, 100, 1000);
+        let mut group = c.benchmark_group("simulation 100 members x 1000 tasks");
+        group.sample_size(20);
+        group.bench_function("learner scale-out 50 to 100, to rest", |b| {
+            b.iter_batched(
+                || Run::new(scenario.clone()).without_invariant_checks(),
+                |mut run| {
+                    run.run_to_end().expect("runs");
+                    assert!(run.engine().at_rest());
+                    run
+                },
+                BatchSize::LargeInput,
+            )
+        });
+        group.bench_function("compare four strategies, scale-out 50 to 100", |b| {
+            b.iter(|| Comparison::run(black_box(&scenario), &Strategy::ALL).expect("runs"))
+        });
+        let mut run = Run::new(scenario.clone());
+        run.run_to_end().expect("runs");
+        let middle = run.frontier() / 2;
+        group.bench_function("scrub to the middle of the scale-out", |b| {
+            b.iter(|| -> Engine { run.state_at(black_box(middle)) })
+        });
+        group.finish();
+    }
+
+    criterion_group!(benches, assignor_benches, simulation_benches);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+criterion::criterion_main!(native::benches);
+
+/// Benchmarks run natively only; the wasm build of this file is empty.
+#[cfg(target_arch = "wasm32")]
+fn main() {}

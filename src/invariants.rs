@@ -116,9 +116,19 @@ pub fn check_round(engine: &Engine, round: &Round) -> Vec<Violation> {
         })
     };
     let mut reported: Vec<Option<usize>> = vec![None; n];
+    let mut running: Vec<Option<usize>> = vec![None; n];
     for (pos, meta) in round.joined.iter().enumerate() {
         for &t in meta.assigned.iter().chain(&meta.revoked) {
             reported[t.index()].get_or_insert(pos);
+        }
+        for &t in &meta.assigned {
+            running[t.index()].get_or_insert(pos);
+        }
+    }
+    let mut revoked = vec![false; n];
+    for (_, a) in &round.assignment.members {
+        for &t in &a.revoked {
+            revoked[t.index()] = true;
         }
     }
     let mut owner: Vec<Option<usize>> = vec![None; n];
@@ -132,10 +142,7 @@ pub fn check_round(engine: &Engine, round: &Round) -> Vec<Violation> {
                     format!("{} is assigned twice", roster.task(t)),
                 );
             }
-            let runner = round
-                .joined
-                .iter()
-                .position(|m| m.assigned.binary_search(&t).is_ok());
+            let runner = running[t.index()];
             if runner.is_some_and(|r| r != pos) {
                 violation(
                     Invariant::NeverTwoOwners,
@@ -178,12 +185,7 @@ pub fn check_round(engine: &Engine, round: &Round) -> Vec<Violation> {
     }
     if !round.joined.is_empty() {
         for (t, o) in owner.iter().enumerate() {
-            let revoked = round
-                .assignment
-                .members
-                .iter()
-                .any(|(_, a)| a.revoked.contains(&TaskId(t as u32)));
-            if o.is_none() && !(revoked && round.assignment.followup) {
+            if o.is_none() && !(revoked[t] && round.assignment.followup) {
                 violation(
                     Invariant::EveryTaskOwned,
                     format!(

@@ -28,5 +28,6 @@ pub mod invariants;
 pub mod metrics;
 pub mod model;
 pub mod notation;
+pub mod presets;
 pub mod report;
 pub mod scenario;

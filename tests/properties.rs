@@ -10,6 +10,8 @@
 //!
 //! `PROPTEST_CASES` sets the number of cases (default 1000 per property).
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use handoff::engine::coordinator::Round;
 use handoff::engine::history::Run;
 use handoff::engine::member::MemberStatus;

@@ -44,11 +44,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// Positional arguments and `--name value` options, in order.
+struct Arguments<'a> {
+    positional: Vec<&'a str>,
+    named: Vec<(&'a str, &'a str)>,
+}
+
 /// Splits `--name value` options from positional arguments.
-fn options<'a>(
-    args: &'a [String],
-    known: &[&str],
-) -> Result<(Vec<&'a str>, Vec<(&'a str, &'a str)>), Failure> {
+fn options<'a>(args: &'a [String], known: &[&str]) -> Result<Arguments<'a>, Failure> {
     let mut positional = Vec::new();
     let mut named = Vec::new();
     let mut i = 0;
@@ -74,7 +77,7 @@ fn options<'a>(
         }
         i += 1;
     }
-    Ok((positional, named))
+    Ok(Arguments { positional, named })
 }
 
 fn read(path: Option<&str>) -> Result<(String, String), Failure> {
@@ -111,7 +114,7 @@ fn dispatch(args: &[String]) -> Result<String, Failure> {
     };
     match command.as_str() {
         "run" => {
-            let (positional, named) = options(rest, &["format"])?;
+            let Arguments { positional, named } = options(rest, &["format"])?;
             let path = one_path(&positional, "run")?;
             let format = named.last().map_or("notation", |&(_, v)| v);
             if !matches!(format, "notation" | "json") {
@@ -134,7 +137,7 @@ fn dispatch(args: &[String]) -> Result<String, Failure> {
             })
         }
         "assign" => {
-            let (positional, _) = options(rest, &[])?;
+            let Arguments { positional, .. } = options(rest, &[])?;
             if positional.len() > 1 {
                 return Err(Failure::Usage("assign takes at most one file".to_string()));
             }
@@ -154,7 +157,7 @@ fn dispatch(args: &[String]) -> Result<String, Failure> {
             ))
         }
         "compare" => {
-            let (positional, named) = options(rest, &["strategies", "format"])?;
+            let Arguments { positional, named } = options(rest, &["strategies", "format"])?;
             let path = one_path(&positional, "compare")?;
             let mut format = "table";
             let mut strategies = Strategy::ALL.to_vec();

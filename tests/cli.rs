@@ -1,0 +1,315 @@
+//! The `handoff` command line: its public formats and its errors on bad input (one line,
+//! naming the file, the field and why; never a panic).
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn handoff(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_handoff"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("handoff runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(text.as_bytes())
+            .expect("write stdin");
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().expect("handoff finishes")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// Writes a scenario into a fresh temporary file.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("handoff-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path
+}
+
+fn fails_with(args: &[&str], expected: &[&str]) {
+    let out = handoff(args, None);
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    for part in expected {
+        assert!(err.contains(part), "{err:?} should mention {part:?}");
+    }
+}
+
+fn bad_scenario(name: &str, text: &str, expected: &[&str]) {
+    let path = temp_file(name, text);
+    let path = path.to_str().expect("utf-8 path");
+    let mut all = vec![path];
+    all.extend_from_slice(expected);
+    fails_with(&["run", path], &all);
+}
+
+#[test]
+fn run_prints_the_seed_notation() {
+    let out = handoff(&["run", "scenarios/scale-up-running.json"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("#First Rebalance"));
+    assert!(text.contains(
+        "S1 performs task assignments:\n\tS1(assigned: [T1, T2], revoked: [], learning: [])"
+    ));
+    assert!(text.contains("\tS5(assigned: [T3], revoked: [], learning: [])"));
+    assert!(text.contains("Now the group reaches balance with 5 members and 5 tasks"));
+}
+
+#[test]
+fn run_json_has_the_public_fields() {
+    let out = handoff(
+        &[
+            "run",
+            "scenarios/scale-down-running.json",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let rounds = v["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3);
+    let first = &rounds[0];
+    for field in [
+        "generation",
+        "at_ms",
+        "leader",
+        "cause",
+        "joined",
+        "assignment",
+    ] {
+        assert!(!first[field].is_null(), "round field {field}");
+    }
+    for field in [
+        "assigned", "revoked", "learning", "standby", "lags", "leaving",
+    ] {
+        assert!(
+            !first["joined"]["S2"][field].is_null(),
+            "joined field {field}"
+        );
+    }
+    assert_eq!(first["joined"]["S2"]["leaving"], true);
+    for field in ["assigned", "revoked", "learning", "standby", "learned"] {
+        assert!(
+            first["assignment"]["S1"][field].is_array(),
+            "assignment field {field}"
+        );
+    }
+    assert_eq!(first["assignment"]["S1"]["learning"][0], "T3");
+    let m = &v["metrics"];
+    for field in [
+        "rebalances",
+        "time_to_balance_ms",
+        "total_task_downtime_ms",
+        "max_task_downtime_ms",
+        "task_downtime_ms",
+        "records_replayed",
+        "assignment",
+    ] {
+        assert!(!m[field].is_null(), "metrics field {field}");
+    }
+    assert_eq!(m["rebalances"], 3);
+    // Released twice while learned (T3) or once at its handoff (T4), 500 ms each.
+    assert_eq!(m["task_downtime_ms"]["T3"], 1000);
+    assert_eq!(m["task_downtime_ms"]["T4"], 500);
+    assert_eq!(m["total_task_downtime_ms"], 1500);
+    assert_eq!(m["assignment"]["S1"], serde_json::json!(["T1", "T2", "T3"]));
+    assert!(m["assignment"].get("S2").is_none(), "S2 left");
+}
+
+#[test]
+fn assign_reads_stdin_and_prints_the_decision() {
+    let input = r#"{ "config": { "acceptable_recovery_lag": 100, "num_standby_replicas": 0, "max_learners": null },
+      "tasks": [ { "id": "T1", "stateful": true }, { "id": "T2", "stateful": true },
+                 { "id": "T3", "stateful": false } ],
+      "members": [ { "id": "S1", "capacity": 1, "leaving": false, "assigned": ["T1", "T3"],
+                     "revoked": [], "learning": [], "standby": [], "lags": {} },
+                   { "id": "S2", "capacity": 1, "leaving": false, "assigned": [],
+                     "revoked": [], "learning": ["T2"], "standby": [], "lags": { "T2": 40 } } ] }"#;
+    let out = handoff(&["assign"], Some(input));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    // T2 has no owner and S2's learner is ready (40 <= 100): it takes T2 at once.
+    assert_eq!(v["members"]["S2"]["assigned"], serde_json::json!(["T2"]));
+    assert_eq!(
+        v["members"]["S1"]["assigned"],
+        serde_json::json!(["T1", "T3"])
+    );
+    assert_eq!(v["followup"], false);
+    let keys: Vec<&String> = v["members"]["S1"]
+        .as_object()
+        .expect("object")
+        .keys()
+        .collect();
+    assert_eq!(
+        keys,
+        ["assigned", "revoked", "learning", "standby", "learned"]
+    );
+}
+
+#[test]
+fn compare_prints_one_row_per_strategy() {
+    let out = handoff(
+        &[
+            "compare",
+            "scenarios/scale-down-running.json",
+            "--strategies",
+            "learner,eager",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(text
+        .lines()
+        .nth(2)
+        .is_some_and(|l| l.starts_with("| learner")));
+    let out = handoff(
+        &[
+            "compare",
+            "scenarios/scale-down-running.json",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let names: Vec<&str> = v["strategies"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r["strategy"].as_str().expect("name"))
+        .collect();
+    assert_eq!(names, ["learner", "kip441", "cooperative", "eager"]);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["fly"],
+        vec![],
+        vec!["run"],
+        vec!["run", "scenarios/scale-up-empty.json", "--format", "xml"],
+        vec!["run", "scenarios/scale-up-empty.json", "--colour", "red"],
+        vec![
+            "compare",
+            "scenarios/scale-up-empty.json",
+            "--strategies",
+            "learner,magic",
+        ],
+    ] {
+        let out = handoff(&args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"));
+    }
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    fails_with(&["run", "no/such/file.json"], &["no/such/file.json"]);
+}
+
+#[test]
+fn malformed_scenarios_are_refused_with_field_and_reason() {
+    let base = |extra: &str| {
+        format!(
+            r#"{{ "name": "x", "tasks": [ {{ "id": "T1" }}, {{ "id": "T2" }} ],
+                 "members": [ {{ "id": "S1" }}, {{ "id": "S2" }} ] {extra} }}"#
+        )
+    };
+    bad_scenario("syntax.json", "{ \"name\": ", &["name", "EOF", "line 1"]);
+    bad_scenario(
+        "unknown-task.json",
+        &base(r#", "initial": { "S1": ["T9"] }"#),
+        &["initial.S1", "T9"],
+    );
+    bad_scenario(
+        "owned-twice.json",
+        &base(r#", "initial": { "S1": ["T1"], "S2": ["T1"] }"#),
+        &["initial.S2", "T1", "one owner"],
+    );
+    bad_scenario(
+        "member-twice.json",
+        r#"{ "name": "x", "tasks": [], "members": [ { "id": "S1" }, { "id": "S1" } ] }"#,
+        &["members[1].id", "twice"],
+    );
+    bad_scenario(
+        "negative.json",
+        r#"{ "name": "x", "tasks": [ { "id": "T1", "write_rate": -5 } ] }"#,
+        &["tasks[0].write_rate", "-5"],
+    );
+    bad_scenario(
+        "unknown-member.json",
+        &base(r#", "events": [ { "at_ms": 5, "crash": "S7" } ]"#),
+        &["events[0]", "S7"],
+    );
+    bad_scenario(
+        "two-actions.json",
+        &base(r#", "events": [ { "at_ms": 5, "crash": "S1", "drain": "S2" } ]"#),
+        &["events[0]", "exactly one"],
+    );
+    bad_scenario(
+        "bad-config.json",
+        &base(r#", "config": { "rebalance_ms": 0 }"#),
+        &["config.rebalance_ms"],
+    );
+    bad_scenario(
+        "bad-mode.json",
+        &base(r#", "config": { "handoff": "teleport" }"#),
+        &["config.handoff", "teleport"],
+    );
+    bad_scenario(
+        "typo.json",
+        &base(r#", "config": { "rebalance": 10 }"#),
+        &["config", "rebalance"],
+    );
+}
+
+#[test]
+fn a_command_that_cannot_happen_is_refused_with_its_time() {
+    bad_scenario(
+        "crash-twice.json",
+        r#"{ "name": "x", "tasks": [ { "id": "T1" } ], "members": [ { "id": "S1" }, { "id": "S2" } ],
+            "initial": { "S1": ["T1"] },
+            "events": [ { "at_ms": 10, "crash": "S2" }, { "at_ms": 20, "crash": "S2" } ] }"#,
+        &["crash S2 at 20 ms", "already crashed"],
+    );
+}
+
+#[test]
+fn every_shipped_scenario_runs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut count = 0;
+    for entry in std::fs::read_dir(dir).expect("scenarios folder") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let out = handoff(&["run", path.to_str().expect("utf-8")], None);
+            assert!(out.status.success(), "{}: {}", path.display(), stderr(&out));
+            count += 1;
+        }
+    }
+    assert!(count >= 4);
+}
