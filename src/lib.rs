@@ -24,10 +24,13 @@
 pub mod assignor;
 pub mod compare;
 pub mod engine;
+pub mod frame;
 pub mod invariants;
+pub mod link;
 pub mod metrics;
 pub mod model;
 pub mod notation;
 pub mod presets;
 pub mod report;
 pub mod scenario;
+pub mod session;

@@ -395,9 +395,9 @@ impl Scenario {
         })
     }
 
-    /// The scenario in the file format, with extra commands appended (the playground's
-    /// export: what was loaded plus what the person did).
-    pub fn to_file(&self, commands: &[TimedCommand]) -> ScenarioFile {
+    /// The scenario in the file format with `events` as its commands (the playground's
+    /// export: the commands of the history being viewed, the loaded ones and the person's).
+    pub fn to_file(&self, events: &[TimedCommand]) -> ScenarioFile {
         let member_name = |m: MemberId| self.members[m.index()].name.clone();
         let initial = self.initial.as_ref().map(|owners| {
             let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -434,19 +434,14 @@ impl Scenario {
                 })
                 .collect(),
             initial,
-            events: self
-                .events
-                .iter()
-                .chain(commands)
-                .map(TimedCommand::to_file)
-                .collect(),
+            events: events.iter().map(TimedCommand::to_file).collect(),
             until_ms: self.until_ms,
         }
     }
 
-    /// The scenario as pretty JSON in the file format, with extra commands appended.
-    pub fn to_json(&self, commands: &[TimedCommand]) -> String {
-        serde_json::to_string_pretty(&self.to_file(commands)).unwrap_or_default()
+    /// The scenario as pretty JSON in the file format, with `events` as its commands.
+    pub fn to_json(&self, events: &[TimedCommand]) -> String {
+        serde_json::to_string_pretty(&self.to_file(events)).unwrap_or_default()
     }
 }
 

@@ -24,6 +24,20 @@ struct Snapshot {
     next_command: usize,
 }
 
+/// A view of a history at some moment: the engine there and the next command to apply.
+#[derive(Clone, Debug)]
+pub struct Cursor {
+    engine: Engine,
+    next_command: usize,
+}
+
+impl Cursor {
+    /// The state at the cursor's moment.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
 /// Commands dropped when a person acted at a past moment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fork {
@@ -114,11 +128,6 @@ impl Run {
     /// Every command of this history (the scenario's, then the person's), in time order.
     pub fn commands(&self) -> &[TimedCommand] {
         &self.commands
-    }
-
-    /// The commands added after the scenario's own.
-    pub fn added_commands(&self) -> &[TimedCommand] {
-        &self.commands[self.scenario.events.len().min(self.commands.len())..]
     }
 
     /// Everything that happened, in order.
@@ -263,22 +272,47 @@ impl Run {
 
     /// The state at any moment up to the frontier, replayed from the nearest snapshot.
     pub fn state_at(&self, time: u64) -> Engine {
+        self.cursor_at(time).engine
+    }
+
+    /// A view of the history at a moment, which can then move forward cheaply.
+    pub fn cursor_at(&self, time: u64) -> Cursor {
         if time >= self.frontier() {
-            return self.engine.clone();
+            return Cursor {
+                engine: self.engine.clone(),
+                next_command: self.next_command,
+            };
         }
         let snapshot = self.snapshot_before(time);
-        let mut engine = snapshot.engine.clone();
-        let mut next = snapshot.next_command;
-        let mut sink = Vec::new();
-        while let Some(c) = self.commands.get(next).filter(|c| c.at_ms <= time) {
-            engine.advance_to(c.at_ms, &mut sink);
-            // Commands in the history were carried out once already; they cannot fail now.
-            let _ = engine.apply(&c.command, &mut sink);
-            sink.clear();
-            next += 1;
+        let mut cursor = Cursor {
+            engine: snapshot.engine.clone(),
+            next_command: snapshot.next_command,
+        };
+        self.move_cursor(&mut cursor, time);
+        cursor
+    }
+
+    /// Moves a view to another moment (at most the frontier): forward by running on from
+    /// where it is, backward by replaying from the nearest snapshot.
+    pub fn move_cursor(&self, cursor: &mut Cursor, time: u64) {
+        let time = time.min(self.frontier());
+        if time < cursor.engine.time() {
+            *cursor = self.cursor_at(time);
+            return;
         }
-        engine.advance_to(time, &mut sink);
-        engine
+        let mut sink = Vec::new();
+        while let Some(c) = self
+            .commands
+            .get(cursor.next_command)
+            .filter(|c| c.at_ms <= time)
+        {
+            cursor.engine.advance_to(c.at_ms, &mut sink);
+            // Commands in the history were carried out once already; they cannot fail now.
+            let _ = cursor.engine.apply(&c.command, &mut sink);
+            sink.clear();
+            cursor.next_command += 1;
+        }
+        cursor.engine.advance_to(time, &mut sink);
     }
 
     fn snapshot_before(&self, time: u64) -> &Snapshot {

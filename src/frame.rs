@@ -1,0 +1,306 @@
+//! What the playground draws at one moment, read off the engine: a card per member with its
+//! task chips, the round in progress, the tasks nobody runs. Pure data, so that the UI only
+//! lays it out and tests can check it without a browser.
+
+use crate::engine::coordinator::{Cause, Phase};
+use crate::engine::member::MemberStatus;
+use crate::engine::Engine;
+use crate::model::{MemberId, TaskId};
+use crate::scenario::Command;
+
+/// The role a chip shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ChipRole {
+    /// The member runs the task.
+    Active,
+    /// The member replays the task's changelog while another runs it.
+    Learner,
+    /// The member keeps a standby replica.
+    Standby,
+}
+
+impl ChipRole {
+    /// The name tests and styles use (`data-role`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ChipRole::Active => "active",
+            ChipRole::Learner => "learner",
+            ChipRole::Standby => "standby",
+        }
+    }
+}
+
+/// A task as one member holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chip {
+    /// The task.
+    pub task: TaskId,
+    /// Its name.
+    pub name: String,
+    /// The member's role for it.
+    pub role: ChipRole,
+    /// Whether it has state.
+    pub stateful: bool,
+    /// An active task that some learner replays (`isLearned`).
+    pub learned: bool,
+    /// A learner within the acceptable recovery lag (`isReady`).
+    pub ready: bool,
+    /// The share of the changelog this member's store holds, 0 to 100.
+    pub progress: u8,
+    /// Records this member's store is behind.
+    pub lag: u64,
+    /// Records per second it replays at now.
+    pub rate: u64,
+    /// For an active chip: the task is being processed (not restoring).
+    pub up: bool,
+}
+
+/// A member's card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Card {
+    /// The member.
+    pub id: MemberId,
+    /// Its name.
+    pub name: String,
+    /// Live, leaving, crashed or left.
+    pub status: MemberStatus,
+    /// Whether it leads the group.
+    pub leader: bool,
+    /// Its capacity.
+    pub capacity: u32,
+    /// Its restore rate in records per second.
+    pub restore_rate: u64,
+    /// Actives first, then learners, then standbys, each in task order.
+    pub chips: Vec<Chip>,
+    /// Whether crashing it would do anything.
+    pub can_crash: bool,
+    /// Whether draining it would do anything.
+    pub can_drain: bool,
+}
+
+/// The round in progress, or the quiet between rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseView {
+    /// No round runs.
+    Stable,
+    /// Members are rejoining and reporting.
+    Joining,
+    /// The leader assigned; members receive it.
+    Syncing,
+}
+
+impl PhaseView {
+    /// Words for the phase.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PhaseView::Stable => "stable",
+            PhaseView::Joining => "members joining",
+            PhaseView::Syncing => "leader assigned, members syncing",
+        }
+    }
+}
+
+/// What the round banner shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundView {
+    /// The current generation.
+    pub generation: u32,
+    /// The index of the round in progress.
+    pub index: Option<u32>,
+    /// The phase.
+    pub phase: PhaseView,
+    /// The leader's name.
+    pub leader: Option<String>,
+    /// Why the round in progress runs, in words.
+    pub causes: Vec<String>,
+    /// Kinds of the causes (`member_joined`, `learner_ready`, ...).
+    pub cause_kinds: Vec<&'static str>,
+    /// When it started.
+    pub started_at: Option<u64>,
+}
+
+/// Everything drawn at one moment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// The moment.
+    pub time: u64,
+    /// One card per member that ever joined, in join order.
+    pub cards: Vec<Card>,
+    /// Tasks no member runs.
+    pub unowned: Vec<Chip>,
+    /// The round.
+    pub round: RoundView,
+}
+
+fn percent(part: f64, whole: f64) -> u8 {
+    if whole <= 0.0 {
+        100
+    } else {
+        ((part / whole) * 100.0).floor().clamp(0.0, 100.0) as u8
+    }
+}
+
+impl Frame {
+    /// Reads the frame off an engine.
+    pub fn of(engine: &Engine) -> Frame {
+        let roster = engine.roster();
+        let leader = engine.leader();
+        let ready_lag = engine.config().ready_lag() as f64;
+        let n = engine.tasks().len();
+        let mut learned = vec![false; n];
+        for m in engine.members() {
+            if m.status.alive() {
+                for &t in &m.learning {
+                    learned[t.index()] = true;
+                }
+            }
+        }
+        let cards = engine
+            .members()
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let id = MemberId(i as u32);
+                let rates = engine.replays(id);
+                let chip = |task: TaskId, role: ChipRole| {
+                    let spec = &engine.tasks()[task.index()];
+                    let end = engine.changelog_end(task);
+                    let lag = engine.lag(id, task).unwrap_or(end);
+                    let rate = rates.iter().find(|r| r.task == task).map_or(0.0, |r| r.rate);
+                    Chip {
+                        task,
+                        name: roster.task(task).to_string(),
+                        role,
+                        stateful: spec.stateful,
+                        learned: role == ChipRole::Active && learned[task.index()],
+                        ready: role == ChipRole::Learner && lag <= ready_lag + 1e-6,
+                        progress: if spec.stateful {
+                            percent(end - lag, end)
+                        } else {
+                            100
+                        },
+                        lag: lag.ceil() as u64,
+                        rate: rate.round() as u64,
+                        up: role == ChipRole::Active && engine.is_up(task),
+                    }
+                };
+                let mut chips: Vec<Chip> = m.active.iter().map(|&t| chip(t, ChipRole::Active)).collect();
+                if m.status.alive() {
+                    chips.extend(m.learning.iter().map(|&t| chip(t, ChipRole::Learner)));
+                    chips.extend(m.standby.iter().map(|&t| chip(t, ChipRole::Standby)));
+                }
+                Card {
+                    id,
+                    name: m.name.clone(),
+                    status: m.status,
+                    leader: leader == Some(id),
+                    capacity: m.capacity,
+                    restore_rate: m.restore_rate.round() as u64,
+                    chips,
+                    can_crash: engine.check(&Command::Crash(m.name.clone())).is_ok(),
+                    can_drain: engine.check(&Command::Drain(m.name.clone())).is_ok(),
+                }
+            })
+            .collect();
+        let unowned = (0..n)
+            .map(|t| TaskId(t as u32))
+            .filter(|&t| engine.owner(t).is_none())
+            .map(|t| Chip {
+                task: t,
+                name: roster.task(t).to_string(),
+                role: ChipRole::Active,
+                stateful: engine.tasks()[t.index()].stateful,
+                learned: false,
+                ready: false,
+                progress: 0,
+                lag: 0,
+                rate: 0,
+                up: false,
+            })
+            .collect();
+        let coordinator = engine.coordinator();
+        let round = match &coordinator.round {
+            None => RoundView {
+                generation: coordinator.generation,
+                index: None,
+                phase: PhaseView::Stable,
+                leader: leader.map(|l| roster.member(l).to_string()),
+                causes: Vec::new(),
+                cause_kinds: Vec::new(),
+                started_at: None,
+            },
+            Some(r) => RoundView {
+                generation: coordinator.generation,
+                index: Some(r.index),
+                phase: match r.phase {
+                    Phase::Joining { .. } => PhaseView::Joining,
+                    Phase::Syncing { .. } => PhaseView::Syncing,
+                },
+                leader: match &r.phase {
+                    Phase::Syncing { round, .. } => Some(roster.member(round.leader).to_string()),
+                    Phase::Joining { .. } => leader.map(|l| roster.member(l).to_string()),
+                },
+                causes: Cause::describe_all(&r.causes, roster),
+                cause_kinds: r.causes.iter().map(Cause::kind).collect(),
+                started_at: Some(r.started_at),
+            },
+        };
+        Frame {
+            time: engine.time(),
+            cards,
+            unowned,
+            round,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::history::Run;
+    use crate::presets::Preset;
+
+    fn run_to(id: &str, t: u64) -> Engine {
+        let mut run = Run::new(Preset::find(id).expect("preset").scenario().expect("parses"));
+        run.advance_to(t).expect("runs");
+        run.engine().clone()
+    }
+
+    #[test]
+    fn a_learner_chip_fills_up_and_turns_ready() {
+        let early = Frame::of(&run_to("scale-up-running", 1_000));
+        let s4 = early.cards.iter().find(|c| c.name == "S4").expect("S4");
+        let chip = &s4.chips[0];
+        assert_eq!((chip.role, chip.name.as_str()), (ChipRole::Learner, "T1"));
+        assert!(!chip.ready);
+        assert!(chip.progress > 0 && chip.progress < 30, "{}", chip.progress);
+        let s1 = early.cards.iter().find(|c| c.name == "S1").expect("S1");
+        assert!(s1.leader);
+        assert!(s1.chips[0].learned, "T1 is learned on S1");
+        let later = Frame::of(&run_to("scale-up-running", 5_555));
+        let s4 = later.cards.iter().find(|c| c.name == "S4").expect("S4");
+        assert!(s4.chips.iter().any(|c| c.role == ChipRole::Learner && c.ready && c.progress == 100));
+    }
+
+    #[test]
+    fn the_round_banner_follows_the_phases() {
+        let joining = Frame::of(&run_to("scale-up-running", 100));
+        assert_eq!(joining.round.phase, PhaseView::Joining);
+        assert_eq!(joining.round.cause_kinds, ["member_joined"]);
+        let syncing = Frame::of(&run_to("scale-up-running", 300));
+        assert_eq!(syncing.round.phase, PhaseView::Syncing);
+        assert_eq!(syncing.round.generation, 1);
+        let stable = Frame::of(&run_to("scale-up-running", 600));
+        assert_eq!(stable.round.phase, PhaseView::Stable);
+    }
+
+    #[test]
+    fn crashed_members_drop_their_tasks_into_the_unassigned_tray() {
+        let f = Frame::of(&run_to("leader-transfer", 2_000));
+        let s1 = f.cards.iter().find(|c| c.name == "S1").expect("S1");
+        assert_eq!(s1.status, MemberStatus::Crashed);
+        assert!(!s1.can_crash && !s1.can_drain);
+        let names: Vec<&str> = f.unowned.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["T1", "T2"]);
+    }
+}

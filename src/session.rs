@@ -1,0 +1,291 @@
+//! A playground session: one scenario run under one or more strategies ("lanes") on one
+//! clock, with one command stream. This is everything the UI shows and does, without the
+//! browser: the UI only renders a session and sends it actions.
+
+use crate::engine::coordinator::Round;
+use crate::engine::history::{Cursor, Run, RunError};
+use crate::engine::{CommandError, Engine, EventKind};
+use crate::model::Strategy;
+use crate::scenario::{Command, Scenario};
+
+/// The most strategies compared side by side.
+pub const MAX_LANES: usize = 4;
+
+/// One strategy's history and the view of it at the session's clock.
+#[derive(Clone, Debug)]
+pub struct Lane {
+    /// The strategy this lane simulates.
+    pub strategy: Strategy,
+    /// Its history.
+    pub run: Run,
+    /// The view at the clock when the clock is behind the frontier.
+    cursor: Option<Cursor>,
+}
+
+impl Lane {
+    /// The state at the session's clock.
+    pub fn view(&self) -> &Engine {
+        self.cursor.as_ref().map_or(self.run.engine(), Cursor::engine)
+    }
+
+    /// Rounds that had assigned by the clock.
+    pub fn rounds_until(&self, time: u64) -> &[Round] {
+        let n = self.run.rounds().partition_point(|r| r.assigned_at <= time);
+        &self.run.rounds()[..n]
+    }
+
+    fn seek(&mut self, time: u64) -> Result<(), RunError> {
+        if time >= self.run.frontier() {
+            self.run.advance_to(time)?;
+            self.cursor = None;
+        } else {
+            match &mut self.cursor {
+                Some(cursor) => self.run.move_cursor(cursor, time),
+                None => self.cursor = Some(self.run.cursor_at(time)),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A scenario on one clock under one or more strategies.
+#[derive(Clone, Debug)]
+pub struct Session {
+    scenario: Scenario,
+    lanes: Vec<Lane>,
+    clock: u64,
+}
+
+impl Session {
+    /// Starts a session at time 0 (commands due at 0 carried out). With no strategy given,
+    /// the scenario's own is used.
+    pub fn new(scenario: Scenario, strategies: &[Strategy]) -> Result<Session, RunError> {
+        let strategies: Vec<Strategy> = if strategies.is_empty() {
+            vec![scenario.config.strategy]
+        } else {
+            strategies.iter().copied().take(MAX_LANES).collect()
+        };
+        let lanes = strategies
+            .into_iter()
+            .map(|strategy| Lane {
+                strategy,
+                run: Run::new(crate::compare::with_strategy(&scenario, strategy)),
+                cursor: None,
+            })
+            .collect();
+        let mut session = Session {
+            scenario,
+            lanes,
+            clock: 0,
+        };
+        session.seek(0)?;
+        Ok(session)
+    }
+
+    /// The scenario as loaded (before any command a person added).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The lanes, one per strategy.
+    pub fn lanes(&self) -> &[Lane] {
+        &self.lanes
+    }
+
+    /// The strategies of the lanes.
+    pub fn strategies(&self) -> Vec<Strategy> {
+        self.lanes.iter().map(|l| l.strategy).collect()
+    }
+
+    /// The first lane: the one the single view shows.
+    pub fn main(&self) -> &Lane {
+        &self.lanes[0]
+    }
+
+    /// The moment being viewed.
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+
+    /// How far the histories have been simulated.
+    pub fn frontier(&self) -> u64 {
+        self.lanes.iter().map(|l| l.run.frontier()).max().unwrap_or(0)
+    }
+
+    /// Moves the clock to any moment; past the frontier the histories are simulated on.
+    pub fn seek(&mut self, time: u64) -> Result<(), RunError> {
+        for lane in &mut self.lanes {
+            lane.seek(time)?;
+        }
+        self.clock = time;
+        Ok(())
+    }
+
+    /// Whether a command would do anything now, judged on the first lane (all lanes see
+    /// the same members).
+    pub fn check(&self, command: &Command) -> Result<(), CommandError> {
+        self.lanes[0].view().check(command)
+    }
+
+    /// Carries out a command at the clock in every lane; from a past moment this forks each
+    /// history. If any lane refuses, none changes.
+    pub fn command(&mut self, command: Command) -> Result<(), CommandError> {
+        for lane in &self.lanes {
+            lane.view().check(&command)?;
+        }
+        let mut done = Vec::with_capacity(self.lanes.len());
+        for lane in &mut self.lanes {
+            let before = lane.clone();
+            match lane.run.command(self.clock, command.clone()) {
+                Ok(()) => {
+                    lane.cursor = None;
+                    done.push(before);
+                }
+                Err(e) => {
+                    // Put back the lanes already changed, so the session stays whole.
+                    for (lane, before) in self.lanes.iter_mut().zip(done) {
+                        *lane = before;
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The next moment after the clock when something happens in any lane (an event or a
+    /// command), simulating ahead if needed.
+    pub fn next_event(&mut self) -> Option<u64> {
+        let clock = self.clock;
+        self.lanes
+            .iter()
+            .filter_map(|lane| {
+                let from_history = lane.run.events().iter().find(|e| e.at > clock).map(|e| e.at);
+                let ahead = lane.run.engine().next_event_time().filter(|&t| t > clock);
+                let command = lane.run.commands().iter().find(|c| c.at_ms > clock).map(|c| c.at_ms);
+                [from_history, ahead, command].into_iter().flatten().min()
+            })
+            .min()
+    }
+
+    /// The last moment before the clock when something happened in any lane.
+    pub fn previous_event(&self) -> Option<u64> {
+        let clock = self.clock;
+        self.lanes
+            .iter()
+            .filter_map(|lane| lane.run.events().iter().rev().find(|e| e.at < clock).map(|e| e.at))
+            .max()
+    }
+
+    /// The start of the next rebalance round after the clock, simulating ahead until one
+    /// starts or the group rests with nothing left to do.
+    pub fn next_round(&mut self) -> Result<Option<u64>, RunError> {
+        let clock = self.clock;
+        let find = |s: &Session| {
+            s.lanes
+                .iter()
+                .filter_map(|lane| {
+                    lane.run.events().iter().find_map(|e| match e.kind {
+                        EventKind::RoundStarted { .. } if e.at > clock => Some(e.at),
+                        _ => None,
+                    })
+                })
+                .min()
+        };
+        loop {
+            if let Some(t) = find(self) {
+                return Ok(Some(t));
+            }
+            let ahead: Vec<u64> = self
+                .lanes
+                .iter()
+                .filter(|l| !l.run.finished())
+                .filter_map(|l| {
+                    let next_command = l.run.commands().iter().find(|c| c.at_ms > l.run.frontier()).map(|c| c.at_ms);
+                    [l.run.engine().next_event_time(), next_command].into_iter().flatten().min()
+                })
+                .collect();
+            let Some(&next) = ahead.iter().min() else {
+                return Ok(None);
+            };
+            for lane in &mut self.lanes {
+                lane.run.advance_to(next.max(lane.run.frontier()))?;
+            }
+        }
+    }
+
+    /// Whether every lane has carried out its commands and come to rest by the clock.
+    pub fn settled(&self) -> bool {
+        self.lanes.iter().all(|l| {
+            l.view().at_rest()
+                && l.run.commands().iter().all(|c| c.at_ms <= self.clock)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::Preset;
+    use crate::scenario::MemberSpec;
+
+    fn scale_up() -> Scenario {
+        Preset::find("scale-up-running")
+            .expect("preset")
+            .scenario()
+            .expect("parses")
+    }
+
+    #[test]
+    fn seeking_back_and_forth_shows_the_same_states() {
+        let mut s = Session::new(scale_up(), &[]).expect("starts");
+        s.seek(9_000).expect("runs");
+        let at_9000 = s.main().view().clone();
+        s.seek(3_000).expect("back");
+        assert_eq!(s.main().view().time(), 3_000);
+        assert_eq!(*s.main().view(), s.main().run.state_at(3_000));
+        s.seek(9_000).expect("forward");
+        assert_eq!(*s.main().view(), at_9000);
+    }
+
+    #[test]
+    fn a_command_applies_to_every_lane_and_can_fork() {
+        let mut s = Session::new(scale_up(), &[Strategy::Learner, Strategy::Eager]).expect("starts");
+        s.seek(9_000).expect("runs");
+        s.seek(1_000).expect("back");
+        let join = Command::Join(MemberSpec {
+            name: "S9".into(),
+            capacity: 1,
+            restore_rate: None,
+        });
+        s.command(join).expect("joins");
+        for lane in s.lanes() {
+            assert!(lane.view().roster().member_id("S9").is_some());
+            assert_eq!(lane.run.forks().len(), 1, "{}", lane.strategy);
+            assert_eq!(lane.run.frontier(), 1_000);
+        }
+    }
+
+    #[test]
+    fn a_refused_command_changes_nothing() {
+        let mut s = Session::new(scale_up(), &[Strategy::Learner, Strategy::Cooperative]).expect("starts");
+        s.seek(100).expect("runs");
+        let err = s.command(Command::Crash("S42".into())).expect_err("unknown");
+        assert_eq!(err, CommandError::UnknownMember("S42".into()));
+        s.command(Command::Crash("S2".into())).expect("crash");
+        let err = s.command(Command::Drain("S2".into())).expect_err("crashed");
+        assert_eq!(err, CommandError::AlreadyCrashed("S2".into()));
+    }
+
+    #[test]
+    fn stepping_finds_events_and_rounds() {
+        let mut s = Session::new(scale_up(), &[]).expect("starts");
+        let first = s.next_event().expect("the join at 0 ms is pending");
+        assert_eq!(first, 250, "the first round's join phase closes at 250 ms");
+        s.seek(first).expect("runs");
+        let round = s.next_round().expect("runs").expect("S5 joins at 2000 ms");
+        assert_eq!(round, 2_000);
+        s.seek(round).expect("runs");
+        assert_eq!(s.previous_event(), Some(500));
+    }
+}
