@@ -35,10 +35,11 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
-if [ -f tests/browser/package.json ]; then
-  if [ ! -d tests/browser/node_modules ] || [ tests/browser/package-lock.json -nt tests/browser/node_modules ]; then
-    say "installing the browser tests' npm packages (playwright-core, axe-core, binaryen)"
-    npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+if [ -f package.json ]; then
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+    say "installing npm packages (binaryen's wasm-opt, playwright-core, axe-core)"
+    npm ci --no-audit --no-fund --loglevel=error
+    touch node_modules
   fi
 fi
 

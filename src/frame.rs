@@ -166,7 +166,10 @@ impl Frame {
                     let spec = &engine.tasks()[task.index()];
                     let end = engine.changelog_end(task);
                     let lag = engine.lag(id, task).unwrap_or(end);
-                    let rate = rates.iter().find(|r| r.task == task).map_or(0.0, |r| r.rate);
+                    let rate = rates
+                        .iter()
+                        .find(|r| r.task == task)
+                        .map_or(0.0, |r| r.rate);
                     Chip {
                         task,
                         name: roster.task(task).to_string(),
@@ -184,7 +187,11 @@ impl Frame {
                         up: role == ChipRole::Active && engine.is_up(task),
                     }
                 };
-                let mut chips: Vec<Chip> = m.active.iter().map(|&t| chip(t, ChipRole::Active)).collect();
+                let mut chips: Vec<Chip> = m
+                    .active
+                    .iter()
+                    .map(|&t| chip(t, ChipRole::Active))
+                    .collect();
                 if m.status.alive() {
                     chips.extend(m.learning.iter().map(|&t| chip(t, ChipRole::Learner)));
                     chips.extend(m.standby.iter().map(|&t| chip(t, ChipRole::Standby)));
@@ -261,7 +268,12 @@ mod tests {
     use crate::presets::Preset;
 
     fn run_to(id: &str, t: u64) -> Engine {
-        let mut run = Run::new(Preset::find(id).expect("preset").scenario().expect("parses"));
+        let mut run = Run::new(
+            Preset::find(id)
+                .expect("preset")
+                .scenario()
+                .expect("parses"),
+        );
         run.advance_to(t).expect("runs");
         run.engine().clone()
     }
@@ -279,7 +291,10 @@ mod tests {
         assert!(s1.chips[0].learned, "T1 is learned on S1");
         let later = Frame::of(&run_to("scale-up-running", 5_555));
         let s4 = later.cards.iter().find(|c| c.name == "S4").expect("S4");
-        assert!(s4.chips.iter().any(|c| c.role == ChipRole::Learner && c.ready && c.progress == 100));
+        assert!(s4
+            .chips
+            .iter()
+            .any(|c| c.role == ChipRole::Learner && c.ready && c.progress == 100));
     }
 
     #[test]

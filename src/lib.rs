@@ -22,9 +22,11 @@
 //! the same scenario and commands give the same history, natively and in wasm.
 
 pub mod assignor;
+pub mod charts;
 pub mod compare;
 pub mod engine;
 pub mod frame;
+pub mod glossary;
 pub mod invariants;
 pub mod link;
 pub mod metrics;
@@ -34,3 +36,7 @@ pub mod presets;
 pub mod report;
 pub mod scenario;
 pub mod session;
+pub mod timeline;
+pub mod tour;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

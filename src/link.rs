@@ -65,7 +65,9 @@ pub enum LinkError {
     #[error("the link is not a Handoff session: {0}")]
     NotASession(String),
     /// A newer Handoff wrote it.
-    #[error("the link was made by a newer Handoff (format {found}; this one reads format {VERSION})")]
+    #[error(
+        "the link was made by a newer Handoff (format {found}; this one reads format {VERSION})"
+    )]
     FromTheFuture {
         /// The version found.
         found: u32,
@@ -117,7 +119,8 @@ impl SavedSession {
         if text.is_empty() {
             return Err(LinkError::Empty);
         }
-        let units = lz_str::decompress_from_encoded_uri_component(text).ok_or(LinkError::Damaged)?;
+        let units =
+            lz_str::decompress_from_encoded_uri_component(text).ok_or(LinkError::Damaged)?;
         if units.is_empty() {
             return Err(LinkError::Damaged);
         }
@@ -147,24 +150,44 @@ mod tests {
 
     #[test]
     fn a_link_after_a_fork_keeps_only_the_current_history() {
-        let scenario = Preset::find("scale-up-running").expect("preset").scenario().expect("parses");
+        let scenario = Preset::find("scale-up-running")
+            .expect("preset")
+            .scenario()
+            .expect("parses");
         let mut s = Session::new(scenario, &[]).expect("starts");
         s.seek(3_000).expect("runs");
         s.seek(1_000).expect("back");
-        s.command(Command::Crash("S3".into())).expect("forks before S5 joins");
+        s.command(Command::Crash("S3".into()))
+            .expect("forks before S5 joins");
         let saved = SavedSession::capture(&s, ViewMode::Single, None);
-        let joins: Vec<_> = saved.scenario.events.iter().filter_map(|e| e.join.clone()).collect();
-        assert_eq!(joins, ["S4"], "S5's join at 2000 ms was dropped by the fork");
+        let joins: Vec<_> = saved
+            .scenario
+            .events
+            .iter()
+            .filter_map(|e| e.join.clone())
+            .collect();
+        assert_eq!(
+            joins,
+            ["S4"],
+            "S5's join at 2000 ms was dropped by the fork"
+        );
         let back = saved.restore().expect("restores");
         assert_eq!(back.main().view(), s.main().view());
     }
 
     fn session() -> Session {
-        let scenario = Preset::find("scale-down-running").expect("preset").scenario().expect("parses");
+        let scenario = Preset::find("scale-down-running")
+            .expect("preset")
+            .scenario()
+            .expect("parses");
         let mut s = Session::new(scenario, &[Strategy::Learner, Strategy::Eager]).expect("starts");
         s.seek(3_000).expect("runs");
-        s.command(Command::Join(MemberSpec { name: "S7".into(), capacity: 2, restore_rate: Some(4_000) }))
-            .expect("joins");
+        s.command(Command::Join(MemberSpec {
+            name: "S7".into(),
+            capacity: 2,
+            restore_rate: Some(4_000),
+        }))
+        .expect("joins");
         s.seek(7_500).expect("runs");
         s
     }
@@ -173,7 +196,9 @@ mod tests {
     fn a_link_reproduces_the_same_view() {
         let s = session();
         let text = SavedSession::capture(&s, ViewMode::Compare, None).encode();
-        assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || "+-$".contains(c)));
+        assert!(text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-$".contains(c)));
         let saved = SavedSession::decode(&text).expect("decodes");
         assert_eq!(saved.view, ViewMode::Compare);
         let back = saved.restore().expect("restores");
@@ -188,15 +213,24 @@ mod tests {
     #[test]
     fn bad_links_are_named_not_panicked() {
         assert_eq!(SavedSession::decode(""), Err(LinkError::Empty));
-        assert_eq!(SavedSession::decode("!!!notvalid###"), Err(LinkError::Damaged));
+        assert_eq!(
+            SavedSession::decode("!!!notvalid###"),
+            Err(LinkError::Damaged)
+        );
         assert_eq!(SavedSession::decode("abc"), Err(LinkError::Damaged));
         let good = SavedSession::capture(&session(), ViewMode::Single, None).encode();
         let truncated = &good[..good.len() / 2];
         assert!(SavedSession::decode(truncated).is_err());
         let foreign = lz_str::compress_to_encoded_uri_component("{\"hello\": 1}");
-        assert!(matches!(SavedSession::decode(&foreign), Err(LinkError::NotASession(_))));
+        assert!(matches!(
+            SavedSession::decode(&foreign),
+            Err(LinkError::NotASession(_))
+        ));
         let future = lz_str::compress_to_encoded_uri_component("{\"v\": 7, \"anything\": true}");
-        assert_eq!(SavedSession::decode(&future), Err(LinkError::FromTheFuture { found: 7 }));
+        assert_eq!(
+            SavedSession::decode(&future),
+            Err(LinkError::FromTheFuture { found: 7 })
+        );
     }
 
     #[test]

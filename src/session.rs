@@ -25,7 +25,9 @@ pub struct Lane {
 impl Lane {
     /// The state at the session's clock.
     pub fn view(&self) -> &Engine {
-        self.cursor.as_ref().map_or(self.run.engine(), Cursor::engine)
+        self.cursor
+            .as_ref()
+            .map_or(self.run.engine(), Cursor::engine)
     }
 
     /// Rounds that had assigned by the clock.
@@ -109,7 +111,11 @@ impl Session {
 
     /// How far the histories have been simulated.
     pub fn frontier(&self) -> u64 {
-        self.lanes.iter().map(|l| l.run.frontier()).max().unwrap_or(0)
+        self.lanes
+            .iter()
+            .map(|l| l.run.frontier())
+            .max()
+            .unwrap_or(0)
     }
 
     /// Moves the clock to any moment; past the frontier the histories are simulated on.
@@ -160,9 +166,19 @@ impl Session {
         self.lanes
             .iter()
             .filter_map(|lane| {
-                let from_history = lane.run.events().iter().find(|e| e.at > clock).map(|e| e.at);
+                let from_history = lane
+                    .run
+                    .events()
+                    .iter()
+                    .find(|e| e.at > clock)
+                    .map(|e| e.at);
                 let ahead = lane.run.engine().next_event_time().filter(|&t| t > clock);
-                let command = lane.run.commands().iter().find(|c| c.at_ms > clock).map(|c| c.at_ms);
+                let command = lane
+                    .run
+                    .commands()
+                    .iter()
+                    .find(|c| c.at_ms > clock)
+                    .map(|c| c.at_ms);
                 [from_history, ahead, command].into_iter().flatten().min()
             })
             .min()
@@ -173,7 +189,14 @@ impl Session {
         let clock = self.clock;
         self.lanes
             .iter()
-            .filter_map(|lane| lane.run.events().iter().rev().find(|e| e.at < clock).map(|e| e.at))
+            .filter_map(|lane| {
+                lane.run
+                    .events()
+                    .iter()
+                    .rev()
+                    .find(|e| e.at < clock)
+                    .map(|e| e.at)
+            })
             .max()
     }
 
@@ -201,8 +224,16 @@ impl Session {
                 .iter()
                 .filter(|l| !l.run.finished())
                 .filter_map(|l| {
-                    let next_command = l.run.commands().iter().find(|c| c.at_ms > l.run.frontier()).map(|c| c.at_ms);
-                    [l.run.engine().next_event_time(), next_command].into_iter().flatten().min()
+                    let next_command = l
+                        .run
+                        .commands()
+                        .iter()
+                        .find(|c| c.at_ms > l.run.frontier())
+                        .map(|c| c.at_ms);
+                    [l.run.engine().next_event_time(), next_command]
+                        .into_iter()
+                        .flatten()
+                        .min()
                 })
                 .collect();
             let Some(&next) = ahead.iter().min() else {
@@ -216,10 +247,9 @@ impl Session {
 
     /// Whether every lane has carried out its commands and come to rest by the clock.
     pub fn settled(&self) -> bool {
-        self.lanes.iter().all(|l| {
-            l.view().at_rest()
-                && l.run.commands().iter().all(|c| c.at_ms <= self.clock)
-        })
+        self.lanes
+            .iter()
+            .all(|l| l.view().at_rest() && l.run.commands().iter().all(|c| c.at_ms <= self.clock))
     }
 }
 
@@ -250,7 +280,8 @@ mod tests {
 
     #[test]
     fn a_command_applies_to_every_lane_and_can_fork() {
-        let mut s = Session::new(scale_up(), &[Strategy::Learner, Strategy::Eager]).expect("starts");
+        let mut s =
+            Session::new(scale_up(), &[Strategy::Learner, Strategy::Eager]).expect("starts");
         s.seek(9_000).expect("runs");
         s.seek(1_000).expect("back");
         let join = Command::Join(MemberSpec {
@@ -268,9 +299,12 @@ mod tests {
 
     #[test]
     fn a_refused_command_changes_nothing() {
-        let mut s = Session::new(scale_up(), &[Strategy::Learner, Strategy::Cooperative]).expect("starts");
+        let mut s =
+            Session::new(scale_up(), &[Strategy::Learner, Strategy::Cooperative]).expect("starts");
         s.seek(100).expect("runs");
-        let err = s.command(Command::Crash("S42".into())).expect_err("unknown");
+        let err = s
+            .command(Command::Crash("S42".into()))
+            .expect_err("unknown");
         assert_eq!(err, CommandError::UnknownMember("S42".into()));
         s.command(Command::Crash("S2".into())).expect("crash");
         let err = s.command(Command::Drain("S2".into())).expect_err("crashed");

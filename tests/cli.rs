@@ -23,7 +23,8 @@ fn handoff(args: &[&str], stdin: Option<&str>) -> Output {
             .write_all(text.as_bytes())
             .expect("write stdin");
     }
-    drop(child.stdin.take());
+    // Closing stdin tells the command the input is complete.
+    child.stdin = None;
     child.wait_with_output().expect("handoff finishes")
 }
 

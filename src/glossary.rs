@@ -1,0 +1,64 @@
+//! One glossary for every term the playground uses, in our own words; every tooltip and every
+//! tour reads its definitions here.
+
+/// A term and what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The term, lower case.
+    pub term: &'static str,
+    /// Its meaning, one or two sentences.
+    pub meaning: &'static str,
+}
+
+/// Every term, alphabetically.
+pub const GLOSSARY: [Entry; 24] = [
+    Entry { term: "acceptable lag", meaning: "How many records behind the changelog end a learner or standby may be and still count as ready (caught up)." },
+    Entry { term: "active", meaning: "The member processes this task. A stateful active whose store lags must first restore, and the task is down meanwhile." },
+    Entry { term: "at rest", meaning: "No rebalance running or pending, no learner, and every task processed: nothing more happens until something changes." },
+    Entry { term: "balanced", meaning: "Active tasks are spread in proportion to capacity: no member has more than its share rounded up, or fewer than rounded down." },
+    Entry { term: "capacity", meaning: "How much work a member takes: active tasks are balanced in proportion to it." },
+    Entry { term: "changelog", meaning: "The log a stateful task writes its state changes to; replaying it rebuilds the task's store on another member." },
+    Entry { term: "downtime", meaning: "Time during which no member processes a task although some member is alive: from the moment its owner stops until a new owner runs it with a caught-up store." },
+    Entry { term: "drain", meaning: "An operator tells a member to leave. It rejoins as leaving, its tasks move to learners on the others, and it shuts down once it runs nothing." },
+    Entry { term: "generation", meaning: "The group's version number: each rebalance that reaches an assignment creates the next generation." },
+    Entry { term: "leader", meaning: "The longest-standing live member. It computes every assignment, only from what the members report when they join, so a new leader decides exactly as the old one would." },
+    Entry { term: "learned", meaning: "An active task that some learner is replaying elsewhere (the seed's isLearned); its owner will hand it over once the learner is ready." },
+    Entry { term: "learner", meaning: "A member replaying the changelog of a task that another member still runs (the seed's isLearner). The task stays up meanwhile." },
+    Entry { term: "leaving", meaning: "A member told to drain: it gets no new work and leaves once it runs nothing (or at its scale-down timeout)." },
+    Entry { term: "member", meaning: "A stream worker in the group. It runs tasks, learns them or keeps standbys, and restores state at its restore rate." },
+    Entry { term: "orphan", meaning: "A task no live member runs (new, released, or left by a crashed member). It is assigned in the same round, to the most caught-up member." },
+    Entry { term: "ready", meaning: "A learner within the acceptable lag of the changelog end (the seed's isReady). A ready learner can take the task over with almost no pause." },
+    Entry { term: "rebalance", meaning: "A round in which every member rejoins with its metadata, the leader assigns, and the members receive the assignment." },
+    Entry { term: "release at join", meaning: "A handoff mode: an owner releases its learned tasks when it rejoins, and the leader gives each to its ready learner, or back to the owner." },
+    Entry { term: "restore rate", meaning: "Records per second a member replays, shared evenly by everything it is restoring at that moment." },
+    Entry { term: "session timeout", meaning: "How long the coordinator waits before it declares a silent member dead and reassigns its tasks." },
+    Entry { term: "standby", meaning: "A long-lived replica kept close to the changelog end; its holder is the first choice for a learner and for an orphan." },
+    Entry { term: "task", meaning: "A unit of stream processing. A stateful task keeps a store backed by a changelog; a stateless one has nothing to restore." },
+    Entry { term: "two phase", meaning: "A handoff mode: the leader revokes a learned task once its learner is ready, and assigns it at the follow-up rebalance." },
+    Entry { term: "warm-up", meaning: "Kafka Streams' learner (KIP-441): a replica warming up on its future owner, promoted only at a probing rebalance." },
+];
+
+/// What a term means, if it is in the glossary.
+pub fn define(term: &str) -> Option<&'static str> {
+    let term = term.to_ascii_lowercase();
+    GLOSSARY.iter().find(|e| e.term == term).map(|e| e.meaning)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_glossary_is_sorted_and_unique() {
+        for pair in GLOSSARY.windows(2) {
+            assert!(
+                pair[0].term < pair[1].term,
+                "{} then {}",
+                pair[0].term,
+                pair[1].term
+            );
+        }
+        assert!(define("Learner").is_some());
+        assert!(define("gremlin").is_none());
+    }
+}

@@ -1,0 +1,296 @@
+//! Series over time for the charts, read off a run's history: each task's availability
+//! (up, restoring, down, with learner replay), each member's active load, and downtime
+//! accumulated over time.
+
+use crate::engine::history::Run;
+use crate::engine::EventKind;
+use crate::model::{MemberId, TaskId};
+
+/// What a task is doing over a span of time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Availability {
+    /// Processed.
+    Up,
+    /// Its owner restores the store; the task is down meanwhile.
+    Restoring,
+    /// Nobody runs it.
+    Down,
+}
+
+/// A stretch of time in one state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// From, in ms.
+    pub from: u64,
+    /// To, in ms.
+    pub to: u64,
+    /// The state.
+    pub state: Availability,
+}
+
+/// One task over time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskLine {
+    /// The task.
+    pub task: TaskId,
+    /// Consecutive spans from 0 to the end.
+    pub spans: Vec<Span>,
+    /// When some member was learning it.
+    pub learning: Vec<(u64, u64)>,
+}
+
+/// A member's active task count over time, as steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadLine {
+    /// The member.
+    pub member: MemberId,
+    /// (time, active tasks from then on).
+    pub steps: Vec<(u64, u32)>,
+}
+
+/// Availability of every task from 0 to `until`.
+pub fn availability(run: &Run, until: u64) -> Vec<TaskLine> {
+    let n = run.engine().tasks().len();
+    let mut owner: Vec<Option<MemberId>> = run
+        .scenario()
+        .initial
+        .clone()
+        .unwrap_or_else(|| vec![None; n]);
+    owner.resize(n, None);
+    let mut up = vec![false; n];
+    let mut since = vec![0u64; n];
+    let mut state: Vec<Availability> = vec![Availability::Down; n];
+    let mut spans: Vec<Vec<Span>> = vec![Vec::new(); n];
+    let mut close = |t: usize,
+                     at: u64,
+                     next: Availability,
+                     state: &mut Vec<Availability>,
+                     since: &mut Vec<u64>| {
+        if state[t] != next {
+            if at > since[t] {
+                spans[t].push(Span {
+                    from: since[t],
+                    to: at,
+                    state: state[t],
+                });
+            }
+            state[t] = next;
+            since[t] = at;
+        }
+    };
+    for e in run.events().iter().take_while(|e| e.at <= until) {
+        let t = match e.kind {
+            EventKind::TaskStarted(t, m) => {
+                owner[t.index()] = Some(m);
+                t
+            }
+            EventKind::TaskStopped(t, m) => {
+                if owner[t.index()] == Some(m) {
+                    owner[t.index()] = None;
+                }
+                t
+            }
+            EventKind::TaskUp(t) => {
+                up[t.index()] = true;
+                t
+            }
+            EventKind::TaskDown(t) => {
+                up[t.index()] = false;
+                t
+            }
+            _ => continue,
+        };
+        let i = t.index();
+        let next = if up[i] {
+            Availability::Up
+        } else if owner[i].is_some() {
+            Availability::Restoring
+        } else {
+            Availability::Down
+        };
+        close(i, e.at, next, &mut state, &mut since);
+    }
+    let learning = learning_spans(run, until, n);
+    (0..n)
+        .map(|i| {
+            let mut s = std::mem::take(&mut spans[i]);
+            if until > since[i] {
+                s.push(Span {
+                    from: since[i],
+                    to: until,
+                    state: state[i],
+                });
+            }
+            TaskLine {
+                task: TaskId(i as u32),
+                spans: s,
+                learning: learning[i].clone(),
+            }
+        })
+        .collect()
+}
+
+/// When each task had a learner: from the sync that placed it to the sync that removed it.
+fn learning_spans(run: &Run, until: u64, n: usize) -> Vec<Vec<(u64, u64)>> {
+    let mut open: Vec<Option<u64>> = vec![None; n];
+    let mut out: Vec<Vec<(u64, u64)>> = vec![Vec::new(); n];
+    for r in run.rounds() {
+        let Some(synced) = r.synced_at.filter(|&s| s <= until) else {
+            continue;
+        };
+        let mut learned = vec![false; n];
+        for (_, a) in &r.assignment.members {
+            for &t in &a.learning {
+                learned[t.index()] = true;
+            }
+        }
+        for t in 0..n {
+            match (open[t], learned[t]) {
+                (None, true) => open[t] = Some(synced),
+                (Some(from), false) => {
+                    out[t].push((from, synced));
+                    open[t] = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    for t in 0..n {
+        if let Some(from) = open[t] {
+            out[t].push((from, until));
+        }
+    }
+    out
+}
+
+/// Active tasks per member over time, from 0 to `until`.
+pub fn member_load(run: &Run, until: u64) -> Vec<LoadLine> {
+    let members = run.engine().members().len();
+    let mut count = vec![0u32; members];
+    if let Some(initial) = &run.scenario().initial {
+        for m in initial.iter().flatten() {
+            count[m.index()] += 1;
+        }
+    }
+    let mut lines: Vec<LoadLine> = (0..members)
+        .map(|m| LoadLine {
+            member: MemberId(m as u32),
+            steps: vec![(0, count[m])],
+        })
+        .collect();
+    for e in run.events().iter().take_while(|e| e.at <= until) {
+        let (m, delta): (MemberId, i32) = match e.kind {
+            EventKind::TaskStarted(_, m) => (m, 1),
+            EventKind::TaskStopped(_, m) => (m, -1),
+            _ => continue,
+        };
+        let c = &mut count[m.index()];
+        *c = (*c as i32 + delta).max(0) as u32;
+        let steps = &mut lines[m.index()].steps;
+        match steps.last_mut() {
+            Some(last) if last.0 == e.at => last.1 = *c,
+            _ => steps.push((e.at, *c)),
+        }
+    }
+    lines
+}
+
+/// Downtime summed over tasks, accumulated from 0: (time, ms of task downtime so far) at
+/// every change of slope, ending at `until`.
+pub fn cumulative_downtime(run: &Run, until: u64) -> Vec<(u64, u64)> {
+    let lines = availability(run, until);
+    let mut changes: Vec<(u64, i64)> = Vec::new();
+    for line in &lines {
+        for s in &line.spans {
+            if s.state != Availability::Up {
+                changes.push((s.from, 1));
+                changes.push((s.to, -1));
+            }
+        }
+    }
+    changes.sort_unstable();
+    let mut out = vec![(0, 0)];
+    let (mut down, mut total, mut last) = (0i64, 0u64, 0u64);
+    for (at, delta) in changes {
+        total += down.max(0) as u64 * (at - last);
+        last = at;
+        down += delta;
+        match out.last_mut() {
+            Some(p) if p.0 == at => p.1 = total,
+            _ => out.push((at, total)),
+        }
+    }
+    if last < until {
+        total += down.max(0) as u64 * (until - last);
+        out.push((until, total));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::Metrics;
+    use crate::presets::Preset;
+
+    fn run(id: &str) -> Run {
+        let mut run = Run::new(
+            Preset::find(id)
+                .expect("preset")
+                .scenario()
+                .expect("parses"),
+        );
+        run.run_to_end().expect("runs");
+        run
+    }
+
+    #[test]
+    fn availability_shows_the_release_at_join_pauses() {
+        let r = run("scale-down-running");
+        let end = r.frontier();
+        let lines = availability(&r, end);
+        let t4 = &lines[3];
+        let down: Vec<&Span> = t4
+            .spans
+            .iter()
+            .filter(|s| s.state != Availability::Up)
+            .collect();
+        assert_eq!(down.len(), 1, "{:?}", t4.spans);
+        assert_eq!(down[0].to - down[0].from, 500);
+        assert!(!t4.learning.is_empty(), "T4 had a learner on S3");
+        assert_eq!(t4.spans.first().map(|s| s.from), Some(0));
+        assert_eq!(t4.spans.last().map(|s| s.to), Some(end));
+    }
+
+    #[test]
+    fn cumulative_downtime_ends_at_the_metric() {
+        for id in [
+            "scale-up-running",
+            "scale-down-running",
+            "leader-transfer",
+            "scale-up-empty",
+        ] {
+            let r = run(id);
+            let curve = cumulative_downtime(&r, r.frontier());
+            let total = Metrics::of(r.engine()).total_task_downtime_ms;
+            assert_eq!(curve.last().map(|p| p.1), Some(total), "{id}");
+            assert!(
+                curve
+                    .windows(2)
+                    .all(|w| w[0].1 <= w[1].1 && w[0].0 <= w[1].0),
+                "{id}: monotone"
+            );
+        }
+    }
+
+    #[test]
+    fn member_load_follows_the_moves() {
+        let r = run("scale-up-running");
+        let lines = member_load(&r, r.frontier());
+        let s1 = &lines[0];
+        assert_eq!(s1.steps.first(), Some(&(0, 2)));
+        assert_eq!(s1.steps.last().map(|s| s.1), Some(1));
+        let s5 = &lines[4];
+        assert_eq!(s5.steps.last().map(|s| s.1), Some(1));
+    }
+}

@@ -1,0 +1,370 @@
+//! Guided tours of the seed's four scenarios, written as data: each step waits for the real
+//! simulation event it describes, so the same tour plays in the app, in an embed and from a
+//! share link, and stays true if the engine changes.
+
+use crate::engine::coordinator::Round;
+use crate::engine::{EventKind, LeaveReason};
+use crate::session::Session;
+
+/// The simulation event a step is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// The start, before anything happens.
+    Start,
+    /// The leader of the round with this index (1 = first) has assigned.
+    Assigned(u32),
+    /// The members received the assignment of the round with this index.
+    Synced(u32),
+    /// A member's learner of a task became ready.
+    LearnerReady(&'static str, &'static str),
+    /// A member crashed.
+    Crashed(&'static str),
+    /// The coordinator noticed a crash.
+    CrashDetected(&'static str),
+    /// A draining member shut down.
+    Departed(&'static str),
+    /// The group came to rest after everything happened.
+    Rest,
+}
+
+/// One step of a tour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// A short title.
+    pub title: &'static str,
+    /// The narration.
+    pub caption: &'static str,
+    /// The event the step shows.
+    pub wait: Wait,
+    /// Members and tasks to highlight.
+    pub highlight: &'static [&'static str],
+    /// Glossary terms the caption introduces.
+    pub terms: &'static [&'static str],
+}
+
+/// A guided tour of one preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tour {
+    /// A stable id, used in links.
+    pub id: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// The preset it plays.
+    pub preset: &'static str,
+    /// The steps.
+    pub steps: &'static [Step],
+}
+
+/// Every tour, in the order the playground lists them.
+pub const TOURS: [Tour; 4] = [
+    Tour {
+        id: "scale-up-running",
+        title: "Scaling up a running application",
+        preset: "scale-up-running",
+        steps: &[
+            Step {
+                title: "A stable group",
+                caption: "Three members share five tasks. Each task has a store backed by a changelog: a member that takes a task over must first replay that changelog. S1 is the leader: the longest-standing member, which computes every assignment from what the members report.",
+                wait: Wait::Start,
+                highlight: &["S1"],
+                terms: &["member", "task", "leader", "active"],
+            },
+            Step {
+                title: "S4 joins: it learns, it does not take",
+                caption: "S4 joins and a rebalance starts (generation 1). Instead of moving a task to S4 at once, which would stop it while S4 restores, the leader gives S4 a learner for T1: S4 replays T1's changelog while S1 keeps running it. T1 is now learned on S1 (double outline).",
+                wait: Wait::Assigned(1),
+                highlight: &["S4", "T1"],
+                terms: &["generation", "learner", "learned"],
+            },
+            Step {
+                title: "S5 joins while S4 still learns",
+                caption: "Under release at join, S1 releases its learned task T1 when it rejoins; S4 is not ready, so the leader hands T1 straight back to S1: a pause of one round for T1. S5 gets a learner for T3, the cheapest task of the most loaded member.",
+                wait: Wait::Assigned(2),
+                highlight: &["S5", "T3", "T1"],
+                terms: &["release at join"],
+            },
+            Step {
+                title: "S4 is ready",
+                caption: "S4's store of T1 has caught up with the changelog: the learner is ready. S4 rejoins the group to say so; that starts the third rebalance.",
+                wait: Wait::LearnerReady("S4", "T1"),
+                highlight: &["S4", "T1"],
+                terms: &["ready"],
+            },
+            Step {
+                title: "Ownership moves",
+                caption: "S1 released T1 at this join, and its learner is ready: the leader gives T1 to S4, which runs it at once with a caught-up store. T1 was down only for the round itself.",
+                wait: Wait::Synced(3),
+                highlight: &["S4", "T1"],
+                terms: &[],
+            },
+            Step {
+                title: "S5 takes T3",
+                caption: "S5's learner of T3 is ready in turn; the fourth rebalance hands T3 to S5. Five members, five tasks: the group is balanced and at rest, and no further rebalance happens.",
+                wait: Wait::Rest,
+                highlight: &["S5", "T3"],
+                terms: &["at rest"],
+            },
+        ],
+    },
+    Tour {
+        id: "scale-up-empty",
+        title: "Scaling up from an empty group",
+        preset: "scale-up-empty",
+        steps: &[
+            Step {
+                title: "Nobody runs anything",
+                caption: "Five tasks, no member. There is nothing to learn yet: the changelogs are empty.",
+                wait: Wait::Start,
+                highlight: &[],
+                terms: &["task"],
+            },
+            Step {
+                title: "S1 takes everything at once",
+                caption: "S1 joins and becomes the leader. No member runs any task, so there is no owner to learn from: every task is an orphan and goes to S1 in this very round.",
+                wait: Wait::Synced(1),
+                highlight: &["S1"],
+                terms: &["leader", "orphan"],
+            },
+            Step {
+                title: "S2 and S3 learn their share",
+                caption: "S2 and S3 join together, in one round. The leader keeps T1 and T2 on S1 and hands learners to the newcomers: T3 and T4 to S2, T5 to S3. The changelogs are tiny, so the learners are ready as soon as they start.",
+                wait: Wait::Assigned(2),
+                highlight: &["S2", "S3"],
+                terms: &["learner"],
+            },
+            Step {
+                title: "Balanced after three rounds",
+                caption: "Both newcomers rejoin as ready; S1 releases its learned tasks and the leader gives each to its learner. Two, two and one: balanced by capacity.",
+                wait: Wait::Rest,
+                highlight: &["S1", "S2", "S3"],
+                terms: &["ready", "balanced"],
+            },
+        ],
+    },
+    Tour {
+        id: "scale-down-running",
+        title: "Scaling down: draining a member",
+        preset: "scale-down-running",
+        steps: &[
+            Step {
+                title: "S2 is told to leave",
+                caption: "An operator drains S2. S2 rejoins saying it is leaving: it gets no new work, and its tasks must move to the members that stay, without stopping them.",
+                wait: Wait::Start,
+                highlight: &["S2"],
+                terms: &["leaving", "drain"],
+            },
+            Step {
+                title: "Learners on the members that stay",
+                caption: "The leader gives S1 a learner for T3 and S3 a learner for T4. S2 keeps running both meanwhile.",
+                wait: Wait::Assigned(1),
+                highlight: &["S1", "S3", "T3", "T4"],
+                terms: &["learner", "learned"],
+            },
+            Step {
+                title: "S3 is ready first",
+                caption: "S3 restores faster than S1. Its learner of T4 is ready, so S3 rejoins. S2 releases both learned tasks at this join: T4 goes to S3, T3 goes back to S2 because S1 is not ready yet.",
+                wait: Wait::Assigned(2),
+                highlight: &["S3", "T4", "T3"],
+                terms: &["ready", "release at join"],
+            },
+            Step {
+                title: "S2 shuts down",
+                caption: "S1 is ready; T3 moves to it. S2 runs nothing any more and shuts itself down. No task restored while down: each moved only with a caught-up store.",
+                wait: Wait::Departed("S2"),
+                highlight: &["S1", "S2", "T3"],
+                terms: &[],
+            },
+        ],
+    },
+    Tour {
+        id: "leader-transfer",
+        title: "The leader crashes mid-scaling",
+        preset: "leader-transfer",
+        steps: &[
+            Step {
+                title: "S4 learns T1",
+                caption: "As in the scale-up, S4 joins and learns T1 from the leader, S1.",
+                wait: Wait::Assigned(1),
+                highlight: &["S4", "T1", "S1"],
+                terms: &["leader", "learner"],
+            },
+            Step {
+                title: "S1 crashes",
+                caption: "S1 is killed before S4 is ready. Its tasks T1 and T2 stop at once, but the coordinator only notices when S1's session times out.",
+                wait: Wait::Crashed("S1"),
+                highlight: &["S1", "T1", "T2"],
+                terms: &["session timeout"],
+            },
+            Step {
+                title: "A new leader, the same decision",
+                caption: "The coordinator removes S1 and S2, now the longest-standing member, leads. The leader keeps no memory of its own, so S2 decides from what members report: T1 has no owner and S4 is the most caught up, so T1 goes to S4 at once; T2 goes to the least loaded member, S3.",
+                wait: Wait::Assigned(2),
+                highlight: &["S2", "S4", "S3", "T1", "T2"],
+                terms: &["generation", "orphan"],
+            },
+            Step {
+                title: "Back to balance",
+                caption: "S4 restores what it still lacked of T1, S3 restores T2 from scratch (nobody had its state), and the group is at rest again with three members.",
+                wait: Wait::Rest,
+                highlight: &["S3", "S4"],
+                terms: &["at rest"],
+            },
+        ],
+    },
+];
+
+impl Tour {
+    /// Finds a tour by id.
+    pub fn find(id: &str) -> Option<&'static Tour> {
+        TOURS.iter().find(|t| t.id == id)
+    }
+
+    /// The moment of a step in the session's first lane: when the event it waits for
+    /// happened, simulating ahead until it does.
+    pub fn moment(&self, session: &mut Session, step: usize) -> Result<u64, String> {
+        let step = self.steps.get(step).ok_or("the tour has no such step")?;
+        loop {
+            let lane = session.main();
+            if let Some(t) = find(step.wait, lane.run.events(), lane.run.rounds(), lane) {
+                return Ok(t);
+            }
+            let run = &lane.run;
+            let next = [
+                run.engine().next_event_time(),
+                run.commands()
+                    .iter()
+                    .find(|c| c.at_ms > run.frontier())
+                    .map(|c| c.at_ms),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            match next {
+                Some(t) => session.seek(t).map_err(|e| e.to_string())?,
+                None => {
+                    return Err(format!(
+                        "the tour's step \"{}\" waits for something that never happens",
+                        step.title
+                    ))
+                }
+            }
+        }
+    }
+}
+
+fn find(
+    wait: Wait,
+    events: &[crate::engine::Event],
+    rounds: &[Round],
+    lane: &crate::session::Lane,
+) -> Option<u64> {
+    let roster = lane.run.engine().roster();
+    let member = |name: &str| roster.member_id(name);
+    match wait {
+        Wait::Start => Some(0),
+        Wait::Assigned(index) => rounds
+            .iter()
+            .find(|r| r.index == index)
+            .map(|r| r.assigned_at),
+        Wait::Synced(index) => rounds
+            .iter()
+            .find(|r| r.index == index)
+            .and_then(|r| r.synced_at),
+        Wait::LearnerReady(m, t) => {
+            let (m, t) = (member(m)?, roster.task_id(t)?);
+            events.iter().find_map(|e| match e.kind {
+                EventKind::LearnerReady(em, et) if em == m && et == t => Some(e.at),
+                _ => None,
+            })
+        }
+        Wait::Crashed(m) => {
+            let m = member(m)?;
+            events.iter().find_map(|e| match e.kind {
+                EventKind::MemberCrashed(em) if em == m => Some(e.at),
+                _ => None,
+            })
+        }
+        Wait::CrashDetected(m) => {
+            let m = member(m)?;
+            events.iter().find_map(|e| match e.kind {
+                EventKind::CrashDetected(em) if em == m => Some(e.at),
+                _ => None,
+            })
+        }
+        Wait::Departed(m) => {
+            let m = member(m)?;
+            events.iter().find_map(|e| match e.kind {
+                EventKind::MemberLeft(em, LeaveReason::Drained) if em == m => Some(e.at),
+                _ => None,
+            })
+        }
+        Wait::Rest => {
+            let done = lane.run.finished();
+            done.then(|| lane.run.engine().tally().rest_since).flatten()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::glossary;
+    use crate::presets::Preset;
+
+    #[test]
+    fn every_step_of_every_tour_happens_in_order() {
+        for tour in &TOURS {
+            let scenario = Preset::find(tour.preset)
+                .expect("preset")
+                .scenario()
+                .expect("parses");
+            let mut session = Session::new(scenario, &[]).expect("starts");
+            let mut last = 0;
+            for (i, step) in tour.steps.iter().enumerate() {
+                let t = tour
+                    .moment(&mut session, i)
+                    .unwrap_or_else(|e| panic!("{}: {e}", tour.id));
+                assert!(
+                    t >= last,
+                    "{} step {i} at {t} ms comes before {last} ms",
+                    tour.id
+                );
+                last = t;
+                for name in step.highlight {
+                    let roster = session.main().run.engine().roster();
+                    assert!(
+                        roster.member_id(name).is_some() || roster.task_id(name).is_some(),
+                        "{} step {i} highlights unknown {name}",
+                        tour.id
+                    );
+                }
+                for term in step.terms {
+                    assert!(
+                        glossary::define(term).is_some(),
+                        "{} step {i}: {term} is not in the glossary",
+                        tour.id
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tours_explain_the_key_terms() {
+        let taught: Vec<&str> = TOURS
+            .iter()
+            .flat_map(|t| t.steps.iter().flat_map(|s| s.terms.iter().copied()))
+            .collect();
+        for term in [
+            "learner",
+            "learned",
+            "ready",
+            "release at join",
+            "leaving",
+            "generation",
+            "leader",
+        ] {
+            assert!(taught.contains(&term), "no tour explains {term}");
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Small wrappers over the browser: storage, the URL, media queries, files, downloads and the
+//! clipboard. Each fails quietly (returns `None` or does nothing) when the browser refuses.
+
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlAnchorElement, HtmlInputElement, Storage, Window};
+
+/// Where the session is autosaved.
+pub const AUTOSAVE_KEY: &str = "handoff.session.v1";
+
+fn window() -> Option<Window> {
+    web_sys::window()
+}
+
+fn storage() -> Option<Storage> {
+    window()?.local_storage().ok().flatten()
+}
+
+/// Reads a saved value.
+pub fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Saves a value; quota errors are ignored (the session simply is not saved).
+pub fn save(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, value);
+    }
+}
+
+/// Forgets a saved value.
+pub fn forget(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// The URL fragment without its `#`.
+pub fn fragment() -> String {
+    window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_string())
+        .unwrap_or_default()
+}
+
+/// Replaces the URL fragment without adding a history entry (empty removes it).
+pub fn replace_fragment(fragment: &str) {
+    let Some(w) = window() else { return };
+    let Ok(history) = w.history() else { return };
+    let location = w.location();
+    let path = format!(
+        "{}{}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    let url = if fragment.is_empty() {
+        path
+    } else {
+        format!("{path}#{fragment}")
+    };
+    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+}
+
+/// The full URL of the page with another fragment.
+pub fn url_with_fragment(fragment: &str) -> String {
+    let Some(w) = window() else {
+        return String::new();
+    };
+    let location = w.location();
+    format!(
+        "{}{}{}#{fragment}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    )
+}
+
+/// A query parameter of the page's URL.
+pub fn query(name: &str) -> Option<String> {
+    let search = window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get(name)
+}
+
+/// Whether a media query matches, such as `(prefers-reduced-motion: reduce)`.
+pub fn media(query: &str) -> bool {
+    window()
+        .and_then(|w| w.match_media(query).ok().flatten())
+        .is_some_and(|m| m.matches())
+}
+
+/// Sets an attribute on the root `<html>` element (theme, motion).
+pub fn set_root_attribute(name: &str, value: &str) {
+    if let Some(root) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute(name, value);
+    }
+}
+
+/// Offers text as a file download.
+pub fn download_text(filename: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    download_url(filename, &url);
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Offers a URL (a `blob:` or `data:` URL) as a file download.
+pub fn download_url(filename: &str, url: &str) {
+    let Some(document) = window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(anchor) = document
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok())
+    else {
+        return;
+    };
+    anchor.set_href(url);
+    anchor.set_download(filename);
+    if let Some(body) = document.body() {
+        let _ = body.append_child(&anchor);
+        anchor.click();
+        anchor.remove();
+    }
+}
+
+/// Copies text to the clipboard; returns false when the browser refuses.
+pub fn copy(text: &str) -> bool {
+    let Some(w) = window() else { return false };
+    let clipboard = w.navigator().clipboard();
+    let _ = clipboard.write_text(text);
+    true
+}
+
+/// Reads the file chosen in a file input.
+pub async fn read_file(input: HtmlInputElement) -> Option<String> {
+    let file = input.files()?.get(0)?;
+    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .ok()?;
+    text.as_string()
+}

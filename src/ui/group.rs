@@ -1,0 +1,331 @@
+//! The group: one card per member with its task chips, and the tray of tasks nobody runs.
+//!
+//! When a task changes hands, its chip is removed from one card and added to another; the
+//! group then plays a FLIP animation (first, last, invert, play): each chip that moved is
+//! drawn at its old place and slides to its new one, so the eye follows it.
+
+use crate::frame::{Card, Chip, ChipRole};
+use crate::glossary;
+use crate::scenario::Command;
+use std::collections::HashMap;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::Element;
+use yew::prelude::*;
+
+/// One task chip.
+#[derive(Properties, PartialEq)]
+pub struct ChipProps {
+    /// What to draw.
+    pub chip: Chip,
+    /// The member holding it, for the description.
+    pub member: AttrValue,
+    /// Drawn with a highlight (tour).
+    #[prop_or_default]
+    pub highlight: bool,
+}
+
+fn describe(chip: &Chip, member: &str) -> String {
+    let mut parts = vec![format!("{} on {member}", chip.name)];
+    parts.push(
+        match (chip.role, chip.up) {
+            (ChipRole::Active, true) => "active, running",
+            (ChipRole::Active, false) if chip.stateful => "active, restoring its store (task down)",
+            (ChipRole::Active, false) => "active, starting",
+            (ChipRole::Learner, _) => "learner",
+            (ChipRole::Standby, _) => "standby",
+        }
+        .to_string(),
+    );
+    if chip.learned {
+        parts.push("learned: a learner replays it elsewhere".into());
+    }
+    if !chip.stateful {
+        parts.push("stateless".into());
+    } else if chip.role != ChipRole::Active || !chip.up {
+        parts.push(format!(
+            "{}% replayed, {} records behind",
+            chip.progress, chip.lag
+        ));
+        if chip.rate > 0 {
+            parts.push(format!("replaying {} records/s", chip.rate));
+        }
+    }
+    if chip.role == ChipRole::Learner {
+        parts.push(if chip.ready {
+            "ready".into()
+        } else {
+            "not ready yet".into()
+        });
+    }
+    parts.join(" · ")
+}
+
+/// A task as one member holds it: its shape and pattern say the role.
+#[function_component(TaskChip)]
+pub fn task_chip(props: &ChipProps) -> Html {
+    let chip = &props.chip;
+    let glyph = match chip.role {
+        ChipRole::Active if !chip.stateful => "\u{25CB}",
+        ChipRole::Active if !chip.up => "\u{25D4}",
+        ChipRole::Active => "\u{25A0}",
+        ChipRole::Learner if chip.ready => "\u{2713}",
+        ChipRole::Learner => "\u{25D0}",
+        ChipRole::Standby => "\u{25A2}",
+    };
+    let shows_bar = chip.stateful && (chip.role != ChipRole::Active || !chip.up);
+    let label = describe(chip, &props.member);
+    html! {
+        <div
+            class={classes!("chip", props.highlight.then_some("highlight"))}
+            data-testid="task"
+            data-flip={format!("{}:{}:{}", chip.name, chip.role.name(), if chip.role == ChipRole::Active { "" } else { props.member.as_str() })}
+            data-task-id={chip.name.clone()}
+            data-role={chip.role.name()}
+            data-stateful={chip.stateful.to_string()}
+            data-learned={chip.learned.to_string()}
+            data-up={chip.up.to_string()}
+            data-ready={(chip.role == ChipRole::Learner).then(|| chip.ready.to_string())}
+            data-progress={(chip.role != ChipRole::Active || !chip.up).then(|| chip.progress.to_string())}
+            title={label.clone()}
+            role="listitem"
+            aria-label={label}
+        >
+            <span class="label"><span class="glyph" aria-hidden="true">{ glyph }</span>{ &chip.name }</span>
+            if shows_bar {
+                <progress class="bar" max="100" value={chip.progress.to_string()} aria-hidden="true"></progress>
+            }
+        </div>
+    }
+}
+
+/// One member's card.
+#[derive(Properties, PartialEq)]
+pub struct CardProps {
+    /// What to draw.
+    pub card: Card,
+    /// Names to highlight (tour).
+    #[prop_or_default]
+    pub highlight: Vec<String>,
+    /// Carries out a command.
+    pub on_command: Callback<Command>,
+    /// Hide the crash and drain buttons (read-only lanes).
+    #[prop_or_default]
+    pub read_only: bool,
+}
+
+/// A member: name, leader mark, state, capacity, its chips and its buttons.
+#[function_component(MemberCard)]
+pub fn member_card(props: &CardProps) -> Html {
+    let card = &props.card;
+    let crash = {
+        let on = props.on_command.clone();
+        let name = card.name.clone();
+        Callback::from(move |_| on.emit(Command::Crash(name.clone())))
+    };
+    let drain = {
+        let on = props.on_command.clone();
+        let name = card.name.clone();
+        Callback::from(move |_| on.emit(Command::Drain(name.clone())))
+    };
+    let state_name = card.status.name();
+    let highlighted = props.highlight.iter().any(|h| h == &card.name);
+    let state_text = match state_name {
+        "leaving" => "draining",
+        other => other,
+    };
+    html! {
+        <article
+            class={classes!("member", highlighted.then_some("highlight"))}
+            data-testid="member"
+            data-member-id={card.name.clone()}
+            data-state={state_name}
+            data-leader={card.leader.to_string()}
+            aria-label={format!("member {}, {}{}", card.name, state_text, if card.leader { ", leader" } else { "" })}
+        >
+            <header>
+                <span class="name">{ &card.name }</span>
+                if card.leader {
+                    <span class="leader-mark term" title={glossary::define("leader").unwrap_or_default()}>{ "\u{2605} leader" }</span>
+                }
+                if state_name != "live" {
+                    <span class={classes!("state", state_name)}>{ state_text }</span>
+                }
+                <span class="meta" title={format!("capacity {}, restores {} records/s", card.capacity, card.restore_rate)}>
+                    { format!("cap {} · {}k/s", card.capacity, card.restore_rate / 1000) }
+                </span>
+            </header>
+            <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)}>
+                { for card.chips.iter().map(|chip| html! {
+                    <TaskChip
+                        key={format!("{}:{}", chip.name, chip.role.name())}
+                        chip={chip.clone()}
+                        member={card.name.clone()}
+                        highlight={props.highlight.iter().any(|h| h == &chip.name)}
+                    />
+                }) }
+            </div>
+            if !props.read_only {
+                <div class="actions">
+                    <button data-testid="crash" class="danger" disabled={!card.can_crash} onclick={crash}
+                        aria-label={format!("crash {}", card.name)}
+                        title={if card.can_crash { "Kill this member now" } else { "Already stopped" }}>{ "crash" }</button>
+                    <button data-testid="drain" disabled={!card.can_drain} onclick={drain}
+                        aria-label={format!("drain {}", card.name)}
+                        title={glossary::define("drain").unwrap_or_default()}>{ "drain" }</button>
+                </div>
+            }
+        </article>
+    }
+}
+
+/// The whole group.
+#[derive(Properties, PartialEq)]
+pub struct GroupProps {
+    /// The cards, in join order.
+    pub cards: Vec<Card>,
+    /// Tasks nobody runs.
+    pub unowned: Vec<Chip>,
+    /// Names to highlight.
+    #[prop_or_default]
+    pub highlight: Vec<String>,
+    /// Carries out a command.
+    pub on_command: Callback<Command>,
+    /// Animate chips that move.
+    #[prop_or(true)]
+    pub motion: bool,
+    /// A smaller layout (compare view).
+    #[prop_or_default]
+    pub compact: bool,
+    /// Hide the buttons.
+    #[prop_or_default]
+    pub read_only: bool,
+    /// An accessible name for the group.
+    pub label: AttrValue,
+}
+
+/// Where each chip is drawn, relative to the group.
+type Positions = HashMap<String, (f64, f64)>;
+
+fn measure(container: &Element) -> Positions {
+    let mut out = HashMap::new();
+    let origin = container.get_bounding_client_rect();
+    let Ok(chips) = container.query_selector_all("[data-flip]") else {
+        return out;
+    };
+    for i in 0..chips.length() {
+        let Some(el) = chips.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let Some(key) = el.get_attribute("data-flip") else {
+            continue;
+        };
+        let r = el.get_bounding_client_rect();
+        out.insert(key, (r.left() - origin.left(), r.top() - origin.top()));
+    }
+    out
+}
+
+/// Slides each moved chip from its old place to its new one, with the Web Animations API.
+fn play_flip(container: &Element, before: &Positions, after: &Positions) {
+    let Ok(chips) = container.query_selector_all("[data-flip]") else {
+        return;
+    };
+    for i in 0..chips.length() {
+        let Some(el) = chips.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        let Some(key) = el.get_attribute("data-flip") else {
+            continue;
+        };
+        let Some(&(nx, ny)) = after.get(&key) else {
+            continue;
+        };
+        let from = match before.get(&key) {
+            Some(&(ox, oy)) if (ox - nx).abs() > 1.0 || (oy - ny).abs() > 1.0 => {
+                format!("translate({}px, {}px)", ox - nx, oy - ny)
+            }
+            Some(_) => continue,
+            None => "scale(0.4)".to_string(),
+        };
+        let first = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&first, &"transform".into(), &from.into());
+        let last = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&last, &"transform".into(), &"none".into());
+        let frames = js_sys::Array::of2(&first, &last);
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"duration".into(), &JsValue::from_f64(450.0));
+        let _ = js_sys::Reflect::set(
+            &options,
+            &"easing".into(),
+            &"cubic-bezier(.2,.7,.2,1)".into(),
+        );
+        if let Ok(animate) = js_sys::Reflect::get(&el, &"animate".into()) {
+            if let Some(f) = animate.dyn_ref::<js_sys::Function>() {
+                let _ = f.call2(&el, &frames, &options);
+            }
+        }
+    }
+}
+
+/// The group of members.
+#[function_component(GroupView)]
+pub fn group_view(props: &GroupProps) -> Html {
+    let container = use_node_ref();
+    let positions = use_mut_ref(Positions::new);
+    // Where every chip is placed; the animation runs only when this changes.
+    let placement: Vec<(String, String)> = props
+        .cards
+        .iter()
+        .flat_map(|c| {
+            c.chips.iter().map(move |chip| {
+                (
+                    c.name.clone(),
+                    format!("{}:{}", chip.name, chip.role.name()),
+                )
+            })
+        })
+        .chain(
+            props
+                .unowned
+                .iter()
+                .map(|c| ("-".to_string(), c.name.clone())),
+        )
+        .collect();
+    {
+        let container = container.clone();
+        let positions = positions.clone();
+        let motion = props.motion;
+        use_effect_with(placement, move |_| {
+            if let Some(el) = container.cast::<Element>() {
+                let after = measure(&el);
+                let before = std::mem::replace(&mut *positions.borrow_mut(), after.clone());
+                if motion && !before.is_empty() {
+                    play_flip(&el, &before, &after);
+                }
+            }
+        });
+    }
+    html! {
+        <div ref={container} class={classes!("group", props.compact.then_some("small"))} role="region" aria-label={props.label.clone()}>
+            { for props.cards.iter().map(|card| html! {
+                <MemberCard key={card.name.clone()} card={card.clone()} highlight={props.highlight.clone()}
+                    on_command={props.on_command.clone()} read_only={props.read_only} />
+            }) }
+            if !props.unowned.is_empty() {
+                <section class="tray" aria-label="tasks no member runs">
+                    <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
+                    <div class="chips" role="list">
+                        { for props.unowned.iter().map(|chip| html! {
+                            <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| h == &chip.name).then_some("highlight"))}
+                                data-testid="orphan" data-flip={format!("{}:active:", chip.name)} data-task-id={chip.name.clone()}
+                                data-stateful={chip.stateful.to_string()} role="listitem"
+                                title={format!("{}: no member runs it", chip.name)}>
+                                <span class="label"><span class="glyph" aria-hidden="true">{ "\u{2715}" }</span>{ &chip.name }</span>
+                            </div>
+                        }) }
+                    </div>
+                </section>
+            }
+        </div>
+    }
+}
