@@ -21,10 +21,10 @@ cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnin
 step "core, command line and property tests"
 PROPTEST_CASES="${PROPTEST_CASES:-4000}" cargo test --locked
 
-if [ -f tests/browser/run.mjs ]; then
-  step "playground in headless Chromium"
-  ./scripts/build-site.sh
-  node tests/browser/run.mjs
-fi
+step "build the site (release wasm, wasm-opt, CSP)"
+./scripts/build-site.sh
+
+step "playground in headless Chromium"
+node --test --test-concurrency=1 --test-timeout=120000 tests/browser/
 
 printf '\nall checks passed\n'

@@ -361,13 +361,20 @@ impl Engine {
         &self.tally
     }
 
-    /// The leader: the last round's leader while it is alive, else the longest-standing
-    /// live member.
+    /// The leader as the coordinator sees it: the last round's leader while it is still in
+    /// the group (a crashed leader leads until its session times out); before any round, the
+    /// longest-standing member.
     pub fn leader(&self) -> Option<MemberId> {
-        self.coordinator
-            .leader
-            .filter(|&l| self.members[l.index()].status.alive() && self.members[l.index()].in_group)
-            .or_else(|| self.participants().first().copied())
+        match self.coordinator.leader {
+            Some(l) => Some(l).filter(|&l| self.members[l.index()].in_group),
+            None => self.participants().first().copied(),
+        }
+    }
+
+    /// The leader, if it is alive (crashing it would do something).
+    fn live_leader(&self) -> Option<MemberId> {
+        self.leader()
+            .filter(|&l| self.members[l.index()].status.alive())
     }
 
     /// Members that would join a round now: in the group and alive, longest-standing first.
@@ -438,7 +445,7 @@ impl Engine {
                 self.crash(id, out);
             }
             Command::CrashLeader => {
-                let id = self.leader().ok_or(CommandError::NoLeader)?;
+                let id = self.live_leader().ok_or(CommandError::NoLeader)?;
                 self.crash(id, out);
             }
             Command::Drain(name) => {
@@ -465,7 +472,7 @@ impl Engine {
                 }
             }
             Command::Crash(name) => self.check_alive(self.find_member(name)?),
-            Command::CrashLeader => self.leader().map(|_| ()).ok_or(CommandError::NoLeader),
+            Command::CrashLeader => self.live_leader().map(|_| ()).ok_or(CommandError::NoLeader),
             Command::Drain(name) => {
                 let id = self.find_member(name)?;
                 self.check_alive(id)?;

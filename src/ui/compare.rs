@@ -352,9 +352,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
             d.dispatch(Action::Strategies(ordered));
         })
     };
-    let best = |f: MetricOf| -> Option<u64> {
-        lanes.iter().filter_map(|(_, _, m)| f(m)).min()
-    };
+    let best = |f: MetricOf| -> Option<u64> { lanes.iter().filter_map(|(_, _, m)| f(m)).min() };
     let columns: [(&str, MetricOf); 7] = [
         ("total downtime (ms)", |m| Some(m.total_task_downtime_ms)),
         ("longest outage (ms)", |m| Some(m.longest_outage_ms)),

@@ -154,6 +154,10 @@ fn use_shortcuts(state: UseReducerHandle<AppState>) {
                     if key.ctrl_key() || key.meta_key() || key.alt_key() {
                         return;
                     }
+                    if key.key() == "Escape" && help {
+                        dispatcher.dispatch(Action::Help(false));
+                        return;
+                    }
                     let target = e
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
@@ -162,10 +166,6 @@ fn use_shortcuts(state: UseReducerHandle<AppState>) {
                         .map(|t| t.tag_name().to_ascii_lowercase())
                         .unwrap_or_default();
                     if matches!(tag.as_str(), "input" | "select" | "textarea") {
-                        return;
-                    }
-                    if key.key() == "Escape" && help {
-                        dispatcher.dispatch(Action::Help(false));
                         return;
                     }
                     if !enabled {
@@ -429,14 +429,7 @@ pub fn app() -> Html {
             let saved = SavedSession::capture(&session.borrow(), view, tour.clone());
             let url = dom::url_with_fragment(&format!("s={}", saved.encode()));
             let copied = dom::copy(&url);
-            d.dispatch(Action::Notice(Some(if copied {
-                format!(
-                    "Link copied ({} characters). It opens exactly this moment.",
-                    url.len()
-                )
-            } else {
-                format!("Copy this link: {url}")
-            })));
+            d.dispatch(Action::Shared(url, copied));
         })
     };
     let on_export = {
@@ -587,7 +580,16 @@ pub fn app() -> Html {
                 </div>
             }
             if let Some(notice) = &state.notice {
-                <div class="notice" data-testid="notice" role="status">{ notice }</div>
+                <div class="notice" data-testid="notice" role="status">
+                    { notice }
+                    if let Some(link) = &state.share_link {
+                        { " " }
+                        <input class="share-url" data-testid="share-url" type="text" readonly=true value={link.clone()}
+                            aria-label="share link" onfocus={Callback::from(|e: FocusEvent| {
+                                if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() { input.select(); }
+                            })} />
+                    }
+                </div>
             }
             <div class="visually-hidden" aria-live="polite" data-testid="announce">{ announcement }</div>
             if state.view == ViewMode::Compare && lanes_count > 1 {

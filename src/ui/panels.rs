@@ -244,12 +244,12 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                     { if m.balanced { ", balanced" } else { ", unbalanced" } }
                 </dd>
             </dl>
-            <div class="downtime" aria-label="downtime per task">
+            <div class="downtime" role="list" aria-label="downtime per task">
                 { for m.task_downtime.iter().enumerate().filter(|(_, d)| d.total_ms > 0).map(|(t, d)| {
                     let name = props.roster.tasks.get(t).cloned().unwrap_or_default();
                     let width = format!("width: {:.1}%", d.total_ms as f64 / worst as f64 * 100.0);
                     html! {
-                        <div key={name.clone()}>
+                        <div key={name.clone()} role="listitem">
                             <span>{ name }</span>
                             <span class="dbar" style={width}></span>
                             <span>{ format!("{} ms", d.total_ms) }</span>

@@ -49,6 +49,8 @@ pub struct AppState {
     pub error: Option<String>,
     /// A short note (saved, copied, restored).
     pub notice: Option<String>,
+    /// The last share link made, shown so it can be copied by hand too.
+    pub share_link: Option<String>,
     /// The guided tour being read.
     pub tour: Option<TourPosition>,
     /// Single-key shortcuts are on (they can be turned off, WCAG 2.1.4).
@@ -73,6 +75,7 @@ impl PartialEq for AppState {
             && self.preset == other.preset
             && self.error == other.error
             && self.notice == other.notice
+            && self.share_link == other.share_link
             && self.tour == other.tour
             && self.shortcuts == other.shortcuts
             && self.help == other.help
@@ -127,6 +130,8 @@ pub enum Action {
     DismissError,
     /// Show or hide a note.
     Notice(Option<String>),
+    /// Show a share link.
+    Shared(String, bool),
     /// Open or close the help.
     Help(bool),
     /// Turn single-key shortcuts on or off.
@@ -157,6 +162,7 @@ impl AppState {
             preset,
             error: None,
             notice: None,
+            share_link: None,
             tour: None,
             shortcuts: true,
             help: false,
@@ -434,6 +440,19 @@ impl Reducible for AppState {
             }
             Action::Notice(notice) => {
                 next.notice = notice;
+                next.share_link = None;
+                next.changed(false)
+            }
+            Action::Shared(link, copied) => {
+                next.notice = Some(if copied {
+                    format!(
+                        "Link copied ({} characters): it opens exactly this moment.",
+                        link.len()
+                    )
+                } else {
+                    "Copy this link: it opens exactly this moment.".into()
+                });
+                next.share_link = Some(link);
                 next.changed(false)
             }
             Action::Help(open) => {

@@ -1,0 +1,473 @@
+// The playground in headless Chromium, against the release build in dist/ served from a
+// sub-path: it loads, plays, takes commands, scrubs and forks, compares strategies with
+// charts, shares and restores sessions, survives bad input, answers the keyboard, embeds,
+// walks its tours, and passes an axe accessibility audit. No page may log a console error or
+// request anything outside the site.
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { serve, launch, openPage } from './harness.mjs';
+
+const DIST = process.env.DIST || 'dist';
+const ARTIFACTS = 'tests/browser/artifacts';
+let server;
+let browser;
+const pages = [];
+
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+  mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+afterEach(async (t) => {
+  // Every page of the test: no console error, no request leaving the site.
+  for (const page of pages.splice(0)) {
+    const problems = page.problems;
+    if (problems.length) {
+      await page.screenshot({ path: `${ARTIFACTS}/${t.name.replace(/\W+/g, '-')}.png` }).catch(() => {});
+    }
+    await page.context().close();
+    assert.deepEqual(problems, [], `${t.name}: the page reported problems`);
+  }
+});
+
+async function open(query = '', options = {}) {
+  const page = await openPage(browser, server.origin, options);
+  pages.push(page);
+  await page.goto(server.url + query);
+  await page.waitForSelector('[data-testid=preset]');
+  return page;
+}
+
+const clock = (page) => page.$eval('[data-testid=clock]', (e) => Number(e.textContent));
+const generation = (page) => page.$eval('[data-testid=generation]', (e) => Number(e.textContent));
+const chips = (page, member) =>
+  page.$$eval(`[data-testid=member][data-member-id=${member}] [data-testid=task]`, (list) =>
+    list.map((c) => ({
+      task: c.dataset.taskId,
+      role: c.dataset.role,
+      ready: c.dataset.ready,
+      progress: c.dataset.progress === undefined ? undefined : Number(c.dataset.progress),
+    })),
+  );
+const member = (page, id) => page.$(`[data-testid=member][data-member-id=${id}]`);
+const state = (page, id) => page.$eval(`[data-testid=member][data-member-id=${id}]`, (e) => e.dataset.state);
+
+async function preset(page, id) {
+  await page.selectOption('[data-testid=preset]', id);
+  await page.waitForFunction(() => document.querySelector('[data-testid=clock]').textContent === '0');
+}
+
+async function fast(page) {
+  await page.selectOption('[data-testid=speed]', '16');
+}
+
+async function play(page) {
+  if ((await page.getAttribute('[data-testid=play]', 'aria-pressed')) !== 'true') {
+    await page.click('[data-testid=play]');
+  }
+}
+
+async function pause(page) {
+  if ((await page.getAttribute('[data-testid=play]', 'aria-pressed')) === 'true') {
+    await page.click('[data-testid=play]');
+  }
+}
+
+async function seek(page, ms) {
+  await page.$eval(
+    '[data-testid=scrubber]',
+    (input, value) => {
+      input.value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    ms,
+  );
+  await page.waitForFunction((v) => document.querySelector('[data-testid=clock]').textContent === String(v), ms);
+}
+
+/** Plays at 16x until the group is at rest (the playground pauses itself then). */
+async function playToRest(page, timeout = 20000) {
+  await fast(page);
+  await play(page);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false',
+    null,
+    { timeout },
+  );
+  await page.waitForSelector('[data-testid=at-rest]');
+}
+
+test('loads and offers the seed scenarios as presets', async () => {
+  const page = await open();
+  const names = await page.$$eval('[data-testid=preset] option', (o) => o.map((x) => x.textContent));
+  for (const name of [
+    'Scale Up Running Application',
+    'Scale Up from Empty Group',
+    'Scale Down Running Application',
+    'Leader Transfer During Scaling',
+    'Empty group',
+  ]) {
+    assert.ok(names.includes(name), `preset ${name} in ${names}`);
+  }
+  await preset(page, 'scale-up-running');
+  assert.equal(await page.$$eval('[data-testid=member]', (m) => m.length), 4, 'S1 to S3 and S4 joining');
+  assert.equal(await page.getAttribute('[data-member-id=S1]', 'data-leader'), 'true');
+  assert.equal(await clock(page), 0);
+});
+
+test('adding a member: a learner appears, fills up, turns ready and takes over', async () => {
+  const page = await open();
+  await preset(page, 'empty-group');
+  await page.click('[data-testid=add-member]');
+  await fast(page);
+  await play(page);
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-member-id=S1] [data-role=active][data-up=true]').length === 6,
+  );
+  await page.click('[data-testid=add-member]');
+  await play(page);
+  await page.waitForSelector('[data-member-id=S2] [data-role=learner]');
+  await pause(page);
+  const first = await chips(page, 'S2');
+  assert.equal(first.filter((c) => c.role === 'learner').length, 3, JSON.stringify(first));
+  assert.ok(first.every((c) => c.ready === 'false' && c.progress < 100));
+  // The S1 side shows the tasks as learned.
+  assert.equal(await page.$$eval('[data-member-id=S1] [data-learned=true]', (l) => l.length), 3);
+  const before = Math.max(...first.map((c) => c.progress));
+  await page.click('[data-testid=step]');
+  await page.click('[data-testid=step]');
+  await play(page);
+  await page.waitForFunction(
+    (b) => [...document.querySelectorAll('[data-member-id=S2] [data-role=learner]')].some((c) => Number(c.dataset.progress) > b),
+    before,
+  );
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-member-id=S2] [data-role=active][data-up=true]').length === 3,
+    null,
+    { timeout: 20000 },
+  );
+  assert.equal(await page.$$eval('[data-member-id=S2] [data-role=learner]', (l) => l.length), 0);
+  assert.equal(await page.$$eval('[data-member-id=S1] [data-role=active]', (l) => l.length), 3);
+  const log = await page.textContent('[data-testid=log]');
+  assert.match(log, /S2\(assigned: \[T\d, T\d, T\d\], revoked: \[\], learning: \[\]\)/);
+});
+
+test('draining a member: it leaves once its learners took its tasks', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await playToRest(page);
+  await page.click('[data-member-id=S3] [data-testid=drain]');
+  assert.equal(await state(page, 'S3'), 'leaving');
+  assert.ok(await page.$eval('[data-member-id=S3] [data-testid=drain]', (b) => b.disabled), 'draining twice is disabled');
+  await fast(page);
+  await play(page);
+  await page.waitForFunction(() => document.querySelector('[data-member-id=S3]').dataset.state === 'left', null, {
+    timeout: 20000,
+  });
+  assert.deepEqual(await chips(page, 'S3'), []);
+  assert.ok(await page.$eval('[data-member-id=S3] [data-testid=crash]', (b) => b.disabled), 'a departed member cannot crash');
+});
+
+test('crashing the leader: a new leader takes over after the session timeout', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await page.click('[data-testid=crash-leader]');
+  assert.equal(await state(page, 'S1'), 'crashed');
+  assert.ok(await page.$eval('[data-member-id=S1] [data-testid=crash]', (b) => b.disabled));
+  await fast(page);
+  await play(page);
+  await page.waitForFunction(() => {
+    const leader = document.querySelector('[data-testid=member][data-leader=true]');
+    return leader && leader.dataset.memberId !== 'S1';
+  }, null, { timeout: 20000 });
+  const leader = await page.$eval('[data-testid=member][data-leader=true]', (e) => e.dataset.memberId);
+  assert.equal(leader, 'S2', 'the longest-standing live member');
+  const log = await page.textContent('[data-testid=log]');
+  assert.match(log, /S2 takes over the leader from S1/);
+});
+
+test('scrubbing back shows the past exactly, and acting there forks the history', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await playToRest(page);
+  const end = await clock(page);
+  assert.equal(await generation(page), 4);
+  assert.ok((await chips(page, 'S4')).some((c) => c.task === 'T1' && c.role === 'active'));
+  await seek(page, 1000);
+  assert.equal(await generation(page), 1);
+  const s4 = await chips(page, 'S4');
+  assert.deepEqual(s4.map((c) => [c.task, c.role]), [['T1', 'learner']]);
+  assert.ok(s4[0].progress > 0 && s4[0].progress < 100);
+  // The log only holds what happened by then.
+  assert.equal(await page.$$eval('[data-testid=log] .round', (r) => r.length), 1);
+  await seek(page, end);
+  assert.equal(await generation(page), 4);
+  // Act in the past: a fork, drawn on the timeline.
+  await seek(page, 1000);
+  await page.click('[data-testid=add-member]');
+  await page.waitForSelector('[data-member-id=S5]');
+  assert.equal(await page.$$eval('.timeline .fork', (f) => f.length), 1);
+  assert.equal(await clock(page), 1000);
+  assert.equal(await page.getAttribute('[data-testid=scrubber]', 'max'), '1000', 'the future was dropped');
+});
+
+test('compare view: one command reaches every strategy, the table updates, the charts draw', async () => {
+  const page = await open();
+  await preset(page, 'scale-down-running');
+  await page.click('[data-testid=view-toggle]');
+  await page.waitForSelector('[data-testid=compare]');
+  const lanes = await page.$$eval('[data-testid=lane]', (l) => l.map((x) => x.dataset.strategy));
+  assert.deepEqual(lanes, ['learner', 'kip441', 'cooperative', 'eager']);
+  // Keep two strategies.
+  await page.click('[data-testid=strategy-kip441]');
+  await page.click('[data-testid=strategy-cooperative]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=lane]').length === 2);
+  const downtime = () =>
+    page.$$eval('[data-testid=compare-table] tbody tr', (rows) =>
+      rows.map((r) => parseInt(r.querySelector('[data-metric="total downtime (ms)"]').textContent, 10)),
+    );
+  await page.click('[data-testid=lane][data-strategy=learner] [data-member-id=S3] [data-testid=crash]');
+  for (const s of ['learner', 'eager']) {
+    assert.equal(
+      await page.$eval(`[data-testid=lane][data-strategy=${s}] [data-member-id=S3]`, (e) => e.dataset.state),
+      'crashed',
+      `${s} saw the crash`,
+    );
+  }
+  const before = await downtime();
+  await fast(page);
+  await play(page);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=clock]').textContent) > 4000);
+  await pause(page);
+  const later = await downtime();
+  assert.ok(later.every((d, i) => d > before[i]), `downtime grew in every lane: ${before} -> ${later}`);
+  // Charts: count pixels of the strategies' colours on the cumulative chart.
+  await page.waitForTimeout(200);
+  const colours = await page.$eval('[data-testid=chart-cumulative] canvas', (c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const count = (r, g, b) => {
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (Math.abs(data[i] - r) < 8 && Math.abs(data[i + 1] - g) < 8 && Math.abs(data[i + 2] - b) < 8) n++;
+      }
+      return n;
+    };
+    return { learner: count(0, 114, 178), eager: count(213, 94, 0) };
+  });
+  assert.ok(colours.learner > 50 && colours.eager > 50, `both lines drawn: ${JSON.stringify(colours)}`);
+  const availability = await page.$eval('[data-testid=chart-availability] canvas', (c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let sky = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] === 86 && data[i + 1] === 180 && data[i + 2] === 233) sky++;
+    return sky;
+  });
+  assert.ok(availability > 500, `availability bars drawn (${availability} px)`);
+  // The SVG export holds the same lines.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-svg-cumulative]')]);
+  const svg = readFileSync(await download.path(), 'utf8');
+  assert.match(svg, /^<svg/);
+  assert.match(svg, /stroke="#0072B2"/i);
+  assert.match(svg, /stroke="#D55E00"/i);
+  // Hover shows values; a click moves the clock there.
+  const box = await (await page.$('[data-testid=chart-cumulative] canvas')).boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  await page.waitForSelector('[data-testid=chart-hover]');
+  assert.match(await page.textContent('[data-testid=chart-hover]'), /learner: \d+ ms down/);
+  await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.5);
+  const t = await clock(page);
+  assert.ok(t > 0 && t < 4000, `clicking the chart moved the clock to ${t}`);
+});
+
+test('a share link reopens exactly the same view', async () => {
+  const page = await open();
+  await preset(page, 'scale-down-running');
+  await page.click('[data-testid=step-round]');
+  await page.click('[data-testid=step-round]');
+  await page.click('[data-testid=add-member]');
+  await page.click('[data-testid=step]');
+  await page.click('[data-testid=share]');
+  const link = await page.inputValue('[data-testid=share-url]');
+  assert.match(link, /#s=[A-Za-z0-9+\-$]+$/);
+  const snapshot = async (p) => ({
+    clock: await clock(p),
+    generation: await generation(p),
+    members: await p.$$eval('[data-testid=member]', (m) => m.map((x) => [x.dataset.memberId, x.dataset.state, x.dataset.leader])),
+    chips: await p.$$eval('[data-testid=task]', (c) => c.map((x) => [x.dataset.taskId, x.dataset.role, x.dataset.progress ?? ''])),
+    log: await p.textContent('[data-testid=log]'),
+  });
+  const original = await snapshot(page);
+  const other = await openPage(browser, server.origin);
+  pages.push(other);
+  await other.goto(link);
+  await other.waitForSelector('[data-testid=member]');
+  assert.deepEqual(await snapshot(other), original);
+  assert.match(await other.textContent('[data-testid=notice]'), /shared session/);
+});
+
+test('a damaged, foreign or future link shows a clear message and a working default', async () => {
+  for (const fragment of ['s=garbage!!', 's=N4XyA', 's=' + 'A'.repeat(40), 'nonsense']) {
+    const page = await open('#' + fragment);
+    await page.waitForSelector('[data-testid=error]');
+    assert.match(await page.textContent('[data-testid=error]'), /link could not be opened/);
+    assert.ok((await page.$$('[data-testid=member]')).length > 0, 'the default scenario is shown');
+    await page.click('[data-testid=step]');
+    assert.ok((await clock(page)) > 0, 'and it works');
+  }
+});
+
+test('an invalid import is refused with the field named, and the session is kept', async () => {
+  const page = await open();
+  await preset(page, 'leader-transfer');
+  await page.click('[data-testid=step-round]');
+  const kept = await clock(page);
+  const bad = {
+    name: 'x',
+    tasks: [{ id: 'T1', write_rate: -5 }],
+  };
+  await page.setInputFiles('[data-testid=import]', {
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(bad)),
+  });
+  await page.waitForSelector('[data-testid=error]');
+  const error = await page.textContent('[data-testid=error]');
+  assert.match(error, /bad\.json/);
+  assert.match(error, /tasks\[0\]\.write_rate/);
+  assert.equal(await clock(page), kept);
+  assert.equal(await page.$eval('[data-testid=preset]', (s) => s.value), 'leader-transfer');
+  // A valid file (the command line's format) is taken.
+  const good = readFileSync('scenarios/scale-up-empty.json');
+  await page.setInputFiles('[data-testid=import]', { name: 'good.json', mimeType: 'application/json', buffer: good });
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported good.json'));
+  assert.equal(await clock(page), 0);
+});
+
+test('the session comes back after a reload, and new session starts clean', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await page.click('[data-testid=step-round]');
+  await page.click('[data-testid=add-member]');
+  const t = await clock(page);
+  await page.reload();
+  await page.waitForSelector('[data-member-id=S6]');
+  assert.equal(await clock(page), t);
+  assert.match(await page.textContent('[data-testid=notice]'), /Restored your last session/);
+  await page.click('[data-testid=new-session]');
+  await page.waitForFunction(() => !document.querySelector('[data-member-id=S6]'));
+  await page.reload();
+  await page.waitForSelector('[data-testid=member]');
+  assert.equal(await page.$('[data-member-id=S6]'), null);
+});
+
+test('keyboard: space plays, arrows step, numbers set the speed, ? opens help, shortcuts can be turned off', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await page.focus('body');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'true');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false');
+  const t0 = await clock(page);
+  await page.keyboard.press('ArrowRight');
+  const t1 = await clock(page);
+  assert.ok(t1 > t0, 'right arrow steps forward');
+  await page.keyboard.press('ArrowLeft');
+  assert.ok((await clock(page)) < t1, 'left arrow steps back');
+  await page.keyboard.press('7');
+  assert.equal(await page.$eval('[data-testid=speed]', (s) => s.value), '16');
+  await page.keyboard.press('?');
+  await page.waitForSelector('[data-testid=help]');
+  await page.click('[data-testid=shortcuts-toggle]');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=help]', { state: 'detached' });
+  await page.focus('body');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false', 'shortcuts are off');
+  // Every control can be reached with the keyboard.
+  const focusable = await page.$$eval('button, select, input', (all) => all.filter((e) => e.tabIndex < 0).length);
+  assert.equal(focusable, 0);
+});
+
+test('embed mode: compact chrome, a chosen preset, paused unless autoplay', async () => {
+  const page = await open('?embed=1&preset=scale-down-running');
+  assert.ok(await page.$eval('.app', (a) => a.classList.contains('embed')));
+  assert.equal(await page.$eval('[data-testid=preset]', (s) => s.value), 'scale-down-running');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false');
+  assert.equal(await page.isVisible('[data-testid=export]'), false);
+  const playing = await open('?embed=1&preset=leader-transfer&autoplay=1');
+  assert.equal(await playing.getAttribute('[data-testid=play]', 'aria-pressed'), 'true');
+  await playing.waitForFunction(() => Number(document.querySelector('[data-testid=clock]').textContent) > 0);
+  // An embed never overwrites the full playground's saved session.
+  assert.equal(await playing.evaluate(() => localStorage.getItem('handoff.session.v1')), null);
+});
+
+test('a guided tour walks end to end, each step at its real event', async () => {
+  const page = await open();
+  await page.selectOption('[data-testid=tour-select]', 'scale-down-running');
+  await page.waitForSelector('[data-testid=tour]');
+  const seen = [];
+  for (;;) {
+    const step = Number(await page.getAttribute('[data-testid=tour]', 'data-step'));
+    seen.push({ step, clock: await clock(page), caption: await page.textContent('[data-testid=tour-caption]') });
+    if (!(await page.$('[data-testid=tour-next]'))) break;
+    await page.click('[data-testid=tour-next]');
+    await page.waitForFunction((s) => Number(document.querySelector('[data-testid=tour]').dataset.step) === s + 1, step);
+  }
+  assert.equal(seen.length, 4);
+  assert.ok(seen.every((s, i) => i === 0 || s.clock >= seen[i - 1].clock), 'the clock moves forward');
+  assert.equal(new Set(seen.map((s) => s.caption)).size, 4);
+  // The last step is S2 shutting down: it has left by then.
+  assert.equal(await state(page, 'S2'), 'left');
+  await page.click('[data-testid=tour-back]');
+  assert.equal(await page.getAttribute('[data-testid=tour]', 'data-step'), '2');
+  await page.click('[data-testid=tour-leave]');
+  await page.waitForSelector('[data-testid=tour]', { state: 'detached' });
+  await play(page);
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'true');
+});
+
+test('no serious or critical accessibility violations (axe-core)', async () => {
+  const require = createRequire(import.meta.url);
+  const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // The page's Content-Security-Policy would refuse the injected audit script.
+  const page = await open('', { bypassCSP: true });
+  await preset(page, 'scale-up-running');
+  await page.click('[data-testid=step-round]');
+  const audit = async (where) => {
+    await page.addScriptTag({ content: axe });
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(
+      bad.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`),
+      [],
+      `${where}: ${JSON.stringify(bad.map((v) => v.nodes.slice(0, 2).map((n) => n.html)))}`,
+    );
+  };
+  await audit('main view');
+  await page.click('[data-testid=view-toggle]');
+  await page.waitForSelector('[data-testid=compare]');
+  await audit('compare view');
+  await page.click('[data-testid=view-toggle]');
+  await page.selectOption('[data-testid=tour-select]', 'leader-transfer');
+  await page.waitForSelector('[data-testid=tour]');
+  await audit('tour step');
+});
+
+test('the docs page embeds working playgrounds', async () => {
+  const page = await openPage(browser, server.origin);
+  pages.push(page);
+  await page.goto(server.url + 'docs.html');
+  const frames = await page.$$('iframe');
+  assert.ok(frames.length >= 4, `${frames.length} embedded playgrounds`);
+  const first = await frames[0].contentFrame();
+  await first.waitForSelector('[data-testid=member]');
+  assert.ok(await first.$eval('.app', (a) => a.classList.contains('embed')));
+});
