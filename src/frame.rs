@@ -47,10 +47,9 @@ pub struct Chip {
     pub ready: bool,
     /// The share of the changelog this member's store holds, 0 to 100.
     pub progress: u8,
-    /// Records this member's store is behind.
+    /// Records this member's store is behind, to two significant digits (so that a chip is
+    /// redrawn when the figure changes visibly, not on every frame).
     pub lag: u64,
-    /// Records per second it replays at now.
-    pub rate: u64,
     /// For an active chip: the task is being processed (not restoring).
     pub up: bool,
 }
@@ -132,6 +131,15 @@ pub struct Frame {
     pub round: RoundView,
 }
 
+/// Rounds to two significant digits: 12,345 becomes 12,000.
+fn two_digits(n: u64) -> u64 {
+    let mut scale = 1;
+    while n / scale >= 100 {
+        scale *= 10;
+    }
+    (n / scale) * scale
+}
+
 fn percent(part: f64, whole: f64) -> u8 {
     if whole <= 0.0 {
         100
@@ -161,15 +169,10 @@ impl Frame {
             .enumerate()
             .map(|(i, m)| {
                 let id = MemberId(i as u32);
-                let rates = engine.replays(id);
                 let chip = |task: TaskId, role: ChipRole| {
                     let spec = &engine.tasks()[task.index()];
                     let end = engine.changelog_end(task);
                     let lag = engine.lag(id, task).unwrap_or(end);
-                    let rate = rates
-                        .iter()
-                        .find(|r| r.task == task)
-                        .map_or(0.0, |r| r.rate);
                     Chip {
                         task,
                         name: roster.task(task).to_string(),
@@ -182,8 +185,7 @@ impl Frame {
                         } else {
                             100
                         },
-                        lag: lag.ceil() as u64,
-                        rate: rate.round() as u64,
+                        lag: two_digits(lag.ceil() as u64),
                         up: role == ChipRole::Active && engine.is_up(task),
                     }
                 };
@@ -221,7 +223,6 @@ impl Frame {
                 ready: false,
                 progress: 0,
                 lag: 0,
-                rate: 0,
                 up: false,
             })
             .collect();

@@ -12,7 +12,7 @@ use crate::invariants::{self, Violation};
 use crate::scenario::{Command, Scenario, TimedCommand};
 
 /// Steps between two snapshots: replaying at most this many events answers any scrub.
-const SNAPSHOT_EVERY: usize = 48;
+const SNAPSHOT_EVERY: usize = 24;
 
 /// How long a run may go on after its last command before it is cut, if the group never
 /// comes to rest (for example a learner that restores slower than its task writes).

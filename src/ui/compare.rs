@@ -329,10 +329,9 @@ pub fn compare_view(props: &CompareProps) -> Html {
     let names = session.main().view().roster().members.clone();
     let default_rate = session.scenario().config.restore_rate;
     let can_crash_leader = session.check(&Command::CrashLeader).is_ok();
-    let until = session.frontier().max(clock).max(1);
     drop(session);
-    // Charts redraw a few hundred times over a run at most, not on every frame.
-    let redraw = state.saved_version * 1_000_003 + clock / (until / 200).max(1);
+    // Charts redraw on every deliberate change, and every 15th frame while playing.
+    let redraw = state.saved_version * 1_000_003 + state.version / 15;
 
     let toggle = |s: Strategy| {
         let (d, current) = (state.dispatcher(), strategies.clone());
@@ -398,7 +397,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                         </h2>
                         <p class="waiting">{ format!("downtime {} ms \u{00B7} {} rebalances{}", m.total_task_downtime_ms, m.rebalances, if m.at_rest { " \u{00B7} at rest" } else { "" }) }</p>
                         <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_command={props.on_command.clone()}
-                            motion={state.motion} compact=true label={format!("members under {}", s.name())} />
+                            motion={state.motion && state.continuous} compact=true label={format!("members under {}", s.name())} />
                     </section>
                 }) }
             </div>

@@ -50,6 +50,21 @@ pub struct TransportProps {
     pub on_seek: Callback<u64>,
 }
 
+/// A round scale for the scrubber above `ms` (1, 2 or 5 times a power of ten, with room to
+/// spare), so that the marks under it stay put while the history grows.
+pub fn nice_scale(ms: u64) -> u64 {
+    let wanted = ms + ms / 10 + 1;
+    let mut unit = 1_000u64;
+    loop {
+        for m in [1, 2, 5] {
+            if unit * m >= wanted {
+                return unit * m;
+            }
+        }
+        unit *= 10;
+    }
+}
+
 fn seconds(ms: u64) -> String {
     format!("{}.{:03} s", ms / 1000, ms % 1000)
 }
@@ -88,7 +103,7 @@ pub fn transport(props: &TransportProps) -> Html {
             }
         })
     };
-    let max = props.frontier.max(props.clock).max(1);
+    let max = nice_scale(props.frontier.max(props.clock));
     let pos = |t: u64| format!("left: {:.3}%", (t as f64 / max as f64 * 100.0).min(100.0));
     let width = |a: u64, b: u64| {
         format!(
@@ -115,7 +130,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     }) }
                 </select>
             </div>
-            <div class="scrub">
+            <div class="scrub" data-frontier={props.frontier.to_string()}>
                 <label for="scrubber" class="visually-hidden">{ "time" }</label>
                 <input id="scrubber" data-testid="scrubber" type="range" min="0" max={max.to_string()} step="1"
                     value={props.clock.to_string()} oninput={seek} aria-valuetext={props.position_text.clone()} />

@@ -43,12 +43,9 @@ fn describe(chip: &Chip, member: &str) -> String {
         parts.push("stateless".into());
     } else if chip.role != ChipRole::Active || !chip.up {
         parts.push(format!(
-            "{}% replayed, {} records behind",
+            "{}% replayed, about {} records behind",
             chip.progress, chip.lag
         ));
-        if chip.rate > 0 {
-            parts.push(format!("replaying {} records/s", chip.rate));
-        }
     }
     if chip.role == ChipRole::Learner {
         parts.push(if chip.ready {
@@ -296,10 +293,13 @@ pub fn group_view(props: &GroupProps) -> Html {
         let positions = positions.clone();
         let motion = props.motion;
         use_effect_with(placement, move |_| {
-            if let Some(el) = container.cast::<Element>() {
+            // Measuring is a layout pass: only when the move will be animated.
+            if !motion {
+                positions.borrow_mut().clear();
+            } else if let Some(el) = container.cast::<Element>() {
                 let after = measure(&el);
                 let before = std::mem::replace(&mut *positions.borrow_mut(), after.clone());
-                if motion && !before.is_empty() {
+                if !before.is_empty() {
                     play_flip(&el, &before, &after);
                 }
             }

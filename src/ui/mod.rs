@@ -124,6 +124,29 @@ fn initial_state() -> AppState {
 
 use yew::Reducible;
 
+/// Shared data that compares by identity: a prop that only changes when rebuilt.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// A round as known at the clock: what happened after it (sync, departures) taken off.
 fn round_at(round: &Round, clock: u64) -> Round {
     let mut r = round.clone();
@@ -271,13 +294,15 @@ pub fn app() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(make()))
     };
+    // Callbacks handed to many components are made once, so that their props compare equal
+    // and unchanged members are not redrawn on every frame.
     let on_command = {
         let d = state.dispatcher();
-        Callback::from(move |c: Command| d.dispatch(Action::Command(c)))
+        use_callback((), move |c: Command, _| d.dispatch(Action::Command(c)))
     };
     let on_seek = {
         let d = state.dispatcher();
-        Callback::from(move |t: u64| d.dispatch(Action::Seek(t)))
+        use_callback((), move |t: u64, _| d.dispatch(Action::Seek(t)))
     };
 
     let session = state.session.borrow();
@@ -287,11 +312,28 @@ pub fn app() -> Html {
     let frame = Frame::of(view);
     let metrics = Metrics::of(view);
     let roster = view.roster().clone();
-    let rounds: Vec<Round> = main
-        .rounds_until(clock)
-        .iter()
-        .map(|r| round_at(r, clock))
-        .collect();
+    // The log's rounds are only needed in the single view, and only rebuilt when a round
+    // starts, syncs or is forked away, not on every frame.
+    let single = state.view == ViewMode::Single || session.lanes().len() < 2;
+    let known = main.rounds_until(clock);
+    let rounds_key = (
+        format!("{:p}", Rc::as_ptr(&state.session)),
+        single,
+        known.len(),
+        known
+            .iter()
+            .filter(|r| r.synced_at.is_some_and(|s| s <= clock))
+            .count(),
+        main.run.forks().len(),
+    );
+    let rounds: Shared<Vec<Round>> = (*use_memo(rounds_key, |_| {
+        Shared(Rc::new(if single {
+            known.iter().map(|r| round_at(r, clock)).collect()
+        } else {
+            Vec::new()
+        }))
+    }))
+    .clone();
     let violations: Vec<_> = main
         .run
         .violations()
@@ -306,9 +348,10 @@ pub fn app() -> Html {
         .rev()
         .find(|e| e.at <= clock)
         .map_or(0, |e| e.at);
-    let marks: Vec<Mark> = rounds
+    let marks: Vec<Mark> = main
+        .run
+        .rounds()
         .iter()
-        .chain(main.run.rounds()[rounds.len()..].iter())
         .map(|r| Mark::Round(r.started_at))
         .chain(
             main.run
@@ -374,7 +417,10 @@ pub fn app() -> Html {
             }
         ),
     };
-    let scenario_file = session.scenario().to_file(&session.scenario().events);
+    let scenario_file = (*use_memo(format!("{:p}", Rc::as_ptr(&state.session)), |_| {
+        session.scenario().to_file(&session.scenario().events)
+    }))
+    .clone();
     // A new session (load, preset, restore) gets a fresh editor; commands keep the draft.
     let config_key = format!("{:p}", Rc::as_ptr(&state.session));
     let can_crash_leader = session.check(&Command::CrashLeader).is_ok();
@@ -489,8 +535,9 @@ pub fn app() -> Html {
     };
     let on_apply = {
         let d = state.dispatcher();
-        Callback::from(
-            move |file: crate::scenario::ScenarioFile| match Scenario::from_file(file) {
+        use_callback(
+            (),
+            move |file: crate::scenario::ScenarioFile, _| match Scenario::from_file(file) {
                 Ok(scenario) => d.dispatch(Action::Load {
                     scenario: Box::new(scenario),
                     preset: None,
@@ -601,7 +648,7 @@ pub fn app() -> Html {
                     <section id="stage" class="panel" aria-label="the group">
                         <Banner round={frame.round.clone()} at_rest={metrics.at_rest} balanced={metrics.balanced} />
                         <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} highlight={highlight.clone()}
-                            on_command={on_command.clone()} motion={state.motion} label="members of the group" />
+                            on_command={on_command.clone()} motion={state.motion && state.continuous} label="members of the group" />
                         <MemberToolbar names={names} default_rate={default_rate} can_crash_leader={can_crash_leader} on_command={on_command.clone()} />
                         <panels::Legend />
                     </section>

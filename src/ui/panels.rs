@@ -265,7 +265,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct LogProps {
     /// Rounds assigned by the clock (with what happened later taken off).
-    pub rounds: Vec<Round>,
+    pub rounds: super::Shared<Vec<Round>>,
     /// Invariant violations seen by the clock.
     pub violations: Vec<Violation>,
     /// Names.
@@ -358,6 +358,17 @@ fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
 #[function_component(ConfigPanel)]
 pub fn config_panel(props: &ConfigProps) -> Html {
     let draft = use_state(|| props.scenario.clone());
+    // The editor's tables can hold hundreds of rows: drawn only while it is open.
+    let open = use_state(|| false);
+    let on_toggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            open.set(
+                e.target_unchecked_into::<web_sys::HtmlDetailsElement>()
+                    .open(),
+            );
+        })
+    };
     let edit = |f: fn(&mut ScenarioFile, String)| {
         let draft = draft.clone();
         Callback::from(move |e: Event| {
@@ -495,9 +506,16 @@ pub fn config_panel(props: &ConfigProps) -> Html {
             </tr>
         }
     });
+    if !*open {
+        return html! {
+            <details class="panel config" ontoggle={on_toggle}>
+                <summary data-testid="config-open">{ "Configuration, tasks and members" }</summary>
+            </details>
+        };
+    }
     html! {
-        <details class="panel config">
-            <summary>{ "Configuration, tasks and members" }</summary>
+        <details class="panel config" open=true ontoggle={on_toggle}>
+            <summary data-testid="config-open">{ "Configuration, tasks and members" }</summary>
             <div class="config-grid">
                 <label>{ "strategy" }
                     <select data-testid="config-strategy" onchange={edit_select(|s, v| s.config.strategy = Strategy::parse(&v).unwrap_or_default())}>

@@ -61,6 +61,9 @@ pub struct AppState {
     pub theme: Theme,
     /// Chip movements animate (off when the reader prefers reduced motion).
     pub motion: bool,
+    /// The last change moved the clock a little (playing, stepping, acting): chips that moved
+    /// are animated. A scrub or a load jumps, and chips are simply redrawn.
+    pub continuous: bool,
     /// Compact chrome for embedding in docs.
     pub embed: bool,
 }
@@ -81,6 +84,7 @@ impl PartialEq for AppState {
             && self.help == other.help
             && self.theme == other.theme
             && self.motion == other.motion
+            && self.continuous == other.continuous
             && self.embed == other.embed
     }
 }
@@ -168,6 +172,7 @@ impl AppState {
             help: false,
             theme: Theme::Light,
             motion: true,
+            continuous: false,
             embed: false,
         }
     }
@@ -285,6 +290,14 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        next.continuous = matches!(
+            action,
+            Action::Frame(_)
+                | Action::StepEvent
+                | Action::StepRound
+                | Action::Command(_)
+                | Action::TourStep(_)
+        );
         match action {
             Action::Frame(now) => {
                 if !next.playing {
