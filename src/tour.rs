@@ -11,7 +11,8 @@ use crate::session::Session;
 pub enum Wait {
     /// The start, before anything happens.
     Start,
-    /// The leader of the round with this index (1 = first) has assigned.
+    /// The members received the assignment of the round with this index (1 = first): what
+    /// the leader decided is on screen.
     Assigned(u32),
     /// The members received the assignment of the round with this index.
     Synced(u32),
@@ -265,7 +266,7 @@ fn find(
         Wait::Assigned(index) => rounds
             .iter()
             .find(|r| r.index == index)
-            .map(|r| r.assigned_at),
+            .and_then(|r| r.synced_at.or(r.abandoned.then_some(r.assigned_at))),
         Wait::Synced(index) => rounds
             .iter()
             .find(|r| r.index == index)

@@ -421,8 +421,6 @@ pub fn app() -> Html {
         session.scenario().to_file(&session.scenario().events)
     }))
     .clone();
-    // A new session (load, preset, restore) gets a fresh editor; commands keep the draft.
-    let config_key = format!("{:p}", Rc::as_ptr(&state.session));
     let can_crash_leader = session.check(&Command::CrashLeader).is_ok();
     let names: Vec<String> = roster.members.clone();
     let default_rate = session.scenario().config.restore_rate;
@@ -638,6 +636,11 @@ pub fn app() -> Html {
                     }
                 </div>
             }
+            if let Some(position) = &state.tour {
+                <tour::TourPanel position={position.clone()}
+                    on_step={{ let d = state.dispatcher(); Callback::from(move |s| d.dispatch(Action::TourStep(s))) }}
+                    on_leave={{ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::LeaveTour)) }} />
+            }
             <div class="visually-hidden" aria-live="polite" data-testid="announce">{ announcement }</div>
             if state.view == ViewMode::Compare && lanes_count > 1 {
                 <main id="stage" class="body compare">
@@ -656,14 +659,9 @@ pub fn app() -> Html {
                         <MetricsPanel metrics={metrics.clone()} roster={roster.clone()} last_change={last_change} />
                         <LogPanel rounds={rounds} violations={violations} roster={roster.clone()} standbys={standbys}
                             ready_lag={ready_lag} current={current_round} ending={ending} pending={pending} on_seek={on_seek.clone()} />
-                        <ConfigPanel key={config_key} scenario={scenario_file} on_apply={on_apply} />
+                        <ConfigPanel scenario={scenario_file} on_apply={on_apply} />
                     </aside>
                 </main>
-            }
-            if let Some(position) = &state.tour {
-                <tour::TourPanel position={position.clone()}
-                    on_step={{ let d = state.dispatcher(); Callback::from(move |s| d.dispatch(Action::TourStep(s))) }}
-                    on_leave={{ let d = state.dispatcher(); Callback::from(move |_| d.dispatch(Action::LeaveTour)) }} />
             }
             if state.help {
                 <HelpDialog shortcuts={state.shortcuts} motion={state.motion}

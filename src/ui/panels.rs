@@ -62,6 +62,14 @@ pub fn banner(props: &BannerProps) -> Html {
                 <span class={phase_class(PhaseView::Joining)}>{ "join" }</span>
                 <span class={phase_class(PhaseView::Syncing)}>{ "assign \u{25B8} sync" }</span>
             </span>
+            if props.at_rest {
+                <span class="badge good" data-testid="at-rest"><Term term="at rest">{ "at rest" }</Term></span>
+            }
+            if props.balanced {
+                <span class="badge good"><Term term="balanced">{ "balanced" }</Term></span>
+            } else {
+                <span class="badge warn"><Term term="balanced">{ "unbalanced" }</Term></span>
+            }
             <span class="cause" data-testid="cause">
                 if let Some(index) = r.index {
                     <em>{ format!("{} \u{00B7} ", notation::heading(index).trim_start_matches('#')) }</em>
@@ -72,14 +80,6 @@ pub fn banner(props: &BannerProps) -> Html {
                     { "learners replaying" }
                 }
             </span>
-            if props.at_rest {
-                <span class="badge good" data-testid="at-rest"><Term term="at rest">{ "at rest" }</Term></span>
-            }
-            if props.balanced {
-                <span class="badge good"><Term term="balanced">{ "balanced" }</Term></span>
-            } else {
-                <span class="badge warn"><Term term="balanced">{ "unbalanced" }</Term></span>
-            }
         </div>
     }
 }
@@ -358,6 +358,13 @@ fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
 #[function_component(ConfigPanel)]
 pub fn config_panel(props: &ConfigProps) -> Html {
     let draft = use_state(|| props.scenario.clone());
+    {
+        // A new scenario (a preset, an import, an applied edit) replaces the draft.
+        let draft = draft.clone();
+        use_effect_with(props.scenario.clone(), move |scenario| {
+            draft.set(scenario.clone())
+        });
+    }
     // The editor's tables can hold hundreds of rows: drawn only while it is open.
     let open = use_state(|| false);
     let on_toggle = {

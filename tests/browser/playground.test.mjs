@@ -434,6 +434,54 @@ test('a guided tour walks end to end, each step at its real event', async () => 
   await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'true');
 });
 
+test('editing the configuration and the tasks restarts with them', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await page.click('[data-testid=step-round]');
+  await page.click('[data-testid=config-open]');
+  await page.waitForSelector('[data-testid=apply-config]');
+  await page.fill('[data-testid=config-rebalance]', '2000');
+  await page.dispatchEvent('[data-testid=config-rebalance]', 'change');
+  await page.click('text=+ task');
+  await page.click('[data-testid=apply-config]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('new configuration'));
+  assert.equal(await clock(page), 0);
+  assert.equal(await page.$eval('[data-testid=preset]', (s) => s.value), '', 'now a custom scenario');
+  // Six tasks now; the first round lasts 2000 ms: still syncing at 1500 ms.
+  await page.click('[data-testid=step]');
+  await page.click('[data-testid=step]');
+  assert.equal(await clock(page), 2000, 'the round closes its join phase at 1000 ms and syncs at 2000 ms');
+  const tasks = await page.$$eval('[data-testid=task][data-role=active]', (c) => c.map((x) => x.dataset.taskId).sort());
+  assert.ok(tasks.includes('T6'), `the new task runs: ${tasks}`);
+  // An impossible value is refused with its field named, and the session is kept.
+  await page.fill('[data-testid=config-rebalance]', '0');
+  await page.dispatchEvent('[data-testid=config-rebalance]', 'change');
+  await page.click('[data-testid=apply-config]');
+  await page.waitForSelector('[data-testid=error]');
+  assert.match(await page.textContent('[data-testid=error]'), /config\.rebalance_ms/);
+  assert.equal(await clock(page), 2000);
+});
+
+test('a tour plays in an embed and travels in a share link', async () => {
+  const page = await open('?embed=1&tour=leader-transfer');
+  await page.waitForSelector('[data-testid=tour]');
+  await page.click('[data-testid=tour-next]');
+  await page.click('[data-testid=tour-next]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=tour]').dataset.step === '2');
+  // At this step the new leader has assigned: S2 leads, S4 runs T1.
+  assert.equal(await page.getAttribute('[data-member-id=S2]', 'data-leader'), 'true');
+  assert.ok((await chips(page, 'S4')).some((c) => c.task === 'T1' && c.role === 'active'));
+  assert.ok(await page.$eval('[data-member-id=S4]', (e) => e.classList.contains('highlight')), 'S4 is highlighted');
+  await page.click('[data-testid=share]');
+  const link = await page.inputValue('[data-testid=share-url]');
+  const other = await openPage(browser, server.origin);
+  pages.push(other);
+  await other.goto(link.replace('embed=1&', ''));
+  await other.waitForSelector('[data-testid=tour]');
+  assert.equal(await other.getAttribute('[data-testid=tour]', 'data-step'), '2');
+  assert.equal(await clock(other), await clock(page));
+});
+
 test('no serious or critical accessibility violations (axe-core)', async () => {
   const require = createRequire(import.meta.url);
   const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
