@@ -99,6 +99,43 @@ fn map_of<DB: DrawingBackend>(
     }
 }
 
+/// The charts' coordinates: time across, a value up.
+type Chart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    plotters::coord::cartesian::Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::types::RangedCoordf64,
+    >,
+>;
+
+/// The line marking the clock, and the mapping of the plot's pixels back to data.
+fn finish<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    clock: u64,
+    (end, top): (f64, f64),
+    legend: Option<SeriesLabelPosition>,
+) -> Result<PlotMap> {
+    let c = (clock as f64).min(end);
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(c, 0.0), (c, top)],
+            palette::BLACK.stroke_width(1),
+        )))
+        .map_err(err)?;
+    if let Some(position) = legend {
+        chart
+            .configure_series_labels()
+            .position(position)
+            .background_style(WHITE.mix(0.85))
+            .border_style(palette::GREY)
+            .label_font(("sans-serif", 11))
+            .draw()
+            .map_err(err)?;
+    }
+    Ok(map_of(chart.plotting_area(), (0.0, end), (0.0, top)))
+}
+
 fn seconds(ms: &f64) -> String {
     format!("{:.1}s", ms / 1000.0)
 }
@@ -175,14 +212,7 @@ pub fn draw_availability<DB: DrawingBackend>(
                 .map_err(err)?;
         }
     }
-    let c = clock.min(until) as f64;
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(c, 0.0), (c, rows)],
-            palette::BLACK.stroke_width(1),
-        )))
-        .map_err(err)?;
-    Ok(map_of(chart.plotting_area(), (0.0, end), (0.0, rows)))
+    finish(&mut chart, clock, (end, rows), None)
 }
 
 /// Active tasks per member over time, one step line per member.
@@ -244,24 +274,8 @@ pub fn draw_load<DB: DrawingBackend>(
                 PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(2))
             });
     }
-    let c = clock.min(until) as f64;
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(c, 0.0), (c, top)],
-            palette::BLACK.stroke_width(1),
-        )))
-        .map_err(err)?;
-    if lines.len() <= 12 {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(palette::GREY)
-            .label_font(("sans-serif", 11))
-            .draw()
-            .map_err(err)?;
-    }
-    Ok(map_of(chart.plotting_area(), (0.0, end), (0.0, top)))
+    let legend = (lines.len() <= 12).then_some(SeriesLabelPosition::UpperRight);
+    finish(&mut chart, clock, (end, top), legend)
 }
 
 /// Task downtime accumulated over time, one line per strategy.
@@ -306,22 +320,12 @@ pub fn draw_cumulative<DB: DrawingBackend>(
                 PathElement::new(vec![(x, y), (x + 14, y)], colour.stroke_width(3))
             });
     }
-    let c = clock.min(until) as f64;
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(c, 0.0), (c, top)],
-            palette::BLACK.stroke_width(1),
-        )))
-        .map_err(err)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(palette::GREY)
-        .label_font(("sans-serif", 12))
-        .draw()
-        .map_err(err)?;
-    Ok(map_of(chart.plotting_area(), (0.0, end), (0.0, top)))
+    finish(
+        &mut chart,
+        clock,
+        (end, top),
+        Some(SeriesLabelPosition::UpperLeft),
+    )
 }
 
 /// Draws a chart into SVG text.

@@ -373,6 +373,18 @@ pub fn app() -> Html {
         )
         .collect();
     let current_round = frame.round.index.or(rounds.last().map(|r| r.index));
+    let chips = || frame.cards.iter().flat_map(|c| c.chips.iter());
+    let quiet = if metrics.at_rest {
+        "nothing to do: the group is at rest"
+    } else if chips().any(|c| c.role == crate::frame::ChipRole::Learner) {
+        "learners replaying"
+    } else if chips().any(|c| c.role == crate::frame::ChipRole::Active && !c.up) {
+        "tasks restoring on their new owners (down)"
+    } else if !frame.unowned.is_empty() {
+        "tasks down until the coordinator notices (session timeout)"
+    } else {
+        "waiting for the next round"
+    };
     let position_text = format!(
         "{} ms, generation {}, {}",
         clock,
@@ -649,7 +661,7 @@ pub fn app() -> Html {
             } else {
                 <main class="body">
                     <section id="stage" class="panel" aria-label="the group">
-                        <Banner round={frame.round.clone()} at_rest={metrics.at_rest} balanced={metrics.balanced} />
+                        <Banner round={frame.round.clone()} at_rest={metrics.at_rest} balanced={metrics.balanced} quiet={quiet} />
                         <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} highlight={highlight.clone()}
                             on_command={on_command.clone()} motion={state.motion && state.continuous} label="members of the group" />
                         <MemberToolbar names={names} default_rate={default_rate} can_crash_leader={can_crash_leader} on_command={on_command.clone()} />

@@ -42,6 +42,8 @@ pub struct BannerProps {
     pub at_rest: bool,
     /// Whether it is balanced.
     pub balanced: bool,
+    /// What is going on between rounds, in words.
+    pub quiet: AttrValue,
 }
 
 /// Generation, leader, phase and cause of the round.
@@ -74,10 +76,8 @@ pub fn banner(props: &BannerProps) -> Html {
                 if let Some(index) = r.index {
                     <em>{ format!("{} \u{00B7} ", notation::heading(index).trim_start_matches('#')) }</em>
                     { r.causes.join("; ") }
-                } else if props.at_rest {
-                    { "nothing to do" }
                 } else {
-                    { "learners replaying" }
+                    { props.quiet.clone() }
                 }
             </span>
         </div>
