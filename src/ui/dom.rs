@@ -7,6 +7,9 @@ use web_sys::{HtmlAnchorElement, HtmlInputElement, Storage, Window};
 /// Where the session is autosaved.
 pub const AUTOSAVE_KEY: &str = "handoff.session.v1";
 
+/// Where the reader's preferences (theme, motion, shortcuts) are kept.
+pub const PREFERENCES_KEY: &str = "handoff.preferences.v1";
+
 fn window() -> Option<Window> {
     web_sys::window()
 }

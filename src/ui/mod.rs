@@ -112,6 +112,20 @@ fn initial_state() -> AppState {
         Theme::Light
     };
     state.motion = !dom::media("(prefers-reduced-motion: reduce)");
+    // Choices the reader made override what the system suggests.
+    for setting in dom::load(dom::PREFERENCES_KEY)
+        .unwrap_or_default()
+        .split(';')
+    {
+        match setting {
+            "theme=dark" => state.theme = Theme::Dark,
+            "theme=light" => state.theme = Theme::Light,
+            "motion=reduce" => state.motion = false,
+            "motion=full" => state.motion = true,
+            "shortcuts=off" => state.shortcuts = false,
+            _ => {}
+        }
+    }
     if let Some(tour) = dom::query("tour").filter(|_| state.tour.is_none()) {
         if let Some(t) = TOURS.iter().find(|t| t.id == tour) {
             state = (*Rc::new(state).reduce(Action::StartTour(t.id))).clone();
@@ -272,6 +286,31 @@ pub fn app() -> Html {
                 },
             );
             dom::set_root_attribute("data-motion", if motion { "full" } else { "reduce" });
+        });
+    }
+    {
+        let (theme, motion, shortcuts) = (state.theme, state.motion, state.shortcuts);
+        use_effect_with(state.preferences_version, move |&changed| {
+            if changed > 0 {
+                let preferences = [
+                    if theme == Theme::Dark {
+                        "theme=dark"
+                    } else {
+                        "theme=light"
+                    },
+                    if motion {
+                        "motion=full"
+                    } else {
+                        "motion=reduce"
+                    },
+                    if shortcuts {
+                        "shortcuts=on"
+                    } else {
+                        "shortcuts=off"
+                    },
+                ];
+                dom::save(dom::PREFERENCES_KEY, &preferences.join(";"));
+            }
         });
     }
     {

@@ -66,6 +66,8 @@ pub struct AppState {
     pub continuous: bool,
     /// Compact chrome for embedding in docs.
     pub embed: bool,
+    /// Bumped when the reader changes a preference (saved across visits).
+    pub preferences_version: u64,
 }
 
 impl PartialEq for AppState {
@@ -174,6 +176,7 @@ impl AppState {
             motion: true,
             continuous: false,
             embed: false,
+            preferences_version: 0,
         }
     }
 
@@ -313,7 +316,9 @@ impl Reducible for AppState {
                     return Rc::new(next);
                 }
                 let clock = next.session.borrow().clock();
-                let state = next.seek(clock + virtual_ms, false);
+                // While playing, save every few seconds too, so a crashed tab loses little.
+                let save = next.version % 300 == 0;
+                let state = next.seek(clock + virtual_ms, save);
                 if state.session.borrow().settled() {
                     let mut paused = (*state).clone();
                     paused.playing = false;
@@ -474,14 +479,17 @@ impl Reducible for AppState {
             }
             Action::Shortcuts(on) => {
                 next.shortcuts = on;
+                next.preferences_version += 1;
                 next.changed(false)
             }
             Action::Theme(theme) => {
                 next.theme = theme;
+                next.preferences_version += 1;
                 next.changed(false)
             }
             Action::Motion(on) => {
                 next.motion = on;
+                next.preferences_version += 1;
                 next.changed(false)
             }
             Action::StartTour(id) => {

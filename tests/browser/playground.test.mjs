@@ -391,6 +391,12 @@ test('keyboard: space plays, arrows step, numbers set the speed, ? opens help, s
   await page.focus('body');
   await page.keyboard.press('Space');
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false', 'shortcuts are off');
+  // The choice is remembered.
+  await page.reload();
+  await page.waitForSelector('[data-testid=member]');
+  await page.focus('body');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false', 'still off after a reload');
   // Every control can be reached with the keyboard.
   const focusable = await page.$$eval('button, select, input', (all) => all.filter((e) => e.tabIndex < 0).length);
   assert.equal(focusable, 0);
