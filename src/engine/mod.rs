@@ -49,14 +49,6 @@ pub enum CommandError {
     /// Nobody is alive to lead.
     #[error("no live member leads the group")]
     NoLeader,
-    /// The command is dated before the current time.
-    #[error("a command at {at} ms comes after {now} ms has already been simulated")]
-    InThePast {
-        /// The command's time.
-        at: u64,
-        /// The simulation's time.
-        now: u64,
-    },
 }
 
 /// Why a member left the group.

@@ -105,9 +105,6 @@ pub struct CardProps {
     pub highlight: Vec<String>,
     /// Carries out a command.
     pub on_command: Callback<Command>,
-    /// Hide the crash and drain buttons (read-only lanes).
-    #[prop_or_default]
-    pub read_only: bool,
 }
 
 /// A member: name, leader mark, state, capacity, its chips and its buttons.
@@ -161,16 +158,14 @@ pub fn member_card(props: &CardProps) -> Html {
                     />
                 }) }
             </div>
-            if !props.read_only {
-                <div class="actions">
-                    <button data-testid="crash" class="danger" disabled={!card.can_crash} onclick={crash}
-                        aria-label={format!("crash {}", card.name)}
-                        title={if card.can_crash { "Kill this member now" } else { "Already stopped" }}>{ "crash" }</button>
-                    <button data-testid="drain" disabled={!card.can_drain} onclick={drain}
-                        aria-label={format!("drain {}", card.name)}
-                        title={glossary::define("drain").unwrap_or_default()}>{ "drain" }</button>
-                </div>
-            }
+            <div class="actions">
+                <button data-testid="crash" class="danger" disabled={!card.can_crash} onclick={crash}
+                    aria-label={format!("crash {}", card.name)}
+                    title={if card.can_crash { "Kill this member now" } else { "Already stopped" }}>{ "crash" }</button>
+                <button data-testid="drain" disabled={!card.can_drain} onclick={drain}
+                    aria-label={format!("drain {}", card.name)}
+                    title={glossary::define("drain").unwrap_or_default()}>{ "drain" }</button>
+            </div>
         </article>
     }
 }
@@ -193,9 +188,6 @@ pub struct GroupProps {
     /// A smaller layout (compare view).
     #[prop_or_default]
     pub compact: bool,
-    /// Hide the buttons.
-    #[prop_or_default]
-    pub read_only: bool,
     /// An accessible name for the group.
     pub label: AttrValue,
 }
@@ -309,7 +301,7 @@ pub fn group_view(props: &GroupProps) -> Html {
         <div ref={container} class={classes!("group", props.compact.then_some("small"))} role="region" aria-label={props.label.clone()}>
             { for props.cards.iter().map(|card| html! {
                 <MemberCard key={card.name.clone()} card={card.clone()} highlight={props.highlight.clone()}
-                    on_command={props.on_command.clone()} read_only={props.read_only} />
+                    on_command={props.on_command.clone()} />
             }) }
             if !props.unowned.is_empty() {
                 <section class="tray" aria-label="tasks no member runs">

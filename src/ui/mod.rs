@@ -26,6 +26,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
+use yew::Reducible;
 
 /// Mounts the playground into `#app`.
 pub fn start() {
@@ -135,8 +136,6 @@ fn initial_state() -> AppState {
     state.playing = embed && dom::query("autoplay").is_some_and(|v| v != "0");
     state
 }
-
-use yew::Reducible;
 
 /// Shared data that compares by identity: a prop that only changes when rebuilt.
 #[derive(Debug)]

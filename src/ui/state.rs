@@ -428,13 +428,14 @@ impl Reducible for AppState {
                 Err(e) => next.fail(format!("{note}: {e}. The current session is kept.")),
             },
             Action::Command(command) => {
+                let what = command.describe();
                 let result = next.session.borrow_mut().command(command);
                 match result {
                     Ok(()) => {
                         next.error = None;
                         next.changed(true)
                     }
-                    Err(e) => next.fail(format!("cannot {}", e)),
+                    Err(e) => next.fail(format!("{what}: {e}")),
                 }
             }
             Action::View(view) => {
