@@ -821,3 +821,56 @@ impl AssignRequest {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::PRESETS;
+
+    #[test]
+    fn every_preset_survives_a_round_trip_through_the_file_format() {
+        for preset in PRESETS {
+            let scenario = preset.scenario().expect("parses");
+            let again =
+                Scenario::from_json(&scenario.to_json(&scenario.events)).expect("parses again");
+            assert_eq!(again, scenario, "{}", preset.id);
+        }
+    }
+
+    #[test]
+    fn defaults_fill_what_a_file_leaves_out() {
+        let s = Scenario::from_json(r#"{ "name": "tiny", "tasks": [ { "id": "T1" } ] }"#)
+            .expect("parses");
+        assert_eq!(s.config, Config::default());
+        assert!(s.tasks[0].stateful);
+        assert!(s.members.is_empty() && s.events.is_empty() && s.initial.is_none());
+    }
+
+    #[test]
+    fn events_are_sorted_by_time_keeping_the_order_of_ties() {
+        let s = Scenario::from_json(
+            r#"{ "name": "x", "tasks": [], "events": [
+                { "at_ms": 50, "join": "A" }, { "at_ms": 10, "join": "B" }, { "at_ms": 50, "join": "C" } ] }"#,
+        )
+        .expect("parses");
+        let order: Vec<String> = s.events.iter().map(|e| e.command.describe()).collect();
+        assert_eq!(order, ["join B", "join A", "join C"]);
+    }
+
+    #[test]
+    fn a_command_before_its_member_joins_is_refused() {
+        let err = Scenario::from_json(
+            r#"{ "name": "x", "tasks": [], "events": [
+                { "at_ms": 10, "crash": "S5" }, { "at_ms": 20, "join": "S5" } ] }"#,
+        )
+        .expect_err("S5 is not there yet");
+        assert!(err.to_string().contains("has not joined by 10 ms"), "{err}");
+    }
+
+    #[test]
+    fn names_with_separators_are_refused() {
+        let err = Scenario::from_json(r#"{ "name": "x", "tasks": [ { "id": "T[1]" } ] }"#)
+            .expect_err("bracket");
+        assert!(err.to_string().starts_with("tasks[0].id"), "{err}");
+    }
+}

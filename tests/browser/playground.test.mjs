@@ -5,7 +5,8 @@
 // request anything outside the site.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { serve, launch, openPage } from './harness.mjs';
 
@@ -348,6 +349,26 @@ test('an invalid import is refused with the field named, and the session is kept
   await page.setInputFiles('[data-testid=import]', { name: 'good.json', mimeType: 'application/json', buffer: good });
   await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported good.json'));
   assert.equal(await clock(page), 0);
+});
+
+test('an exported scenario runs in the command line, with the commands a person added', async () => {
+  const page = await open();
+  await preset(page, 'scale-down-running');
+  await page.click('[data-testid=step-round]');
+  await page.click('[data-testid=add-member]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export]')]);
+  const path = await download.path();
+  const file = JSON.parse(readFileSync(path, 'utf8'));
+  assert.equal(file.name, 'Scale Down Running Application');
+  assert.deepEqual(file.events.map((e) => e.join ?? e.drain), ['S2', 'S4']);
+  const cli = ['target/debug/handoff', 'target/release/handoff'].find(existsSync);
+  assert.ok(cli, 'the command line is built (cargo test builds it)');
+  const out = execFileSync(cli, ['run', path, '--format', 'json'], { encoding: 'utf8' });
+  const run = JSON.parse(out);
+  assert.ok(Object.keys(run.metrics.assignment).includes('S4'), 'S4 took part in the CLI run too');
+  // And the log exports in the seed's notation.
+  const [log] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-log]')]);
+  assert.match(readFileSync(await log.path(), 'utf8'), /^#First Rebalance/);
 });
 
 test('the session comes back after a reload, and new session starts clean', async () => {
