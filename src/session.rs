@@ -30,10 +30,18 @@ impl Lane {
             .map_or(self.run.engine(), Cursor::engine)
     }
 
-    /// Rounds that had assigned by the clock.
+    /// Rounds that had assigned by a moment.
     pub fn rounds_until(&self, time: u64) -> &[Round] {
         let n = self.run.rounds().partition_point(|r| r.assigned_at <= time);
         &self.run.rounds()[..n]
+    }
+
+    /// Rounds as they were known at a moment (a sync still to come is not shown yet).
+    pub fn rounds_as_of(&self, time: u64) -> Vec<Round> {
+        self.rounds_until(time)
+            .iter()
+            .map(|r| r.as_of(time))
+            .collect()
     }
 
     fn seek(&mut self, time: u64) -> Result<(), RunError> {
@@ -309,6 +317,25 @@ mod tests {
         s.command(Command::Crash("S2".into())).expect("crash");
         let err = s.command(Command::Drain("S2".into())).expect_err("crashed");
         assert_eq!(err, CommandError::AlreadyCrashed("S2".into()));
+    }
+
+    #[test]
+    fn rounds_are_shown_as_known_at_the_clock() {
+        let mut s = Session::new(scale_up(), &[]).expect("starts");
+        s.seek(3_000).expect("runs");
+        let lane = s.main();
+        assert_eq!(
+            lane.rounds_as_of(300).len(),
+            1,
+            "the first round assigned at 250 ms"
+        );
+        assert_eq!(
+            lane.rounds_as_of(300)[0].synced_at,
+            None,
+            "its sync at 500 ms is still to come"
+        );
+        assert_eq!(lane.rounds_as_of(600)[0].synced_at, Some(500));
+        assert!(lane.rounds_as_of(100).is_empty());
     }
 
     #[test]

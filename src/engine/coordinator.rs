@@ -121,6 +121,20 @@ pub struct Round {
     pub departed: Vec<MemberId>,
 }
 
+impl Round {
+    /// The round as known at a moment: a sync (and the departures it caused) after that
+    /// moment has not happened yet.
+    pub fn as_of(&self, time: u64) -> Round {
+        let mut r = self.clone();
+        if r.synced_at.is_some_and(|s| s > time) {
+            r.synced_at = None;
+            r.departed.clear();
+            r.abandoned = false;
+        }
+        r
+    }
+}
+
 /// The phase of the round in progress.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Phase {

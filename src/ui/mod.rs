@@ -160,17 +160,6 @@ impl<T> std::ops::Deref for Shared<T> {
     }
 }
 
-/// A round as known at the clock: what happened after it (sync, departures) taken off.
-fn round_at(round: &Round, clock: u64) -> Round {
-    let mut r = round.clone();
-    if r.synced_at.is_some_and(|s| s > clock) {
-        r.synced_at = None;
-        r.departed.clear();
-        r.abandoned = false;
-    }
-    r
-}
-
 /// Keyboard shortcuts on the window; ignored while typing in a field.
 #[hook]
 fn use_shortcuts(state: UseReducerHandle<AppState>) {
@@ -366,7 +355,7 @@ pub fn app() -> Html {
     );
     let rounds: Shared<Vec<Round>> = (*use_memo(rounds_key, |_| {
         Shared(Rc::new(if single {
-            known.iter().map(|r| round_at(r, clock)).collect()
+            main.rounds_as_of(clock)
         } else {
             Vec::new()
         }))
@@ -539,11 +528,7 @@ pub fn app() -> Html {
         Callback::from(move |_| {
             let s = session.borrow();
             let lane = s.main();
-            let rounds: Vec<Round> = lane
-                .rounds_until(s.clock())
-                .iter()
-                .map(|r| round_at(r, s.clock()))
-                .collect();
+            let rounds = lane.rounds_as_of(s.clock());
             dom::download_text(
                 "handoff-log.txt",
                 "text/plain",
