@@ -109,6 +109,23 @@ type Chart<'a, DB> = ChartContext<
     >,
 >;
 
+/// A white chart with a title, time across (0 to `end`) and a value up (0 to `top`).
+fn start<'a, DB: DrawingBackend + 'a>(
+    area: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    y_label_width: u32,
+    (end, top): (f64, f64),
+) -> Result<Chart<'a, DB>> {
+    area.fill(&WHITE).map_err(err)?;
+    ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 15))
+        .margin(8)
+        .x_label_area_size(26)
+        .y_label_area_size(y_label_width)
+        .build_cartesian_2d(0f64..end, 0f64..top)
+        .map_err(err)
+}
+
 /// The line marking the clock, and the mapping of the plot's pixels back to data.
 fn finish<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
@@ -150,16 +167,9 @@ pub fn draw_availability<DB: DrawingBackend>(
     until: u64,
     clock: u64,
 ) -> Result<PlotMap> {
-    area.fill(&WHITE).map_err(err)?;
     let rows = lines.len().max(1) as f64;
     let end = until.max(1) as f64;
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 15))
-        .margin(8)
-        .x_label_area_size(26)
-        .y_label_area_size(44)
-        .build_cartesian_2d(0f64..end, 0f64..rows)
-        .map_err(err)?;
+    let mut chart = start(area, title, 44, (end, rows))?;
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -224,7 +234,6 @@ pub fn draw_load<DB: DrawingBackend>(
     until: u64,
     clock: u64,
 ) -> Result<PlotMap> {
-    area.fill(&WHITE).map_err(err)?;
     let end = until.max(1) as f64;
     let top = lines
         .iter()
@@ -233,13 +242,7 @@ pub fn draw_load<DB: DrawingBackend>(
         .unwrap_or(1)
         .max(1) as f64
         + 0.5;
-    let mut chart = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 15))
-        .margin(8)
-        .x_label_area_size(26)
-        .y_label_area_size(36)
-        .build_cartesian_2d(0f64..end, 0f64..top)
-        .map_err(err)?;
+    let mut chart = start(area, title, 36, (end, top))?;
     chart
         .configure_mesh()
         .x_labels(6)
@@ -285,7 +288,6 @@ pub fn draw_cumulative<DB: DrawingBackend>(
     until: u64,
     clock: u64,
 ) -> Result<PlotMap> {
-    area.fill(&WHITE).map_err(err)?;
     let end = until.max(1) as f64;
     let top = curves
         .iter()
@@ -294,13 +296,7 @@ pub fn draw_cumulative<DB: DrawingBackend>(
         .unwrap_or(1)
         .max(1) as f64
         * 1.08;
-    let mut chart = ChartBuilder::on(area)
-        .caption("Task downtime so far", ("sans-serif", 15))
-        .margin(8)
-        .x_label_area_size(26)
-        .y_label_area_size(52)
-        .build_cartesian_2d(0f64..end, 0f64..top)
-        .map_err(err)?;
+    let mut chart = start(area, "Task downtime so far", 52, (end, top))?;
     chart
         .configure_mesh()
         .x_labels(6)
