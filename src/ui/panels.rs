@@ -354,6 +354,25 @@ fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
     text.trim().parse().ok()
 }
 
+/// A callback that applies a change to a copy of the draft and stores the copy.
+fn change<E: 'static>(
+    draft: &UseStateHandle<ScenarioFile>,
+    f: impl Fn(&mut ScenarioFile, &E) + 'static,
+) -> Callback<E> {
+    let draft = draft.clone();
+    Callback::from(move |e: E| {
+        let mut next = (*draft).clone();
+        f(&mut next, &e);
+        draft.set(next);
+    })
+}
+
+/// The value of the input an event came from.
+fn input_value(e: &Event) -> String {
+    e.target_unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
+}
+
 /// Edits the configuration, the tasks and the members, then restarts.
 #[function_component(ConfigPanel)]
 pub fn config_panel(props: &ConfigProps) -> Html {
@@ -377,21 +396,15 @@ pub fn config_panel(props: &ConfigProps) -> Html {
         })
     };
     let edit = |f: fn(&mut ScenarioFile, String)| {
-        let draft = draft.clone();
-        Callback::from(move |e: Event| {
-            let target = e.target_unchecked_into::<web_sys::HtmlInputElement>();
-            let mut next = (*draft).clone();
-            f(&mut next, target.value());
-            draft.set(next);
-        })
+        change(&draft, move |next, e: &Event| f(next, input_value(e)))
     };
     let edit_select = |f: fn(&mut ScenarioFile, String)| {
-        let draft = draft.clone();
-        Callback::from(move |e: Event| {
-            let target = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
-            let mut next = (*draft).clone();
-            f(&mut next, target.value());
-            draft.set(next);
+        change(&draft, move |next, e: &Event| {
+            f(
+                next,
+                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value(),
+            )
         })
     };
     let c = &draft.config;
@@ -399,72 +412,47 @@ pub fn config_panel(props: &ConfigProps) -> Html {
         let (draft, on) = (draft.clone(), props.on_apply.clone());
         Callback::from(move |_| on.emit((*draft).clone()))
     };
-    let add_task = {
-        let draft = draft.clone();
-        Callback::from(move |_| {
-            let mut next = (*draft).clone();
-            let id = (1..)
-                .map(|i| format!("T{i}"))
-                .find(|n| next.tasks.iter().all(|t| &t.id != n))
-                .unwrap_or_default();
-            next.tasks.push(TaskFile {
-                id,
-                stateful: true,
-                changelog: 50_000,
-                write_rate: 100,
-            });
-            draft.set(next);
-        })
-    };
-    let add_member = {
-        let draft = draft.clone();
-        Callback::from(move |_| {
-            let mut next = (*draft).clone();
-            let names: Vec<String> = next.members.iter().map(|m| m.id.clone()).collect();
-            next.members.push(MemberFile {
-                id: next_member_name(&names),
-                capacity: 1,
-                restore_rate: None,
-            });
-            draft.set(next);
-        })
-    };
+    let add_task = change(&draft, |next, _: &MouseEvent| {
+        let id = (1..)
+            .map(|i| format!("T{i}"))
+            .find(|n| next.tasks.iter().all(|t| &t.id != n))
+            .unwrap_or_default();
+        next.tasks.push(TaskFile {
+            id,
+            stateful: true,
+            changelog: 50_000,
+            write_rate: 100,
+        });
+    });
+    let add_member = change(&draft, |next, _: &MouseEvent| {
+        let names: Vec<String> = next.members.iter().map(|m| m.id.clone()).collect();
+        next.members.push(MemberFile {
+            id: next_member_name(&names),
+            capacity: 1,
+            restore_rate: None,
+        });
+    });
     let task_rows = draft.tasks.iter().enumerate().map(|(i, t)| {
         let set = |f: fn(&mut TaskFile, String)| {
-            let draft = draft.clone();
-            Callback::from(move |e: Event| {
-                let v = e.target_unchecked_into::<web_sys::HtmlInputElement>();
-                let mut next = (*draft).clone();
+            change(&draft, move |next, e: &Event| {
                 if let Some(task) = next.tasks.get_mut(i) {
-                    f(task, v.value());
+                    f(task, input_value(e));
                 }
-                draft.set(next);
             })
         };
-        let toggle = {
-            let draft = draft.clone();
-            Callback::from(move |e: Event| {
-                let v = e.target_unchecked_into::<web_sys::HtmlInputElement>();
-                let mut next = (*draft).clone();
-                if let Some(task) = next.tasks.get_mut(i) {
-                    task.stateful = v.checked();
+        let toggle = change(&draft, move |next, e: &Event| {
+            if let Some(task) = next.tasks.get_mut(i) {
+                task.stateful = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
+            }
+        });
+        let remove = change(&draft, move |next, _: &MouseEvent| {
+            let removed = next.tasks.remove(i);
+            if let Some(initial) = next.initial.as_mut() {
+                for tasks in initial.values_mut() {
+                    tasks.retain(|t| t != &removed.id);
                 }
-                draft.set(next);
-            })
-        };
-        let remove = {
-            let draft = draft.clone();
-            Callback::from(move |_| {
-                let mut next = (*draft).clone();
-                let removed = next.tasks.remove(i);
-                if let Some(initial) = next.initial.as_mut() {
-                    for tasks in initial.values_mut() {
-                        tasks.retain(|t| t != &removed.id);
-                    }
-                }
-                draft.set(next);
-            })
-        };
+            }
+        });
         html! {
             <tr key={t.id.clone()}>
                 <td>{ &t.id }</td>
@@ -479,28 +467,21 @@ pub fn config_panel(props: &ConfigProps) -> Html {
     });
     let member_rows = draft.members.iter().enumerate().map(|(i, m)| {
         let set = |f: fn(&mut MemberFile, String)| {
-            let draft = draft.clone();
-            Callback::from(move |e: Event| {
-                let v = e.target_unchecked_into::<web_sys::HtmlInputElement>();
-                let mut next = (*draft).clone();
+            change(&draft, move |next, e: &Event| {
                 if let Some(member) = next.members.get_mut(i) {
-                    f(member, v.value());
+                    f(member, input_value(e));
                 }
-                draft.set(next);
             })
         };
-        let remove = {
-            let draft = draft.clone();
-            Callback::from(move |_| {
-                let mut next = (*draft).clone();
-                let removed = next.members.remove(i);
-                if let Some(initial) = next.initial.as_mut() {
-                    initial.remove(&removed.id);
-                }
-                next.events.retain(|e| e.crash.as_deref() != Some(&removed.id) && e.drain.as_deref() != Some(&removed.id));
-                draft.set(next);
-            })
-        };
+        let remove = change(&draft, move |next, _: &MouseEvent| {
+            let removed = next.members.remove(i);
+            if let Some(initial) = next.initial.as_mut() {
+                initial.remove(&removed.id);
+            }
+            next.events.retain(|e| {
+                e.crash.as_deref() != Some(&removed.id) && e.drain.as_deref() != Some(&removed.id)
+            });
+        });
         html! {
             <tr key={m.id.clone()}>
                 <td>{ &m.id }</td>
