@@ -8,8 +8,8 @@ mod native {
     use criterion::{criterion_group, BatchSize, Criterion};
     use handoff::assignor::{self, AssignInput};
     use handoff::compare::Comparison;
-    use handoff::engine::history::Run;
     use handoff::engine::Engine;
+    use handoff::history::Run;
     use handoff::model::{AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo};
     use handoff::presets::scale_out;
     use std::hint::black_box;
@@ -102,7 +102,7 @@ mod native {
             )
         });
         group.bench_function("compare four strategies, scale-out 50 to 100", |b| {
-            b.iter(|| Comparison::run(black_box(&scenario), &Strategy::ALL).expect("runs"))
+            b.iter(|| Comparison::run(black_box(&scenario), Strategy::ALL).expect("runs"))
         });
         let mut run = Run::new(scenario.clone());
         run.run_to_end().expect("runs");

@@ -1,11 +1,12 @@
 //! The same scenario, the same commands at the same times, under several strategies, with
 //! their costs side by side (`handoff compare`, the playground's compare view).
 
-use crate::engine::history::{Run, RunError};
-use crate::metrics::Metrics;
+use crate::history::{Run, RunError};
+use crate::model::Scenario;
 use crate::model::Strategy;
-use crate::scenario::Scenario;
-use serde_json::{json, Value};
+use crate::views::json::MetricsJson;
+use crate::views::metrics::Metrics;
+use serde::Serialize;
 use std::fmt::Write;
 
 /// One strategy's run.
@@ -28,19 +29,12 @@ pub struct Comparison {
     pub outcomes: Vec<Outcome>,
 }
 
-/// The scenario with its strategy replaced.
-pub fn with_strategy(scenario: &Scenario, strategy: Strategy) -> Scenario {
-    let mut s = scenario.clone();
-    s.config.strategy = strategy;
-    s
-}
-
 impl Comparison {
     /// Runs the scenario to its end under each strategy.
     pub fn run(scenario: &Scenario, strategies: &[Strategy]) -> Result<Comparison, RunError> {
         let mut outcomes = Vec::with_capacity(strategies.len());
         for &strategy in strategies {
-            let mut run = Run::new(with_strategy(scenario, strategy));
+            let mut run = Run::new(scenario.with_strategy(strategy));
             run.run_to_end()?;
             let metrics = Metrics::of(run.engine());
             outcomes.push(Outcome {
@@ -133,19 +127,38 @@ pub fn table(c: &Comparison) -> String {
     out
 }
 
-/// The comparison as JSON: the scenario name and one entry per strategy.
-pub fn to_json(c: &Comparison) -> Value {
-    let rows: Vec<Value> = c
-        .outcomes
-        .iter()
-        .map(|o| {
-            let roster = o.run.engine().roster();
-            let mut metrics = crate::report::metrics(roster, &o.metrics);
-            if let Value::Object(map) = &mut metrics {
-                map.insert("strategy".to_string(), Value::from(o.strategy.name()));
-            }
-            metrics
-        })
-        .collect();
-    json!({ "scenario": c.name, "strategies": rows })
+/// One strategy's row of the comparison as JSON: its metrics, then its name.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StrategyJson {
+    /// The metrics at the end of its run.
+    #[serde(flatten)]
+    pub metrics: MetricsJson,
+    /// The strategy.
+    pub strategy: Strategy,
+}
+
+/// What `handoff compare --format json` prints: the scenario name and one row per strategy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ComparisonJson {
+    /// The scenario's title.
+    pub scenario: String,
+    /// One row per strategy, in the order asked.
+    pub strategies: Vec<StrategyJson>,
+}
+
+impl ComparisonJson {
+    /// Names a comparison.
+    pub fn of(c: &Comparison) -> ComparisonJson {
+        ComparisonJson {
+            scenario: c.name.clone(),
+            strategies: c
+                .outcomes
+                .iter()
+                .map(|o| StrategyJson {
+                    metrics: MetricsJson::of(o.run.engine().roster(), &o.metrics),
+                    strategy: o.strategy,
+                })
+                .collect(),
+        }
+    }
 }

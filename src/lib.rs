@@ -1,42 +1,42 @@
 //! Handoff simulates a group of stream-processing members that hand stateful tasks to one
 //! another without stopping the world, following the incremental-rebalancing design with
-//! learner tasks in `shared/design/seed-design.md`, as read by `system.md`.
+//! learner tasks described in `docs/design.md`.
 //!
-//! The data flows one way:
+//! The crate is layered; each layer uses only those above it in this list:
 //!
 //! ```text
-//! scenario (JSON, preset, share link)      scenario.rs
-//!    -> engine: commands at times, events  engine/ (calls the assignor at each round)
-//!    -> history: rounds, snapshots, forks  engine/history.rs
-//!    -> views: metrics, notation, JSON, UI metrics.rs, notation.rs, report.rs, ui/
+//! model      the vocabulary: tasks, members, config, join metadata, assignments, commands
+//! format     the JSON files people write (scenario, assign input) read into the model
+//! assignor   the leader's decision: a pure function of the join metadata
+//! engine     the simulation: virtual time, the coordinator, members, replay arithmetic
+//! history    a run: commands, events, rounds, snapshots, forks, invariant checks
+//! views      what is read off a history: metrics, notation, JSON, frames, series, charts
+//! compare, session, link, presets, tour, glossary, playground
+//!            the command line's and the playground's building blocks
+//! ui         the browser playground (wasm32 only), a thin layer over `playground`
 //! ```
 //!
-//! Where each rule of system.md lives:
+//! Where each rule of the design (`docs/design.md`, "Rules") lives:
 //! - rule 1 (never two owners), 3 (orphans), 8 (balance, standbys): [`assignor`];
 //! - rules 2 and 4 (handoff, learners): [`assignor::learner`], and the release at join in
-//!   [`engine`];
-//! - rules 5 (readiness), 6 (drain), 7 (crash): [`engine`];
-//! - the checks that they hold after every event: [`invariants`].
+//!   [`engine::coordinator`];
+//! - rules 5 (readiness), 6 (drain), 7 (crash): [`engine::member`];
+//! - the checks that they hold after every event: [`history::invariants`].
 //!
 //! The core (everything but `ui`) never reads a clock, never does I/O and has no randomness:
 //! the same scenario and commands give the same history, natively and in wasm.
 
 pub mod assignor;
-pub mod charts;
 pub mod compare;
 pub mod engine;
-pub mod frame;
+pub mod format;
 pub mod glossary;
-pub mod invariants;
+pub mod history;
 pub mod link;
-pub mod metrics;
 pub mod model;
-pub mod notation;
 pub mod presets;
-pub mod report;
-pub mod scenario;
 pub mod session;
-pub mod timeline;
 pub mod tour;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod views;

@@ -2,9 +2,10 @@
 //! the moment viewed, the strategies compared) as versioned JSON, compressed with lz-string
 //! into a URL fragment. The same text is what the browser autosaves.
 
-use crate::engine::history::RunError;
+use crate::format::{ScenarioError, ScenarioFile};
+use crate::history::RunError;
+use crate::model::Scenario;
 use crate::model::Strategy;
-use crate::scenario::{Scenario, ScenarioError, ScenarioFile};
 use crate::session::{Session, MAX_LANES};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -144,9 +145,9 @@ impl SavedSession {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::Frame;
+    use crate::model::{Command, MemberSpec};
     use crate::presets::Preset;
-    use crate::scenario::{Command, MemberSpec};
+    use crate::views::frame::Frame;
 
     #[test]
     fn a_link_after_a_fork_keeps_only_the_current_history() {
@@ -162,7 +163,7 @@ mod tests {
         let saved = SavedSession::capture(&s, ViewMode::Single, None);
         let joins: Vec<_> = saved
             .scenario
-            .events
+            .commands
             .iter()
             .filter_map(|e| e.join.clone())
             .collect();
@@ -236,13 +237,13 @@ mod tests {
     #[test]
     fn a_link_whose_history_cannot_replay_is_refused() {
         let mut saved = SavedSession::capture(&session(), ViewMode::Single, None);
-        saved.scenario.events.push(crate::scenario::EventFile {
+        saved.scenario.commands.push(crate::format::CommandFile {
             at_ms: 100,
             crash: Some("S9".into()),
             ..Default::default()
         });
         assert!(matches!(saved.restore(), Err(LinkError::Scenario(_))));
-        saved.scenario.events.pop();
+        saved.scenario.commands.pop();
         saved.strategies = vec![Strategy::Learner; 5];
         assert_eq!(saved.restore().err(), Some(LinkError::Strategies(5)));
     }

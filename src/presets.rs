@@ -2,8 +2,9 @@
 //! `scenarios/` and compiled in), and generated groups of any size for benchmarks and the
 //! playground's large demo.
 
+use crate::format::ScenarioError;
+use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
 use crate::model::{Config, MemberId, Task};
-use crate::scenario::{Command, MemberSpec, Scenario, ScenarioError, TimedCommand};
 
 /// A scenario that ships with Handoff.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,7 +82,7 @@ pub fn scale_out(before: usize, after: usize, tasks: usize) -> Scenario {
             .map(|t| Some(MemberId((t % before) as u32)))
             .collect()
     });
-    let events = (before..after)
+    let commands = (before..after)
         .map(|i| TimedCommand {
             at_ms: 0,
             command: Command::Join(MemberSpec {
@@ -101,7 +102,7 @@ pub fn scale_out(before: usize, after: usize, tasks: usize) -> Scenario {
         tasks: task_list,
         members,
         initial,
-        events,
+        commands,
         until_ms: None,
     }
 }
@@ -124,7 +125,7 @@ mod tests {
     fn scale_out_starts_balanced_and_grows() {
         let s = scale_out(3, 5, 10);
         assert_eq!(s.members.len(), 3);
-        assert_eq!(s.events.len(), 2);
+        assert_eq!(s.commands.len(), 2);
         let owners = s.initial.expect("stable start");
         assert_eq!(
             owners.iter().filter(|o| **o == Some(MemberId(0))).count(),

@@ -3,10 +3,10 @@
 //! browser: the UI only renders a session and sends it actions.
 
 use crate::engine::coordinator::Round;
-use crate::engine::history::{Cursor, Run, RunError};
 use crate::engine::{CommandError, Engine, EventKind};
+use crate::history::{Cursor, Run, RunError};
 use crate::model::Strategy;
-use crate::scenario::{Command, Scenario};
+use crate::model::{Command, Scenario};
 
 /// The most strategies compared side by side.
 pub const MAX_LANES: usize = 4;
@@ -79,7 +79,7 @@ impl Session {
             .into_iter()
             .map(|strategy| Lane {
                 strategy,
-                run: Run::new(crate::compare::with_strategy(&scenario, strategy)),
+                run: Run::new(scenario.with_strategy(strategy)),
                 cursor: None,
             })
             .collect();
@@ -264,8 +264,8 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::MemberSpec;
     use crate::presets::Preset;
-    use crate::scenario::MemberSpec;
 
     fn scale_up() -> Scenario {
         Preset::find("scale-up-running")

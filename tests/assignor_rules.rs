@@ -2,8 +2,8 @@
 //! `handoff assign` input format.
 
 use handoff::assignor::{self, AssignError, AssignInput};
-use handoff::report;
-use handoff::scenario::AssignRequest;
+use handoff::format::AssignRequest;
+use handoff::views::json::AssignmentJson;
 use serde_json::{json, Value};
 
 fn assign(input: Value) -> Value {
@@ -14,7 +14,7 @@ fn assign(input: Value) -> Value {
         members: &request.members,
     })
     .expect("assignment");
-    report::assignment(&request.roster, &out)
+    serde_json::to_value(AssignmentJson::of(&request.roster, &out)).expect("json")
 }
 
 fn tasks(names: &[&str]) -> Value {

@@ -13,11 +13,11 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use handoff::engine::coordinator::Round;
-use handoff::engine::history::Run;
 use handoff::engine::member::MemberStatus;
 use handoff::engine::{Engine, EventKind};
+use handoff::history::Run;
+use handoff::model::{Command, MemberSpec, Scenario, TimedCommand};
 use handoff::model::{Config, HandoffMode, Readiness, Strategy as Design, Task, TaskId};
-use handoff::scenario::{Command, MemberSpec, Scenario, TimedCommand};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 
@@ -159,7 +159,7 @@ fn case(strategy: Design) -> impl Strategy<Value = Case> {
                         tasks,
                         members,
                         initial,
-                        events: Vec::new(),
+                        commands: Vec::new(),
                         until_ms: None,
                     },
                     intents,
@@ -452,7 +452,7 @@ proptest! {
     fn any_moment_replays_exactly(case in case(Design::Learner), fraction in 0.0f64..1.0) {
         let (run, commands) = play(&case);
         let t = (run.frontier() as f64 * fraction) as u64;
-        let mut fresh = Run::new(Scenario { events: commands, ..case.scenario.clone() });
+        let mut fresh = Run::new(Scenario { commands, ..case.scenario.clone() });
         fresh.advance_to(t).expect("replayed commands apply");
         prop_assert!(run.state_at(t) == *fresh.engine(), "state at {} ms differs", t);
     }
@@ -468,7 +468,7 @@ proptest! {
         run.run_to_end().expect("no scenario commands");
         let mut kept: Vec<TimedCommand> = commands.into_iter().filter(|c| c.at_ms <= t).collect();
         kept.push(TimedCommand { at_ms: t, command: joining });
-        let mut fresh = Run::new(Scenario { events: kept, ..case.scenario.clone() });
+        let mut fresh = Run::new(Scenario { commands: kept, ..case.scenario.clone() });
         fresh.run_to_end().expect("replayed commands apply");
         prop_assert!(run.engine() == fresh.engine(), "forked history differs from a fresh run");
         prop_assert_eq!(run.rounds(), fresh.rounds());

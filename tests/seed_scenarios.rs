@@ -6,10 +6,10 @@
 //! says (each correction is marked). Set `UPDATE_GOLDEN=1` to rewrite the golden files after
 //! an intended change of the notation.
 
-use handoff::engine::history::Run;
-use handoff::notation;
-use handoff::report;
-use handoff::scenario::Scenario;
+use handoff::history::Run;
+use handoff::model::Scenario;
+use handoff::views::json::RunJson;
+use handoff::views::notation;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -94,7 +94,7 @@ fn run(file: &str) -> Run {
 fn check(file: &str, seed: &[SeedRound]) {
     let run = run(file);
     assert!(run.violations().is_empty(), "{:?}", run.violations());
-    let value = report::run(run.engine(), run.rounds());
+    let value = serde_json::to_value(RunJson::of(run.engine(), run.rounds())).expect("json");
     let rounds = value["rounds"].as_array().expect("rounds");
     assert_eq!(rounds.len(), seed.len(), "{file}: number of rebalances");
     for (i, (ours_round, seed_round)) in rounds.iter().zip(seed).enumerate() {

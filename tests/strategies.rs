@@ -3,15 +3,15 @@
 //! rebalance, KIP-441 promotes only at probing rebalances with at most `max.warmup.replicas`
 //! warm-ups, and draining costs least under the learner design.
 
-use handoff::compare::{with_strategy, Comparison};
+use handoff::compare::Comparison;
 use handoff::engine::coordinator::Cause;
-use handoff::engine::history::Run;
 use handoff::engine::EventKind;
-use handoff::metrics::Metrics;
+use handoff::history::Run;
+use handoff::model::Scenario;
 use handoff::model::{Strategy, TaskId};
 use handoff::presets::Preset;
-use handoff::scenario::Scenario;
-use handoff::timeline::{availability, Availability};
+use handoff::views::metrics::Metrics;
+use handoff::views::timeline::{availability, Availability};
 use std::path::Path;
 
 fn file(path: &str) -> Scenario {
@@ -28,7 +28,7 @@ fn preset(id: &str) -> Scenario {
 }
 
 fn run(scenario: &Scenario, strategy: Strategy) -> Run {
-    let mut run = Run::new(with_strategy(scenario, strategy));
+    let mut run = Run::new(scenario.with_strategy(strategy));
     run.run_to_end().expect("runs");
     assert!(
         run.violations().is_empty(),
@@ -184,7 +184,7 @@ fn kip441_caps_warm_ups_and_promotes_only_at_probing_rebalances() {
             );
         }
         // A warm-up becomes the owner only in a probing rebalance or its follow-up.
-        let scripted: Vec<u64> = scenario.events.iter().map(|e| e.at_ms).collect();
+        let scripted: Vec<u64> = scenario.commands.iter().map(|e| e.at_ms).collect();
         for round in r.rounds() {
             let promotes = round
                 .assignment
@@ -269,7 +269,7 @@ fn draining_costs_least_under_the_learner_design() {
         preset("scale-down-running"),
         file("scenarios/realistic/scale-down.json"),
     ] {
-        let c = Comparison::run(&scenario, &Strategy::ALL).expect("runs");
+        let c = Comparison::run(&scenario, Strategy::ALL).expect("runs");
         let learner = c.outcomes[0].metrics.total_task_downtime_ms;
         assert_eq!(c.outcomes[0].strategy, Strategy::Learner);
         for other in &c.outcomes[1..] {
@@ -287,7 +287,7 @@ fn draining_costs_least_under_the_learner_design() {
 #[test]
 fn every_strategy_keeps_the_common_invariants_on_the_shared_scenarios() {
     for scenario in shared() {
-        for strategy in Strategy::ALL {
+        for &strategy in Strategy::ALL {
             let r = run(&scenario, strategy);
             let m = Metrics::of(r.engine());
             assert!(m.rebalances > 0, "{} under {strategy}", scenario.name);

@@ -10,7 +10,7 @@ use super::learner::{
     drop_learners_of_reassigned_tasks, hand_over_ready_learners, keep_existing_learners,
     place_learners, MovePolicy,
 };
-use super::Plan;
+use super::plan::Plan;
 use crate::model::Assignment;
 
 /// Runs the KIP-441 assignor on indexed join metadata.

@@ -7,7 +7,8 @@
 //! owners) holds by construction: a task is only handed to a member when no member reported
 //! it in `assigned`, and a task revoked this round is assigned at the follow-up.
 
-use super::{match_receivers, plan_moves, Plan};
+use super::balance::{match_receivers, plan_moves};
+use super::plan::Plan;
 use crate::model::Assignment;
 
 /// Runs the learner assignor on indexed join metadata.

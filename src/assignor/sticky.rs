@@ -7,7 +7,8 @@
 //! members keep running, and a task that must move is revoked now and assigned at the
 //! follow-up rebalance (KIP-429's two phases).
 
-use super::{match_receivers, plan_moves, Plan};
+use super::balance::{match_receivers, plan_moves};
+use super::plan::Plan;
 use crate::model::Assignment;
 
 /// Runs the sticky assignor on indexed join metadata.

@@ -1,202 +1,200 @@
-//! `handoff`: the simulation on the command line.
+//! `handoff`: the simulation on the command line. `handoff --help` lists the commands;
+//! `handoff <command> --help` their options.
 //!
-//! ```text
-//! handoff run SCENARIO.json [--format notation|json]
-//! handoff assign [FILE]            (stdin when no file)
-//! handoff compare SCENARIO.json [--strategies learner,kip441,cooperative,eager] [--format table|json]
-//! ```
+//! Exit codes: 0 on success, 1 when an input is bad (the message names the file, the field and
+//! why), 2 on a usage mistake.
 
-use handoff::assignor::{self, AssignInput};
-use handoff::compare::{self, Comparison};
-use handoff::engine::history::Run;
-use handoff::model::Strategy;
-use handoff::scenario::{AssignRequest, Scenario};
-use handoff::{notation, report};
-use std::io::Read;
-use std::process::ExitCode;
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    use clap::{Parser, Subcommand, ValueEnum};
+    use handoff::assignor::{self, AssignInput};
+    use handoff::compare::{self, Comparison, ComparisonJson};
+    use handoff::format::AssignRequest;
+    use handoff::history::Run;
+    use handoff::model::{Scenario, Strategy};
+    use handoff::views::json::{AssignmentJson, RunJson};
+    use handoff::views::notation;
+    use serde::Serialize;
+    use std::io::{Read, Write};
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  handoff run SCENARIO.json [--format notation|json]
-  handoff assign [FILE]
-  handoff compare SCENARIO.json [--strategies learner,kip441,cooperative,eager] [--format table|json]";
+    /// Simulates a group of stream workers handing stateful tasks to one another, under the
+    /// learner design and the strategies it is compared with.
+    #[derive(Parser)]
+    #[command(name = "handoff", version, arg_required_else_help = true)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Subcommands,
+    }
 
-/// Why the command failed: a usage mistake (exit 2) or bad input (exit 1).
-enum Failure {
-    Usage(String),
-    Input(String),
-}
+    #[derive(Subcommand)]
+    enum Subcommands {
+        /// Simulates a scenario until every command ran and the group is at rest, and prints
+        /// every rebalance in the seed's notation (or JSON).
+        Run {
+            /// The scenario file.
+            scenario: PathBuf,
+            /// What to print.
+            #[arg(long, value_enum, default_value_t = RunFormat::Notation)]
+            format: RunFormat,
+        },
+        /// Prints one decision of the leader for the join metadata in FILE (stdin if absent
+        /// or `-`).
+        Assign {
+            /// The assignor's input: config, tasks and each member's join metadata.
+            file: Option<PathBuf>,
+        },
+        /// Runs a scenario under several strategies and prints their costs side by side.
+        Compare {
+            /// The scenario file.
+            scenario: PathBuf,
+            /// The strategies, comma-separated (default: all of them).
+            #[arg(
+                long,
+                value_delimiter = ',',
+                value_parser = PossibleValuesParser::new(Strategy::NAMES)
+                    .try_map(|s| s.parse::<Strategy>()),
+            )]
+            strategies: Vec<Strategy>,
+            /// What to print.
+            #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
+            format: CompareFormat,
+        },
+    }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match dispatch(&args) {
-        Ok(output) => {
-            print!("{output}");
-            ExitCode::SUCCESS
+    #[derive(Clone, Copy, ValueEnum)]
+    enum RunFormat {
+        /// The seed's notation.
+        Notation,
+        /// Rounds and metrics as JSON.
+        Json,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum CompareFormat {
+        /// A Markdown table.
+        Table,
+        /// One row of metrics per strategy as JSON.
+        Json,
+    }
+
+    /// Bad input: the message names the file and what is wrong with it.
+    struct InputError(String);
+
+    pub fn main() -> ExitCode {
+        let cli = Cli::parse();
+        let output = match run(cli.command) {
+            Ok(output) => output,
+            Err(InputError(message)) => {
+                eprintln!("handoff: {message}");
+                return ExitCode::from(1);
+            }
+        };
+        let mut stdout = std::io::stdout().lock();
+        match stdout
+            .write_all(output.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            Ok(()) => ExitCode::SUCCESS,
+            // A reader that stopped reading (`handoff run ... | head -1`) is not an error.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("handoff: stdout: {e}");
+                ExitCode::from(1)
+            }
         }
-        Err(Failure::Usage(message)) => {
-            eprintln!("handoff: {message}\n{USAGE}");
-            ExitCode::from(2)
+    }
+
+    fn run(command: Subcommands) -> Result<String, InputError> {
+        match command {
+            Subcommands::Run { scenario, format } => {
+                let (path, scenario) = load_scenario(&scenario)?;
+                let mut run = Run::new(scenario);
+                run.run_to_end()
+                    .map_err(|e| InputError(format!("{path}: {e}")))?;
+                Ok(match format {
+                    RunFormat::Json => pretty(&RunJson::of(run.engine(), run.rounds())),
+                    RunFormat::Notation => notation::log(run.engine(), run.rounds()),
+                })
+            }
+            Subcommands::Assign { file } => {
+                let (name, text) = read(file.as_deref())?;
+                let request = AssignRequest::from_json(&text)
+                    .map_err(|e| InputError(format!("{name}: {e}")))?;
+                let assignment = assignor::assign(AssignInput {
+                    config: &request.config,
+                    tasks: &request.tasks,
+                    members: &request.members,
+                })
+                .map_err(|e| InputError(format!("{name}: {e}")))?;
+                Ok(pretty(&AssignmentJson::of(&request.roster, &assignment)))
+            }
+            Subcommands::Compare {
+                scenario,
+                strategies,
+                format,
+            } => {
+                let (path, scenario) = load_scenario(&scenario)?;
+                let strategies = if strategies.is_empty() {
+                    Strategy::ALL.to_vec()
+                } else {
+                    strategies
+                };
+                let comparison = Comparison::run(&scenario, &strategies)
+                    .map_err(|e| InputError(format!("{path}: {e}")))?;
+                Ok(match format {
+                    CompareFormat::Json => pretty(&ComparisonJson::of(&comparison)),
+                    CompareFormat::Table => compare::table(&comparison),
+                })
+            }
         }
-        Err(Failure::Input(message)) => {
-            eprintln!("handoff: {message}");
-            ExitCode::from(1)
+    }
+
+    /// Pretty JSON with a final newline.
+    fn pretty(value: &impl Serialize) -> String {
+        match serde_json::to_string_pretty(value) {
+            Ok(text) => text + "\n",
+            // Only maps with non-string keys fail to serialize; none of ours has one.
+            Err(e) => format!("{{\"error\": {:?}}}\n", e.to_string()),
         }
+    }
+
+    /// Reads a file, or stdin for `None` and `-`; returns its name for messages, and its text.
+    fn read(path: Option<&Path>) -> Result<(String, String), InputError> {
+        match path {
+            None => read_stdin(),
+            Some(p) if p == Path::new("-") => read_stdin(),
+            Some(p) => {
+                let name = p.display().to_string();
+                std::fs::read_to_string(p)
+                    .map(|text| (name.clone(), text))
+                    .map_err(|e| InputError(format!("{name}: {e}")))
+            }
+        }
+    }
+
+    fn read_stdin() -> Result<(String, String), InputError> {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| InputError(format!("stdin: {e}")))?;
+        Ok(("stdin".to_string(), text))
+    }
+
+    fn load_scenario(path: &Path) -> Result<(String, Scenario), InputError> {
+        let (name, text) = read(Some(path))?;
+        let scenario =
+            Scenario::from_json(&text).map_err(|e| InputError(format!("{name}: {e}")))?;
+        Ok((name, scenario))
     }
 }
 
-/// Positional arguments and `--name value` options, in order.
-struct Arguments<'a> {
-    positional: Vec<&'a str>,
-    named: Vec<(&'a str, &'a str)>,
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    cli::main()
 }
 
-/// Splits `--name value` options from positional arguments.
-fn options<'a>(args: &'a [String], known: &[&str]) -> Result<Arguments<'a>, Failure> {
-    let mut positional = Vec::new();
-    let mut named = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        if let Some(name) = arg.strip_prefix("--") {
-            let (name, value) = match name.split_once('=') {
-                Some((n, v)) => (n, v),
-                None => {
-                    i += 1;
-                    let value = args
-                        .get(i)
-                        .ok_or_else(|| Failure::Usage(format!("--{name} needs a value")))?;
-                    (name, value.as_str())
-                }
-            };
-            if !known.contains(&name) {
-                return Err(Failure::Usage(format!("unknown option --{name}")));
-            }
-            named.push((name, value));
-        } else {
-            positional.push(arg);
-        }
-        i += 1;
-    }
-    Ok(Arguments { positional, named })
-}
-
-fn read(path: Option<&str>) -> Result<(String, String), Failure> {
-    match path {
-        Some("-") | None => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| Failure::Input(format!("stdin: {e}")))?;
-            Ok(("stdin".to_string(), text))
-        }
-        Some(path) => std::fs::read_to_string(path)
-            .map(|text| (path.to_string(), text))
-            .map_err(|e| Failure::Input(format!("{path}: {e}"))),
-    }
-}
-
-fn one_path<'a>(positional: &[&'a str], what: &str) -> Result<&'a str, Failure> {
-    match positional {
-        [path] => Ok(path),
-        [] => Err(Failure::Usage(format!("{what} needs a scenario file"))),
-        _ => Err(Failure::Usage(format!("{what} takes one scenario file"))),
-    }
-}
-
-fn load_scenario(path: &str) -> Result<Scenario, Failure> {
-    let (name, text) = read(Some(path))?;
-    Scenario::from_json(&text).map_err(|e| Failure::Input(format!("{name}: {e}")))
-}
-
-fn dispatch(args: &[String]) -> Result<String, Failure> {
-    let Some((command, rest)) = args.split_first() else {
-        return Err(Failure::Usage("which command?".to_string()));
-    };
-    match command.as_str() {
-        "run" => {
-            let Arguments { positional, named } = options(rest, &["format"])?;
-            let path = one_path(&positional, "run")?;
-            let format = named.last().map_or("notation", |&(_, v)| v);
-            if !matches!(format, "notation" | "json") {
-                return Err(Failure::Usage(format!(
-                    "--format {format}: use notation or json"
-                )));
-            }
-            let scenario = load_scenario(path)?;
-            let mut run = Run::new(scenario);
-            run.run_to_end()
-                .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
-            Ok(if format == "json" {
-                let value = report::run(run.engine(), run.rounds());
-                format!(
-                    "{}\n",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )
-            } else {
-                notation::log(run.engine(), run.rounds())
-            })
-        }
-        "assign" => {
-            let Arguments { positional, .. } = options(rest, &[])?;
-            if positional.len() > 1 {
-                return Err(Failure::Usage("assign takes at most one file".to_string()));
-            }
-            let (name, text) = read(positional.first().copied())?;
-            let request = AssignRequest::from_json(&text)
-                .map_err(|e| Failure::Input(format!("{name}: {e}")))?;
-            let assignment = assignor::assign(AssignInput {
-                config: &request.config,
-                tasks: &request.tasks,
-                members: &request.members,
-            })
-            .map_err(|e| Failure::Input(format!("{name}: {e}")))?;
-            let value = report::assignment(&request.roster, &assignment);
-            Ok(format!(
-                "{}\n",
-                serde_json::to_string_pretty(&value).unwrap_or_default()
-            ))
-        }
-        "compare" => {
-            let Arguments { positional, named } = options(rest, &["strategies", "format"])?;
-            let path = one_path(&positional, "compare")?;
-            let mut format = "table";
-            let mut strategies = Strategy::ALL.to_vec();
-            for (name, value) in named {
-                match name {
-                    "format" => format = value,
-                    _ => {
-                        strategies = value
-                            .split(',')
-                            .map(|s| {
-                                Strategy::parse(s.trim()).ok_or_else(|| {
-                                    Failure::Usage(format!(
-                                        "--strategies: unknown strategy {s:?} (use learner, kip441, cooperative, eager)"
-                                    ))
-                                })
-                            })
-                            .collect::<Result<_, _>>()?;
-                    }
-                }
-            }
-            if !matches!(format, "table" | "json") {
-                return Err(Failure::Usage(format!(
-                    "--format {format}: use table or json"
-                )));
-            }
-            let scenario = load_scenario(path)?;
-            let comparison = Comparison::run(&scenario, &strategies)
-                .map_err(|e| Failure::Input(format!("{path}: {e}")))?;
-            Ok(if format == "json" {
-                let value = compare::to_json(&comparison);
-                format!(
-                    "{}\n",
-                    serde_json::to_string_pretty(&value).unwrap_or_default()
-                )
-            } else {
-                compare::table(&comparison)
-            })
-        }
-        "help" | "--help" | "-h" => Ok(format!("{USAGE}\n")),
-        other => Err(Failure::Usage(format!("unknown command {other:?}"))),
-    }
-}
+#[cfg(target_arch = "wasm32")]
+fn main() {}

@@ -1,10 +1,18 @@
-//! The broker-side coordinator's bookkeeping: why a rebalance happens, the rounds themselves
-//! (join, leader assigns, sync) and their record in the history.
+//! The broker-side coordinator: the generation, the leader (the longest-standing live member),
+//! why a rebalance happens, and the rounds themselves: members rejoin with their metadata, the
+//! leader runs the assignor, members receive the assignment at the sync.
 
-use crate::model::{Assignment, JoinMetadata, MemberId, Roster};
+use super::member::{LeaveReason, MemberStatus, Store};
+use super::{Engine, Event, EventKind, Timer};
+use crate::assignor::{self, AssignInput};
+use crate::model::{
+    Assignment, HandoffMode, JoinMetadata, MemberAssignment, MemberId, Strategy, TaskId, TaskInfo,
+};
 
-/// Why a rebalance round runs.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// Why a rebalance round runs. Its one-word kind (`member_joined`, ...) is what the JSON log
+/// and the UI use.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Cause {
     /// The scenario starts with members and tasks nobody runs yet.
     Startup,
@@ -24,71 +32,6 @@ pub enum Cause {
     FollowUp,
     /// A probing rebalance checks whether warm-ups caught up (KIP-441).
     Probing,
-}
-
-impl Cause {
-    /// A short sentence in the seed's style, such as "New member S4 joins the group".
-    pub fn describe(&self, roster: &Roster) -> String {
-        match self {
-            Cause::Startup => "The group forms and takes its unassigned tasks".to_string(),
-            Cause::MemberJoined(m) => joined_sentence(&[roster.member(*m)]),
-            Cause::LearnerReady(m) => ready_sentence(&[roster.member(*m)]),
-            Cause::Drain(m) => format!(
-                "Member {} joins the group and claims that it is leaving",
-                roster.member(*m)
-            ),
-            Cause::CrashDetected(m) => format!(
-                "{} crashed; the coordinator notices after the session timeout",
-                roster.member(*m)
-            ),
-            Cause::MemberLeft(m) => format!("Member {} leaves the group", roster.member(*m)),
-            Cause::ScaleDownTimeout(m) => format!(
-                "Member {} reaches its scale-down timeout and leaves",
-                roster.member(*m)
-            ),
-            Cause::FollowUp => "Follow-up rebalance: revoked tasks get their new owner".to_string(),
-            Cause::Probing => "Probing rebalance: caught-up warm-ups are promoted".to_string(),
-        }
-    }
-
-    /// Sentences for a round's causes: members that joined (or got ready) together are named
-    /// in one sentence, as the seed does ("New members S2, S3 join the group").
-    pub fn describe_all(causes: &[Cause], roster: &Roster) -> Vec<String> {
-        let mut joined = Vec::new();
-        let mut ready = Vec::new();
-        let mut rest = Vec::new();
-        for cause in causes {
-            match cause {
-                Cause::MemberJoined(m) => joined.push(roster.member(*m)),
-                Cause::LearnerReady(m) => ready.push(roster.member(*m)),
-                other => rest.push(other.describe(roster)),
-            }
-        }
-        let mut out = Vec::new();
-        if !joined.is_empty() {
-            out.push(joined_sentence(&joined));
-        }
-        if !ready.is_empty() {
-            out.push(ready_sentence(&ready));
-        }
-        out.extend(rest);
-        out
-    }
-
-    /// A one-word kind, for the UI and the JSON log.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Cause::Startup => "startup",
-            Cause::MemberJoined(_) => "member_joined",
-            Cause::LearnerReady(_) => "learner_ready",
-            Cause::Drain(_) => "drain",
-            Cause::CrashDetected(_) => "crash_detected",
-            Cause::MemberLeft(_) => "member_left",
-            Cause::ScaleDownTimeout(_) => "scale_down_timeout",
-            Cause::FollowUp => "follow_up",
-            Cause::Probing => "probing",
-        }
-    }
 }
 
 /// One rebalance round as the history keeps it: who joined with what, what the leader
@@ -181,21 +124,348 @@ pub struct Coordinator {
     pub leader: Option<MemberId>,
 }
 
-fn joined_sentence(names: &[&str]) -> String {
-    match names {
-        [one] => format!("New member {one} joins the group"),
-        _ => format!("New members {} join the group", names.join(", ")),
+impl Cause {
+    /// The one-word kind, such as `member_joined`.
+    pub fn kind(&self) -> &'static str {
+        self.into()
     }
 }
 
-fn ready_sentence(names: &[&str]) -> String {
-    match names {
-        [one] => format!(
-            "Member {one} finishes its replay and becomes ready, re-attempts to join the group"
-        ),
-        _ => format!(
-            "Members {} finish their replay and become ready, re-attempt to join the group",
-            names.join(", ")
-        ),
+impl Engine {
+    /// The leader as the coordinator sees it: the last round's leader while it is still in
+    /// the group (a crashed leader leads until its session times out); before any round, the
+    /// longest-standing member.
+    pub fn leader(&self) -> Option<MemberId> {
+        match self.coordinator.leader {
+            Some(l) => Some(l).filter(|&l| self.members[l.index()].in_group),
+            None => self.participants().first().copied(),
+        }
+    }
+
+    /// The leader, if it is alive (crashing it would do something).
+    pub(super) fn live_leader(&self) -> Option<MemberId> {
+        self.leader()
+            .filter(|&l| self.members[l.index()].status.alive())
+    }
+
+    /// Members that would join a round now: in the group and alive, longest-standing first.
+    pub fn participants(&self) -> Vec<MemberId> {
+        let mut ids: Vec<MemberId> = (0..self.members.len())
+            .map(|i| MemberId(i as u32))
+            .filter(|m| {
+                let member = &self.members[m.index()];
+                member.in_group && member.status.alive()
+            })
+            .collect();
+        ids.sort_by_key(|m| (self.members[m.index()].joined_at, *m));
+        ids
+    }
+
+    /// A stable group already keeps its standbys: place them as the assignor would, caught up.
+    pub(super) fn place_initial_standbys(&mut self) {
+        if self.config.num_standby_replicas == 0 || self.members.is_empty() {
+            return;
+        }
+        let joined = self.join_metadata(&self.participants());
+        let assignment = self.run_assignor(&joined);
+        let Ok(assignment) = assignment else { return };
+        for (m, a) in assignment.members {
+            for &t in &a.standby {
+                if self.owner[t.index()] == Some(m) {
+                    continue;
+                }
+                let end = self.changelog[t.index()];
+                let member = &mut self.members[m.index()];
+                member.standby.push(t);
+                member.stores.insert(t, Store { position: end });
+            }
+        }
+    }
+
+    /// Asks for a rebalance: joins the round in its join phase, else waits for the next.
+    pub(super) fn trigger(&mut self, cause: Cause) {
+        match &mut self.coordinator.round {
+            Some(RoundInProgress {
+                phase: Phase::Joining { .. },
+                causes,
+                ..
+            }) => {
+                if !causes.contains(&cause) {
+                    causes.push(cause);
+                }
+            }
+            _ => {
+                if !self.coordinator.pending.contains(&cause) {
+                    self.coordinator.pending.push(cause);
+                }
+            }
+        }
+    }
+
+    /// Opens a round: every member rejoins; under `release_at_join` a member releases its
+    /// learned tasks as it joins, and under `eager` every member releases everything.
+    pub(super) fn start_round(&mut self, out: &mut Vec<Event>) {
+        self.coordinator.rounds += 1;
+        let index = self.coordinator.rounds;
+        let causes = std::mem::take(&mut self.coordinator.pending);
+        let deadline = self.time + self.config.rebalance_ms / 2;
+        out.push(self.event(EventKind::RoundStarted {
+            index,
+            causes: causes.clone(),
+        }));
+        for id in self.participants() {
+            let member = &self.members[id.index()];
+            let release: Vec<TaskId> = match self.config.strategy {
+                Strategy::Eager => member.active.clone(),
+                Strategy::Learner if self.config.handoff == HandoffMode::ReleaseAtJoin => member
+                    .learned
+                    .iter()
+                    .copied()
+                    .filter(|&t| member.runs(t))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for t in release {
+                self.members[id.index()].active.retain(|&x| x != t);
+                self.owner[t.index()] = None;
+                out.push(self.event(EventKind::TaskStopped(t, id)));
+            }
+        }
+        self.coordinator.round = Some(RoundInProgress {
+            index,
+            started_at: self.time,
+            causes,
+            phase: Phase::Joining { deadline },
+        });
+        self.timers.push((deadline, Timer::JoinDeadline));
+    }
+
+    /// Closes the join phase once its deadline passed and no member it waits for is a
+    /// crashed one whose session has not timed out yet; the leader then assigns.
+    pub(super) fn try_close_join(&mut self, out: &mut Vec<Event>) {
+        let Some(round) = &self.coordinator.round else {
+            return;
+        };
+        let Phase::Joining { deadline } = round.phase else {
+            return;
+        };
+        let waiting_for_crashed = self
+            .members
+            .iter()
+            .any(|m| m.in_group && m.status == MemberStatus::Crashed);
+        if self.time < deadline || waiting_for_crashed {
+            return;
+        }
+        let participants = self.participants();
+        let Some(round) = self.coordinator.round.take() else {
+            return;
+        };
+        let Some(&leader) = participants.first() else {
+            return;
+        };
+        let joined = self.join_metadata(&participants);
+        let assignment = match self.run_assignor(&joined) {
+            Ok(a) => a,
+            Err(_) => {
+                // The engine only builds consistent metadata; should it not, the round is
+                // dropped rather than applying a broken assignment. Invariant checks flag it.
+                out.push(self.event(EventKind::RoundAbandoned(round.index)));
+                return;
+            }
+        };
+        self.coordinator.generation += 1;
+        self.tally.rebalances += 1;
+        let previous_leader = self.coordinator.leader.filter(|&l| l != leader);
+        self.coordinator.leader = Some(leader);
+        let record = Round {
+            index: round.index,
+            generation: self.coordinator.generation,
+            causes: round.causes.clone(),
+            started_at: round.started_at,
+            assigned_at: self.time,
+            synced_at: None,
+            abandoned: false,
+            leader,
+            previous_leader,
+            joined,
+            assignment,
+            departed: Vec::new(),
+        };
+        out.push(self.event(EventKind::RoundAssigned(Box::new(record.clone()))));
+        let sync_at = self.time + (self.config.rebalance_ms - self.config.rebalance_ms / 2);
+        self.timers.push((sync_at, Timer::Sync));
+        self.coordinator.round = Some(RoundInProgress {
+            phase: Phase::Syncing {
+                sync_at,
+                round: Box::new(record),
+            },
+            ..round
+        });
+    }
+
+    /// What the members would report if a round started now (for tests and the UI's
+    /// "what would the leader do" checks).
+    pub fn current_metadata(&self) -> Vec<JoinMetadata> {
+        self.join_metadata(&self.participants())
+    }
+
+    /// What the leader would decide if a round started now.
+    pub fn assign_now(&self) -> Result<Assignment, assignor::AssignError> {
+        self.run_assignor(&self.current_metadata())
+    }
+
+    /// What each participant reports as it joins.
+    pub(super) fn join_metadata(&self, participants: &[MemberId]) -> Vec<JoinMetadata> {
+        participants
+            .iter()
+            .map(|&id| {
+                let member = &self.members[id.index()];
+                JoinMetadata {
+                    member: id,
+                    capacity: member.capacity,
+                    leaving: member.status == MemberStatus::Leaving,
+                    assigned: member.active.clone(),
+                    revoked: member.revoked(),
+                    learning: member.learning.clone(),
+                    standby: member.standby.clone(),
+                    lags: member
+                        .stores
+                        .iter()
+                        .map(|(&t, s)| {
+                            (
+                                t,
+                                (self.changelog[t.index()] - s.position).max(0.0).ceil() as u64,
+                            )
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn run_assignor(
+        &self,
+        joined: &[JoinMetadata],
+    ) -> Result<Assignment, assignor::AssignError> {
+        let config = self.config.assignor();
+        let tasks: Vec<TaskInfo> = self
+            .tasks
+            .iter()
+            .zip(&self.changelog)
+            .map(|(t, &end)| TaskInfo {
+                stateful: t.stateful,
+                changelog: end.ceil() as u64,
+            })
+            .collect();
+        assignor::assign(AssignInput {
+            config: &config,
+            tasks: &tasks,
+            members: joined,
+        })
+    }
+
+    /// The members receive the assignment: they stop what they lost, start what they got
+    /// (restoring first where their store lags), and learn and keep standbys as told. A
+    /// draining member left with nothing shuts down. If the leader crashed meanwhile, the
+    /// assignment never arrives.
+    pub(super) fn finish_sync(&mut self, out: &mut Vec<Event>) {
+        let Some(progress) = self.coordinator.round.take() else {
+            return;
+        };
+        let Phase::Syncing { round, .. } = progress.phase else {
+            self.coordinator.round = Some(progress);
+            return;
+        };
+        let mut round = *round;
+        if !self.members[round.leader.index()].status.alive() {
+            round.abandoned = true;
+            out.push(self.event(EventKind::RoundAbandoned(round.index)));
+            return;
+        }
+        let receivers: Vec<(MemberId, MemberAssignment)> = round
+            .assignment
+            .members
+            .iter()
+            .filter(|(m, _)| self.members[m.index()].status.alive())
+            .cloned()
+            .collect();
+        for (id, a) in &receivers {
+            let lost: Vec<TaskId> = self.members[id.index()]
+                .active
+                .iter()
+                .copied()
+                .filter(|t| a.assigned.binary_search(t).is_err())
+                .collect();
+            for t in lost {
+                self.members[id.index()].active.retain(|&x| x != t);
+                self.owner[t.index()] = None;
+                out.push(self.event(EventKind::TaskStopped(t, *id)));
+            }
+        }
+        for (id, a) in &receivers {
+            for &t in &a.assigned {
+                if self.members[id.index()].runs(t) {
+                    continue;
+                }
+                if self.owner[t.index()].is_some() {
+                    // Never two owners: the assignor cannot produce this, and the invariant
+                    // checks would flag it; the task stays with its current owner.
+                    continue;
+                }
+                self.start_task(*id, t, out);
+            }
+            let member = &mut self.members[id.index()];
+            member.learning = a.learning.clone();
+            member.standby = a.standby.clone();
+            member.learned = a.learned.clone();
+            member.last_assigned = a.assigned.clone();
+            member.ready.retain(|t| a.learning.binary_search(t).is_ok());
+            member
+                .reported
+                .retain(|t| a.learning.binary_search(t).is_ok());
+            for &t in a.learning.iter().chain(&a.standby) {
+                member.stores.entry(t).or_insert(Store { position: 0.0 });
+            }
+        }
+        for (id, a) in &receivers {
+            if self.members[id.index()].status == MemberStatus::Leaving && a.assigned.is_empty() {
+                self.leave(*id, LeaveReason::Drained, out);
+                round.departed.push(*id);
+            }
+        }
+        round.synced_at = Some(self.time);
+        out.push(self.event(EventKind::RoundSynced {
+            index: round.index,
+            departed: round.departed.clone(),
+        }));
+        if round.assignment.followup {
+            self.trigger(Cause::FollowUp);
+        }
+        let warming = receivers.iter().any(|(_, a)| !a.learning.is_empty());
+        if self.config.strategy == Strategy::Kip441
+            && warming
+            && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
+        {
+            let at = self.time + self.config.kip441.probing_interval_ms;
+            self.timers.push((at, Timer::Probing));
+        }
+    }
+
+    pub(super) fn start_task(&mut self, id: MemberId, task: TaskId, out: &mut Vec<Event>) {
+        let t = task.index();
+        let member = &mut self.members[id.index()];
+        let pos = member.active.partition_point(|&x| x < task);
+        member.active.insert(pos, task);
+        if self.tasks[t].stateful {
+            member.stores.entry(task).or_insert(Store { position: 0.0 });
+        }
+        self.owner[t] = Some(id);
+        if let Some(previous) = self.last_owner[t] {
+            if previous != id {
+                self.tally.moves += 1;
+            }
+        }
+        self.last_owner[t] = Some(id);
+        out.push(self.event(EventKind::TaskStarted(task, id)));
     }
 }

@@ -1,14 +1,17 @@
-//! A member as the simulation runs it: what it owns in each role, its local state stores and
-//! how it shares its restore rate among everything it replays.
+//! The members as the simulation runs them (what each owns in each role, its local state
+//! stores, where it is in its life), the commands a person gives them (join, crash, drain:
+//! system.md rules 6 and 7) and their readiness to rejoin (rule 5).
 
-use crate::model::TaskId;
+use super::coordinator::Cause;
+use super::{Engine, Event, EventKind, Timer};
+use crate::model::{Command, MemberId, MemberSpec, Readiness, Strategy, TaskId};
 use std::collections::BTreeMap;
+use thiserror::Error;
 
-/// Lags closer than this to a threshold have reached it (float noise on millions of records).
-pub(crate) const EPSILON: f64 = 1e-6;
-
-/// Where a member is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Where a member is in its life; its name (`live`, `leaving`, ...) is what the UI and tests
+/// read (`data-state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum MemberStatus {
     /// Running normally.
     Live,
@@ -23,12 +26,7 @@ pub enum MemberStatus {
 impl MemberStatus {
     /// The name the UI and tests use (`data-state`).
     pub fn name(self) -> &'static str {
-        match self {
-            MemberStatus::Live => "live",
-            MemberStatus::Leaving => "leaving",
-            MemberStatus::Crashed => "crashed",
-            MemberStatus::Left => "left",
-        }
+        self.into()
     }
 
     /// Whether the member is running (live or draining).
@@ -134,104 +132,229 @@ impl Member {
     }
 }
 
-/// Why a member replays a changelog.
+/// A command that cannot be carried out now; the state is left as it was.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum CommandError {
+    /// No member has this name.
+    #[error("there is no member named {0}")]
+    UnknownMember(String),
+    /// A member with this name already exists.
+    #[error("a member named {0} already exists")]
+    DuplicateMember(String),
+    /// Capacity must be at least one.
+    #[error("member {0} needs a capacity of at least 1")]
+    ZeroCapacity(String),
+    /// A restore rate must be positive.
+    #[error("member {0} needs a restore rate above 0 records/s")]
+    ZeroRestoreRate(String),
+    /// The member already crashed.
+    #[error("{0} has already crashed")]
+    AlreadyCrashed(String),
+    /// The member already left the group.
+    #[error("{0} has already left the group")]
+    AlreadyLeft(String),
+    /// The member is already draining.
+    #[error("{0} is already draining")]
+    AlreadyDraining(String),
+    /// Nobody is alive to lead.
+    #[error("no live member leads the group")]
+    NoLeader,
+}
+
+/// Why a member left the group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplayKind {
-    /// It owns the task and must catch up before processing (the task is down).
-    Active,
-    /// It learns the task while another member runs it.
-    Learner,
-    /// It keeps a standby replica.
-    Standby,
+pub enum LeaveReason {
+    /// It drained and its assignment held nothing more.
+    Drained,
+    /// Its scale-down timeout passed.
+    Timeout,
+    /// It left at once when told to drain (designs without learners).
+    Graceful,
 }
 
-/// One changelog a member replays, with the rate it gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Replay {
-    /// The task.
-    pub task: TaskId,
-    /// Why.
-    pub kind: ReplayKind,
-    /// Records behind the end.
-    pub lag: f64,
-    /// Records per second appended to the changelog right now.
-    pub write_rate: f64,
-    /// Records per second this replay gets from the member's restore rate.
-    pub rate: f64,
-}
-
-/// Shares a member's restore rate evenly among what it replays (system.md): a caught-up
-/// replay only needs the task's write rate to stay caught up, and what it leaves over goes
-/// to the others in equal parts (water-filling).
-pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
-    if replays.is_empty() {
-        return;
-    }
-    // Demand: a lagging replay takes all it can get; a caught-up one its write rate.
-    let demand = |r: &Replay| {
-        if r.lag > EPSILON {
-            f64::INFINITY
-        } else {
-            r.write_rate
-        }
-    };
-    let mut order: Vec<usize> = (0..replays.len()).collect();
-    order.sort_by(|&a, &b| {
-        demand(&replays[a])
-            .total_cmp(&demand(&replays[b]))
-            .then(a.cmp(&b))
-    });
-    let mut left = total;
-    for (i, &idx) in order.iter().enumerate() {
-        let fair = left / (order.len() - i) as f64;
-        let want = demand(&replays[idx]);
-        if want <= fair {
-            replays[idx].rate = want;
-            left -= want;
-        } else {
-            for &rest in &order[i..] {
-                replays[rest].rate = fair;
+impl Engine {
+    /// Carries out a command at the current time. On error nothing changes.
+    pub fn apply(&mut self, command: &Command, out: &mut Vec<Event>) -> Result<(), CommandError> {
+        self.check(command)?;
+        self.materialize();
+        self.note_command();
+        match command {
+            Command::Join(spec) => {
+                let id = self.add_member(spec);
+                out.push(self.event(EventKind::MemberJoined(id)));
+                self.trigger(Cause::MemberJoined(id));
             }
-            break;
+            Command::Crash(name) => {
+                let id = self.find_member(name)?;
+                self.crash(id, out);
+            }
+            Command::CrashLeader => {
+                let id = self.live_leader().ok_or(CommandError::NoLeader)?;
+                self.crash(id, out);
+            }
+            Command::Drain(name) => {
+                let id = self.find_member(name)?;
+                self.drain(id, out);
+            }
+        }
+        self.settle(out);
+        Ok(())
+    }
+
+    /// Whether a command would change anything now; the UI disables the others.
+    pub fn check(&self, command: &Command) -> Result<(), CommandError> {
+        match command {
+            Command::Join(spec) => {
+                if self.roster.member_id(&spec.name).is_some() {
+                    Err(CommandError::DuplicateMember(spec.name.clone()))
+                } else if spec.capacity == 0 {
+                    Err(CommandError::ZeroCapacity(spec.name.clone()))
+                } else if spec.restore_rate == Some(0) {
+                    Err(CommandError::ZeroRestoreRate(spec.name.clone()))
+                } else {
+                    Ok(())
+                }
+            }
+            Command::Crash(name) => self.check_alive(self.find_member(name)?),
+            Command::CrashLeader => self.live_leader().map(|_| ()).ok_or(CommandError::NoLeader),
+            Command::Drain(name) => {
+                let id = self.find_member(name)?;
+                self.check_alive(id)?;
+                if self.members[id.index()].status == MemberStatus::Leaving {
+                    Err(CommandError::AlreadyDraining(name.clone()))
+                } else {
+                    Ok(())
+                }
+            }
         }
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+    pub(super) fn find_member(&self, name: &str) -> Result<MemberId, CommandError> {
+        self.roster
+            .member_id(name)
+            .ok_or_else(|| CommandError::UnknownMember(name.to_string()))
+    }
 
-    fn replay(lag: f64, write_rate: f64) -> Replay {
-        Replay {
-            task: TaskId(0),
-            kind: ReplayKind::Learner,
-            lag,
-            write_rate,
-            rate: 0.0,
+    pub(super) fn check_alive(&self, id: MemberId) -> Result<(), CommandError> {
+        let member = &self.members[id.index()];
+        match member.status {
+            MemberStatus::Crashed => Err(CommandError::AlreadyCrashed(member.name.clone())),
+            MemberStatus::Left => Err(CommandError::AlreadyLeft(member.name.clone())),
+            MemberStatus::Live | MemberStatus::Leaving => Ok(()),
         }
     }
 
-    #[test]
-    fn restore_rate_is_shared_evenly_among_lagging_replays() {
-        let mut r = vec![replay(100.0, 0.0), replay(5.0, 50.0), replay(7.0, 0.0)];
-        share_restore_rate(9000.0, &mut r);
-        assert!(r.iter().all(|x| (x.rate - 3000.0).abs() < 1e-9));
+    pub(super) fn note_command(&mut self) {
+        self.tally.first_command_at.get_or_insert(self.time);
     }
 
-    #[test]
-    fn caught_up_replays_take_only_their_write_rate() {
-        let mut r = vec![replay(0.0, 100.0), replay(1000.0, 0.0), replay(0.0, 300.0)];
-        share_restore_rate(1000.0, &mut r);
-        assert_eq!(r[0].rate, 100.0);
-        assert_eq!(r[2].rate, 300.0);
-        assert_eq!(r[1].rate, 600.0);
+    pub(super) fn add_member(&mut self, spec: &MemberSpec) -> MemberId {
+        let id = MemberId(self.members.len() as u32);
+        let rate = spec.restore_rate.unwrap_or(self.config.restore_rate) as f64;
+        self.members.push(Member::new(
+            spec.name.clone(),
+            spec.capacity,
+            rate,
+            self.time,
+        ));
+        self.roster.members.push(spec.name.clone());
+        id
     }
 
-    #[test]
-    fn caught_up_replays_fall_behind_when_the_rate_is_too_small() {
-        let mut r = vec![replay(0.0, 800.0), replay(0.0, 800.0)];
-        share_restore_rate(1000.0, &mut r);
-        assert_eq!(r[0].rate, 500.0);
-        assert_eq!(r[1].rate, 500.0);
+    pub(super) fn crash(&mut self, id: MemberId, out: &mut Vec<Event>) {
+        self.stop_all(id, out);
+        let now = self.time;
+        let member = &mut self.members[id.index()];
+        member.status = MemberStatus::Crashed;
+        member.crashed_at = Some(now);
+        member.learning.clear();
+        member.standby.clear();
+        member.ready.clear();
+        member.reported.clear();
+        out.push(self.event(EventKind::MemberCrashed(id)));
+        if self.members[id.index()].in_group {
+            let at = now + self.config.session_timeout_ms;
+            self.timers.push((at, Timer::CrashDetection(id)));
+        }
+    }
+
+    pub(super) fn drain(&mut self, id: MemberId, out: &mut Vec<Event>) {
+        let now = self.time;
+        out.push(self.event(EventKind::DrainStarted(id)));
+        self.members[id.index()].drained_at = Some(now);
+        if self.config.strategy == Strategy::Learner {
+            self.members[id.index()].status = MemberStatus::Leaving;
+            if let Some(timeout) = self.config.scale_down_timeout_ms {
+                self.timers.push((now + timeout, Timer::DrainDeadline(id)));
+            }
+            self.trigger(Cause::Drain(id));
+        } else {
+            // Nothing is pre-warmed: the member hands its tasks back and leaves at once.
+            self.leave(id, LeaveReason::Graceful, out);
+            self.trigger(Cause::MemberLeft(id));
+        }
+    }
+
+    /// Stops everything a member runs; the tasks become orphans.
+    pub(super) fn stop_all(&mut self, id: MemberId, out: &mut Vec<Event>) {
+        let tasks = std::mem::take(&mut self.members[id.index()].active);
+        for t in tasks {
+            self.owner[t.index()] = None;
+            out.push(self.event(EventKind::TaskStopped(t, id)));
+        }
+    }
+
+    pub(super) fn leave(&mut self, id: MemberId, reason: LeaveReason, out: &mut Vec<Event>) {
+        self.stop_all(id, out);
+        let now = self.time;
+        let member = &mut self.members[id.index()];
+        member.status = MemberStatus::Left;
+        member.in_group = false;
+        member.left_at = Some(now);
+        member.learning.clear();
+        member.standby.clear();
+        member.learned.clear();
+        member.ready.clear();
+        member.reported.clear();
+        out.push(self.event(EventKind::MemberLeft(id, reason)));
+    }
+
+    /// Records learners that reached readiness; under the learner design their member
+    /// rejoins (rule 5: `eager` at the first ready learner, `stable` when all are).
+    pub(super) fn note_ready_learners(&mut self, out: &mut Vec<Event>) {
+        let rejoins = self.config.strategy == Strategy::Learner;
+        for i in 0..self.members.len() {
+            let id = MemberId(i as u32);
+            if !self.members[i].status.alive() {
+                continue;
+            }
+            let learning = self.members[i].learning.clone();
+            let ready_now: Vec<TaskId> = learning
+                .iter()
+                .copied()
+                .filter(|&t| self.learner_ready(id, t))
+                .collect();
+            let member = &self.members[i];
+            let newly: Vec<TaskId> = ready_now
+                .iter()
+                .copied()
+                .filter(|t| !member.ready.contains(t))
+                .collect();
+            let unreported = ready_now.iter().any(|t| !member.reported.contains(t));
+            for &t in &newly {
+                out.push(self.event(EventKind::LearnerReady(id, t)));
+            }
+            let wants_rejoin = unreported
+                && match self.config.readiness {
+                    Readiness::Eager => true,
+                    Readiness::Stable => ready_now.len() == learning.len(),
+                };
+            let member = &mut self.members[i];
+            member.ready = ready_now;
+            if rejoins && wants_rejoin {
+                member.reported.clone_from(&member.ready);
+                self.trigger(Cause::LearnerReady(id));
+            }
+        }
     }
 }

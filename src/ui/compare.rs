@@ -5,13 +5,13 @@ use super::dom;
 use super::group::GroupView;
 use super::panels::MemberToolbar;
 use super::state::{Action, AppState};
-use crate::charts::{self, PlotMap};
-use crate::frame::Frame;
-use crate::metrics::Metrics;
+use crate::model::Command;
 use crate::model::Strategy;
-use crate::scenario::Command;
 use crate::session::MAX_LANES;
-use crate::timeline::{self, Availability};
+use crate::views::charts::{self, PlotMap};
+use crate::views::frame::Frame;
+use crate::views::metrics::Metrics;
+use crate::views::timeline::{self, Availability};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
@@ -345,7 +345,8 @@ pub fn compare_view(props: &CompareProps) -> Html {
                 next.push(s);
             }
             let ordered: Vec<Strategy> = Strategy::ALL
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|x| next.contains(x))
                 .collect();
             d.dispatch(Action::Strategies(ordered));

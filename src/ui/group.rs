@@ -4,9 +4,9 @@
 //! group then plays a FLIP animation (first, last, invert, play): each chip that moved is
 //! drawn at its old place and slides to its new one, so the eye follows it.
 
-use crate::frame::{Card, Chip, ChipRole};
 use crate::glossary;
-use crate::scenario::Command;
+use crate::model::Command;
+use crate::views::frame::{Card, Chip, ChipRole};
 use std::collections::HashMap;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;

@@ -1,6 +1,6 @@
 //! The browser playground: a thin Yew layer that renders the core's state and sends it
 //! commands. Everything it shows is read off [`crate::session::Session`] through
-//! [`crate::frame::Frame`]; nothing here decides anything about rebalancing.
+//! [`crate::views::frame::Frame`]; nothing here decides anything about rebalancing.
 
 mod compare;
 mod controls;
@@ -11,13 +11,13 @@ mod state;
 mod tour;
 
 use crate::engine::coordinator::Round;
-use crate::frame::Frame;
 use crate::link::{SavedSession, ViewMode};
-use crate::metrics::Metrics;
-use crate::notation;
+use crate::model::{Command, Scenario};
 use crate::presets::{Preset, PRESETS};
-use crate::scenario::{Command, Scenario};
 use crate::tour::TOURS;
+use crate::views::frame::Frame;
+use crate::views::metrics::Metrics;
+use crate::views::notation;
 use controls::{Mark, Transport};
 use group::GroupView;
 use panels::{Banner, ConfigPanel, HelpDialog, LogPanel, MemberToolbar, MetricsPanel};
@@ -384,7 +384,7 @@ pub fn app() -> Html {
             main.run
                 .commands()
                 .iter()
-                .map(|c| Mark::Command(c.at_ms, c.command.describe())),
+                .map(|c| Mark::Command(c.at_ms, c.command.to_string())),
         )
         .chain(
             main.run
@@ -403,9 +403,9 @@ pub fn app() -> Html {
     let chips = || frame.cards.iter().flat_map(|c| c.chips.iter());
     let quiet = if metrics.at_rest {
         "nothing to do: the group is at rest"
-    } else if chips().any(|c| c.role == crate::frame::ChipRole::Learner) {
+    } else if chips().any(|c| c.role == crate::views::frame::ChipRole::Learner) {
         "learners replaying"
-    } else if chips().any(|c| c.role == crate::frame::ChipRole::Active && !c.up) {
+    } else if chips().any(|c| c.role == crate::views::frame::ChipRole::Active && !c.up) {
         "tasks restoring on their new owners (down)"
     } else if !frame.unowned.is_empty() {
         "tasks down until the coordinator notices (session timeout)"
@@ -422,7 +422,7 @@ pub fn app() -> Html {
             "stable".into()
         }
     );
-    let pending = (frame.round.phase == crate::frame::PhaseView::Joining).then(|| {
+    let pending = (frame.round.phase == crate::views::frame::PhaseView::Joining).then(|| {
         format!(
             "{}\n{}\nMembers joining\u{2026}",
             notation::heading(frame.round.index.unwrap_or(0)),
@@ -457,7 +457,7 @@ pub fn app() -> Html {
         ),
     };
     let scenario_file = (*use_memo(format!("{:p}", Rc::as_ptr(&state.session)), |_| {
-        session.scenario().to_file(&session.scenario().events)
+        session.scenario().to_file(&session.scenario().commands)
     }))
     .clone();
     let can_crash_leader = session.check(&Command::CrashLeader).is_ok();
@@ -570,7 +570,7 @@ pub fn app() -> Html {
         let d = state.dispatcher();
         use_callback(
             (),
-            move |file: crate::scenario::ScenarioFile, _| match Scenario::from_file(file) {
+            move |file: crate::format::ScenarioFile, _| match Scenario::from_file(file) {
                 Ok(scenario) => d.dispatch(Action::Load {
                     scenario: Box::new(scenario),
                     preset: None,

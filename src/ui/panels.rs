@@ -2,13 +2,14 @@
 //! metrics, the log in the seed's notation, the configuration editor and the help.
 
 use crate::engine::coordinator::Round;
-use crate::frame::{PhaseView, RoundView};
+use crate::format::{MemberFile, ScenarioFile, TaskFile};
 use crate::glossary::{self, GLOSSARY};
-use crate::invariants::Violation;
-use crate::metrics::Metrics;
+use crate::history::invariants::Violation;
+use crate::model::{Command, MemberSpec};
 use crate::model::{HandoffMode, Readiness, Roster, Strategy};
-use crate::notation;
-use crate::scenario::{Command, MemberFile, MemberSpec, ScenarioFile, TaskFile};
+use crate::views::frame::{PhaseView, RoundView};
+use crate::views::metrics::Metrics;
+use crate::views::notation;
 use yew::prelude::*;
 
 /// A term with its glossary definition as a tooltip.
@@ -478,7 +479,7 @@ pub fn config_panel(props: &ConfigProps) -> Html {
             if let Some(initial) = next.initial.as_mut() {
                 initial.remove(&removed.id);
             }
-            next.events.retain(|e| {
+            next.commands.retain(|e| {
                 e.crash.as_deref() != Some(&removed.id) && e.drain.as_deref() != Some(&removed.id)
             });
         });
@@ -506,18 +507,18 @@ pub fn config_panel(props: &ConfigProps) -> Html {
             <summary data-testid="config-open">{ "Configuration, tasks and members" }</summary>
             <div class="config-grid">
                 <label>{ "strategy" }
-                    <select data-testid="config-strategy" onchange={edit_select(|s, v| s.config.strategy = Strategy::parse(&v).unwrap_or_default())}>
+                    <select data-testid="config-strategy" onchange={edit_select(|s, v| s.config.strategy = v.parse().unwrap_or_default())}>
                         { for Strategy::ALL.iter().map(|st| html! { <option value={st.name()} selected={*st == c.strategy}>{ st.name() }</option> }) }
                     </select>
                 </label>
                 <label><Term term="release at join">{ "handoff" }</Term>
-                    <select onchange={edit_select(|s, v| s.config.handoff = if v == "two_phase" { HandoffMode::TwoPhase } else { HandoffMode::ReleaseAtJoin })}>
+                    <select onchange={edit_select(|s, v| s.config.handoff = v.parse().unwrap_or_default())}>
                         <option value="release_at_join" selected={c.handoff == HandoffMode::ReleaseAtJoin}>{ "release at join" }</option>
                         <option value="two_phase" selected={c.handoff == HandoffMode::TwoPhase}>{ "two phase" }</option>
                     </select>
                 </label>
                 <label>{ "readiness" }
-                    <select onchange={edit_select(|s, v| s.config.readiness = if v == "stable" { Readiness::Stable } else { Readiness::Eager })}>
+                    <select onchange={edit_select(|s, v| s.config.readiness = v.parse().unwrap_or_default())}>
                         <option value="eager" selected={c.readiness == Readiness::Eager}>{ "eager: first ready learner" }</option>
                         <option value="stable" selected={c.readiness == Readiness::Stable}>{ "stable: all learners ready" }</option>
                     </select>

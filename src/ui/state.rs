@@ -6,8 +6,8 @@
 
 use crate::link::{SavedSession, TourPosition, ViewMode};
 use crate::model::Strategy;
+use crate::model::{Command, Scenario};
 use crate::presets::Preset;
-use crate::scenario::{Command, Scenario};
 use crate::session::Session;
 use crate::tour::Tour;
 use std::cell::RefCell;
@@ -281,7 +281,7 @@ impl AppState {
 
 /// A session that cannot fail to start: the scenario without its commands.
 fn fallback_session(mut scenario: Scenario) -> Session {
-    scenario.events.clear();
+    scenario.commands.clear();
     Session::new(scenario, &[]).unwrap_or_else(|_| {
         let empty = crate::presets::scale_out(0, 0, 0);
         Session::new(empty, &[]).expect("an empty scenario has nothing that can fail")
@@ -428,7 +428,7 @@ impl Reducible for AppState {
                 Err(e) => next.fail(format!("{note}: {e}. The current session is kept.")),
             },
             Action::Command(command) => {
-                let what = command.describe();
+                let what = command.to_string();
                 let result = next.session.borrow_mut().command(command);
                 match result {
                     Ok(()) => {

@@ -5,11 +5,13 @@
 use crate::engine::coordinator::{Cause, Phase};
 use crate::engine::member::MemberStatus;
 use crate::engine::Engine;
+use crate::model::Command;
 use crate::model::{MemberId, TaskId};
-use crate::scenario::Command;
 
-/// The role a chip shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The role a chip shows; its name (`active`, ...) is what tests and styles read
+/// (`data-role`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum ChipRole {
     /// The member runs the task.
     Active,
@@ -22,11 +24,7 @@ pub enum ChipRole {
 impl ChipRole {
     /// The name tests and styles use (`data-role`).
     pub fn name(self) -> &'static str {
-        match self {
-            ChipRole::Active => "active",
-            ChipRole::Learner => "learner",
-            ChipRole::Standby => "standby",
-        }
+        self.into()
     }
 }
 
@@ -248,7 +246,7 @@ impl Frame {
                     Phase::Syncing { round, .. } => Some(roster.member(round.leader).to_string()),
                     Phase::Joining { .. } => leader.map(|l| roster.member(l).to_string()),
                 },
-                causes: Cause::describe_all(&r.causes, roster),
+                causes: crate::views::notation::cause_sentences(&r.causes, roster),
                 cause_kinds: r.causes.iter().map(Cause::kind).collect(),
                 started_at: Some(r.started_at),
             },
@@ -265,7 +263,7 @@ impl Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::history::Run;
+    use crate::history::Run;
     use crate::presets::Preset;
 
     fn run_to(id: &str, t: u64) -> Engine {

@@ -4,8 +4,8 @@
 
 use crate::engine::coordinator::{Cause, Round};
 use crate::engine::Engine;
-use crate::metrics::Metrics;
 use crate::model::{JoinMetadata, MemberAssignment, Roster, TaskId};
+use crate::views::metrics::Metrics;
 use std::fmt::Write;
 
 const ORDINALS: [&str; 20] = [
@@ -134,7 +134,7 @@ pub fn round(roster: &Roster, round: &Round, standbys: bool, ready_lag: u64) -> 
         round.generation,
         round.started_at
     );
-    for sentence in Cause::describe_all(&round.causes, roster) {
+    for sentence in cause_sentences(&round.causes, roster) {
         let _ = writeln!(out, "{sentence}");
     }
     if let Some(previous) = round.previous_leader {
@@ -226,4 +226,72 @@ pub fn log(engine: &Engine, rounds: &[Round]) -> String {
         );
     }
     out
+}
+
+/// A short sentence in the seed's style for why a round runs, such as "New member S4 joins
+/// the group".
+pub fn cause_sentence(cause: &Cause, roster: &Roster) -> String {
+    match cause {
+        Cause::Startup => "The group forms and takes its unassigned tasks".to_string(),
+        Cause::MemberJoined(m) => joined_sentence(&[roster.member(*m)]),
+        Cause::LearnerReady(m) => ready_sentence(&[roster.member(*m)]),
+        Cause::Drain(m) => format!(
+            "Member {} joins the group and claims that it is leaving",
+            roster.member(*m)
+        ),
+        Cause::CrashDetected(m) => format!(
+            "{} crashed; the coordinator notices after the session timeout",
+            roster.member(*m)
+        ),
+        Cause::MemberLeft(m) => format!("Member {} leaves the group", roster.member(*m)),
+        Cause::ScaleDownTimeout(m) => format!(
+            "Member {} reaches its scale-down timeout and leaves",
+            roster.member(*m)
+        ),
+        Cause::FollowUp => "Follow-up rebalance: revoked tasks get their new owner".to_string(),
+        Cause::Probing => "Probing rebalance: caught-up warm-ups are promoted".to_string(),
+    }
+}
+
+/// Sentences for a round's causes: members that joined (or got ready) together are named in
+/// one sentence, as the seed does ("New members S2, S3 join the group").
+pub fn cause_sentences(causes: &[Cause], roster: &Roster) -> Vec<String> {
+    let mut joined = Vec::new();
+    let mut ready = Vec::new();
+    let mut rest = Vec::new();
+    for cause in causes {
+        match cause {
+            Cause::MemberJoined(m) => joined.push(roster.member(*m)),
+            Cause::LearnerReady(m) => ready.push(roster.member(*m)),
+            other => rest.push(cause_sentence(other, roster)),
+        }
+    }
+    let mut out = Vec::new();
+    if !joined.is_empty() {
+        out.push(joined_sentence(&joined));
+    }
+    if !ready.is_empty() {
+        out.push(ready_sentence(&ready));
+    }
+    out.extend(rest);
+    out
+}
+
+fn joined_sentence(names: &[&str]) -> String {
+    match names {
+        [one] => format!("New member {one} joins the group"),
+        _ => format!("New members {} join the group", names.join(", ")),
+    }
+}
+
+fn ready_sentence(names: &[&str]) -> String {
+    match names {
+        [one] => format!(
+            "Member {one} finishes its replay and becomes ready, re-attempts to join the group"
+        ),
+        _ => format!(
+            "Members {} finish their replay and become ready, re-attempt to join the group",
+            names.join(", ")
+        ),
+    }
 }

@@ -2,8 +2,8 @@
 //! (up, restoring, down, with learner replay), each member's active load, and downtime
 //! accumulated over time.
 
-use crate::engine::history::Run;
 use crate::engine::EventKind;
+use crate::history::Run;
 use crate::model::{MemberId, TaskId};
 
 /// What a task is doing over a span of time.
@@ -230,8 +230,8 @@ pub fn cumulative_downtime(run: &Run, until: u64) -> Vec<(u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::Metrics;
     use crate::presets::Preset;
+    use crate::views::metrics::Metrics;
 
     fn run(id: &str) -> Run {
         let mut run = Run::new(

@@ -1,47 +1,37 @@
-//! The rules of system.md that must hold at every moment, checked after every event (as
-//! Runway and Spectacle do). A violation is a finding about the design or the code, shown in
-//! red in the playground's log and failing the property tests.
+//! The rules of the design that must hold at every moment, checked by the history after every
+//! event (as Runway and Spectacle do). A violation is a finding about the design or the code,
+//! shown in red in the playground's log and failing the property tests.
 
 use crate::engine::coordinator::Round;
 use crate::engine::Engine;
 use crate::model::{Strategy, TaskId};
-use std::fmt;
 
-/// A rule that must always hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A rule that must always hold; its name (as the log shows it) is its `Display`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display, strum::IntoStaticStr)]
 pub enum Invariant {
     /// Rule 1: no task is run by two members at once, nor handed to a member while another
     /// reports running it.
+    #[strum(to_string = "never two owners")]
     NeverTwoOwners,
     /// No member learns, or keeps a standby of, a task it runs itself.
+    #[strum(to_string = "no learner or standby beside its active")]
     NoReplicaBesideActive,
     /// A draining member gets no new work: no new active, learner or standby.
+    #[strum(to_string = "no new work for a leaving member")]
     NoNewWorkWhileLeaving,
     /// Rule 2 and 4: a stateful task taken from a live owner goes to a ready learner (or,
     /// two-phase, is revoked while a ready learner waits for it).
+    #[strum(to_string = "a planned handoff waits for a ready learner")]
     PlannedHandoffWaitsForReadyLearner,
     /// Rule 3: after a round, every task has an owner unless it waits for the follow-up.
+    #[strum(to_string = "every task has an owner after a round")]
     EveryTaskOwned,
 }
 
 impl Invariant {
     /// A short name for the log.
     pub fn name(self) -> &'static str {
-        match self {
-            Invariant::NeverTwoOwners => "never two owners",
-            Invariant::NoReplicaBesideActive => "no learner or standby beside its active",
-            Invariant::NoNewWorkWhileLeaving => "no new work for a leaving member",
-            Invariant::PlannedHandoffWaitsForReadyLearner => {
-                "a planned handoff waits for a ready learner"
-            }
-            Invariant::EveryTaskOwned => "every task has an owner after a round",
-        }
-    }
-}
-
-impl fmt::Display for Invariant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        self.into()
     }
 }
 

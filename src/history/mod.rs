@@ -1,15 +1,19 @@
 //! The history of a run: the scenario, every command with its time, the events and rounds
 //! they produced, and snapshots of the engine from which any moment is replayed exactly.
+//! After every step it checks the design's invariants ([`invariants`]) on the engine, which
+//! knows nothing of them.
 //!
 //! Nothing is stored per frame. The state at a past moment is the nearest earlier snapshot
 //! run forward, which gives the same state the first run had, since the engine is
 //! deterministic. Acting at a past moment forks: the commands after it are dropped (and kept
 //! in [`Fork`] so the timeline can show them), and the history goes on from there.
 
-use super::coordinator::Round;
-use super::{CommandError, Engine, Event, EventKind};
-use crate::invariants::{self, Violation};
-use crate::scenario::{Command, Scenario, TimedCommand};
+pub mod invariants;
+
+use crate::engine::coordinator::Round;
+use crate::engine::{CommandError, Engine, Event, EventKind};
+use crate::model::{Command, Scenario, TimedCommand};
+use invariants::Violation;
 
 /// Steps between two snapshots: replaying at most this many events answers any scrub.
 const SNAPSHOT_EVERY: usize = 24;
@@ -82,7 +86,7 @@ impl Run {
     pub fn new(scenario: Scenario) -> Run {
         let mut events = Vec::new();
         let engine = Engine::new(&scenario, &mut events);
-        let commands = scenario.events.clone();
+        let commands = scenario.commands.clone();
         let mut run = Run {
             scenario,
             commands,
@@ -177,7 +181,7 @@ impl Run {
                     .apply(&command, &mut out)
                     .map_err(|error| RunError {
                         at_ms: at,
-                        command: command.describe(),
+                        command: command.to_string(),
                         error,
                     })?;
                 self.next_command += 1;

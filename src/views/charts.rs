@@ -3,7 +3,7 @@
 //! in bar height, so they read without colour.
 
 use crate::model::Strategy;
-use crate::timeline::{Availability, LoadLine, TaskLine};
+use crate::views::timeline::{Availability, LoadLine, TaskLine};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -343,7 +343,7 @@ mod tests {
     use super::*;
     use crate::compare::Comparison;
     use crate::presets::Preset;
-    use crate::timeline::{availability, cumulative_downtime, member_load};
+    use crate::views::timeline::{availability, cumulative_downtime, member_load};
 
     fn colour_hex(c: RGBColor) -> String {
         format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)

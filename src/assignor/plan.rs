@@ -1,0 +1,309 @@
+//! The working state of one decision of the leader: the join metadata indexed per task, who
+//! owns what after this round, orphans (rule 3), revocations (rule 1) and the assignment it
+//! becomes.
+
+use super::balance::{compare_load, LeastLoaded};
+use super::{AssignError, AssignInput};
+use crate::model::{Assignment, MemberAssignment, TaskId};
+
+/// A position in the input's member list (join order); the leader is 0.
+pub(crate) type Pos = usize;
+
+/// The working state of one assignment: per-task vectors, filled in rule by rule.
+pub(crate) struct Plan<'a> {
+    pub input: AssignInput<'a>,
+    /// Who runs each task after this round.
+    pub owner: Vec<Option<Pos>>,
+    /// Who reported running each task at this join.
+    pub reported_owner: Vec<Option<Pos>>,
+    /// Who released each task at this join (it ran the task until it joined).
+    pub releaser: Vec<Option<Pos>>,
+    /// The learner of each task after this round.
+    pub learner: Vec<Option<Pos>>,
+    /// The learner each task had when members joined.
+    pub reported_learner: Vec<Option<Pos>>,
+    /// Standby holders of each task after this round.
+    pub standbys: Vec<Vec<Pos>>,
+    /// Members holding local state of each task, with its lag, as reported.
+    pub holders: Vec<Vec<(Pos, u64)>>,
+    /// Standby holders of each task, as reported.
+    pub reported_standbys: Vec<Vec<Pos>>,
+    /// Tasks revoked from their owner this round, to be assigned at the follow-up.
+    pub revoking: Vec<bool>,
+    /// Another rebalance is needed right after this one.
+    pub followup: bool,
+}
+
+impl<'a> Plan<'a> {
+    /// Indexes the join metadata, checking that it could have come from correct members.
+    pub fn new(input: AssignInput<'a>) -> Result<Plan<'a>, AssignError> {
+        let n = input.tasks.len();
+        let mut plan = Plan {
+            input,
+            owner: vec![None; n],
+            reported_owner: vec![None; n],
+            releaser: vec![None; n],
+            learner: vec![None; n],
+            reported_learner: vec![None; n],
+            standbys: vec![Vec::new(); n],
+            holders: vec![Vec::new(); n],
+            reported_standbys: vec![Vec::new(); n],
+            revoking: vec![false; n],
+            followup: false,
+        };
+        let mut seen = std::collections::HashSet::with_capacity(input.members.len());
+        for (pos, meta) in input.members.iter().enumerate() {
+            if !seen.insert(meta.member) {
+                return Err(AssignError::DuplicateMember(meta.member));
+            }
+            if meta.capacity == 0 {
+                return Err(AssignError::ZeroCapacity(meta.member));
+            }
+            let lists = [&meta.assigned, &meta.revoked, &meta.learning, &meta.standby];
+            for &task in lists.into_iter().flatten() {
+                if task.index() >= n {
+                    return Err(AssignError::UnknownTask {
+                        member: meta.member,
+                        task,
+                    });
+                }
+            }
+            for &(task, lag) in &meta.lags {
+                if task.index() >= n {
+                    return Err(AssignError::UnknownTask {
+                        member: meta.member,
+                        task,
+                    });
+                }
+                plan.holders[task.index()].push((pos, lag));
+            }
+            for &task in &meta.assigned {
+                if let Some(first) = plan.reported_owner[task.index()] {
+                    return Err(AssignError::OwnedTwice {
+                        task,
+                        first: input.members[first].member,
+                        second: meta.member,
+                    });
+                }
+                plan.reported_owner[task.index()] = Some(pos);
+            }
+            for &task in &meta.learning {
+                plan.reported_learner[task.index()].get_or_insert(pos);
+            }
+            for &task in &meta.standby {
+                plan.reported_standbys[task.index()].push(pos);
+            }
+        }
+        for (pos, meta) in input.members.iter().enumerate() {
+            for &task in &meta.revoked {
+                if plan.reported_owner[task.index()].is_none() {
+                    plan.releaser[task.index()].get_or_insert(pos);
+                }
+            }
+        }
+        plan.owner = plan.reported_owner.clone();
+        Ok(plan)
+    }
+
+    /// Number of tasks.
+    pub fn task_count(&self) -> usize {
+        self.input.tasks.len()
+    }
+
+    /// Whether a member told the group it is leaving.
+    pub fn leaving(&self, pos: Pos) -> bool {
+        self.input.members[pos].leaving
+    }
+
+    /// The capacity of a member.
+    pub fn capacity(&self, pos: Pos) -> u64 {
+        u64::from(self.input.members[pos].capacity)
+    }
+
+    /// Whether a task has state to restore.
+    pub fn stateful(&self, task: usize) -> bool {
+        self.input.tasks[task].stateful
+    }
+
+    /// The lag of a member's local state of a task, if it holds any.
+    pub fn lag(&self, task: usize, pos: Pos) -> Option<u64> {
+        self.holders[task]
+            .iter()
+            .find(|&&(p, _)| p == pos)
+            .map(|&(_, l)| l)
+    }
+
+    /// Whether a member's state of a task is within the acceptable recovery lag. A member
+    /// without the state is as far behind as the whole changelog (as Kafka Streams counts
+    /// it), so a task with a short changelog is caught up everywhere.
+    pub fn caught_up(&self, task: usize, pos: Pos) -> bool {
+        if !self.stateful(task) {
+            return true;
+        }
+        let lag = self
+            .lag(task, pos)
+            .unwrap_or(self.input.tasks[task].changelog);
+        lag <= self.input.config.acceptable_recovery_lag
+    }
+
+    /// What moving a task to a member without its state costs: the records to replay.
+    pub fn move_cost(&self, task: usize) -> u64 {
+        if self.stateful(task) {
+            self.input.tasks[task].changelog
+        } else {
+            0
+        }
+    }
+
+    /// The members that may receive new work: those not leaving, or everyone if all leave.
+    pub fn receivers(&self) -> Vec<Pos> {
+        let staying: Vec<Pos> = (0..self.input.members.len())
+            .filter(|&p| !self.leaving(p))
+            .collect();
+        if staying.is_empty() {
+            (0..self.input.members.len()).collect()
+        } else {
+            staying
+        }
+    }
+
+    /// Active tasks per member after this round, as currently planned.
+    pub fn active_counts(&self) -> Vec<u64> {
+        let mut counts = vec![0; self.input.members.len()];
+        for &o in self.owner.iter().flatten() {
+            counts[o] += 1;
+        }
+        counts
+    }
+
+    /// Gives an orphan to the best candidate by rule 3 (system.md): its ready learner, else
+    /// the member that released it, else a caught-up standby, else the member with the
+    /// smallest lag, ties to the least loaded.
+    pub fn assign_orphans(&mut self, loads: &mut [u64]) {
+        let candidates = self.receivers();
+        let acceptable = self.input.config.acceptable_recovery_lag;
+        let is_candidate = {
+            let mut v = vec![false; self.input.members.len()];
+            for &c in &candidates {
+                v[c] = true;
+            }
+            v
+        };
+        // Most caught up first, so the tasks that can resume soonest pick first.
+        let mut orphans: Vec<(Option<u64>, usize)> = (0..self.task_count())
+            .filter(|&t| self.owner[t].is_none() && !self.revoking[t])
+            .map(|t| {
+                let best = if self.releaser[t].is_some() {
+                    Some(0)
+                } else if self.stateful(t) {
+                    self.holders[t]
+                        .iter()
+                        .filter(|&&(p, _)| is_candidate[p])
+                        .map(|&(_, l)| l)
+                        .min()
+                } else {
+                    None
+                };
+                (best, t)
+            })
+            .collect();
+        orphans.sort_by_key(|&(best, t)| (best.is_none(), best, t));
+        let mut least = LeastLoaded::new(&candidates, loads, |p| self.capacity(p));
+        for (_, t) in orphans {
+            let ready_learner = self.learner[t]
+                .filter(|&l| is_candidate[l] && self.lag(t, l).is_some_and(|g| g <= acceptable));
+            let chosen = ready_learner
+                .or(self.releaser[t])
+                .or_else(|| self.best_holder(t, &is_candidate, loads, true))
+                .or_else(|| self.best_holder(t, &is_candidate, loads, false))
+                .or_else(|| least.pop_least(loads));
+            if let Some(pos) = chosen {
+                self.owner[t] = Some(pos);
+                loads[pos] += 1;
+                least.update(pos, loads);
+            }
+        }
+    }
+
+    /// The candidate holding a task's state with the smallest lag (only caught-up standbys
+    /// when `standby_only`), ties to the least loaded, then join order.
+    fn best_holder(
+        &self,
+        task: usize,
+        is_candidate: &[bool],
+        loads: &[u64],
+        standby_only: bool,
+    ) -> Option<Pos> {
+        if !self.stateful(task) {
+            return None;
+        }
+        let acceptable = self.input.config.acceptable_recovery_lag;
+        self.holders[task]
+            .iter()
+            .filter(|&&(p, lag)| {
+                is_candidate[p]
+                    && (!standby_only
+                        || (lag <= acceptable && self.reported_standbys[task].contains(&p)))
+            })
+            .min_by(|&&(a, la), &&(b, lb)| {
+                la.cmp(&lb)
+                    .then_with(|| {
+                        compare_load(loads[a], self.capacity(a), loads[b], self.capacity(b))
+                    })
+                    .then(a.cmp(&b))
+            })
+            .map(|&(p, _)| p)
+    }
+
+    /// Revokes a task from its owner now; it is assigned at the follow-up rebalance, once no
+    /// member runs it (rule 1).
+    pub fn revoke(&mut self, task: usize) {
+        self.owner[task] = None;
+        self.revoking[task] = true;
+        self.followup = true;
+    }
+
+    /// Turns the per-task plan into one assignment per member, in join order.
+    pub fn into_assignment(self) -> Assignment {
+        let k = self.input.members.len();
+        let mut out: Vec<MemberAssignment> = vec![MemberAssignment::default(); k];
+        for t in 0..self.task_count() {
+            let task = TaskId(t as u32);
+            if let Some(o) = self.owner[t] {
+                out[o].assigned.push(task);
+                if self.learner[t].is_some() {
+                    out[o].learned.push(task);
+                }
+            }
+            if let Some(l) = self.learner[t] {
+                out[l].learning.push(task);
+            }
+            for &s in &self.standbys[t] {
+                out[s].standby.push(task);
+            }
+        }
+        for (pos, a) in out.iter_mut().enumerate() {
+            let meta = &self.input.members[pos];
+            let mut before: Vec<TaskId> = meta
+                .assigned
+                .iter()
+                .chain(&meta.revoked)
+                .copied()
+                .filter(|t| self.owner[t.index()] != Some(pos))
+                .collect();
+            before.sort_unstable();
+            before.dedup();
+            a.revoked = before;
+        }
+        Assignment {
+            members: self
+                .input
+                .members
+                .iter()
+                .map(|m| m.member)
+                .zip(out)
+                .collect(),
+            followup: self.followup,
+        }
+    }
+}

@@ -1,0 +1,418 @@
+//! The scenario file: what `handoff run` reads, the playground imports and exports, and a share
+//! link carries. [`ScenarioFile`] is the JSON as written; [`Scenario::from_file`] validates it
+//! into the model's [`Scenario`].
+
+use super::validate::{check_name, member_spec, unique_names, validate_config};
+use super::{defaults, parse, ScenarioError, MAX_MEMBERS, MAX_TASKS, MAX_TIME_MS};
+use crate::model::{Command, Config, MemberId, Roster, Scenario, Task, TimedCommand};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+
+/// A task as written in a scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskFile {
+    /// Its name, such as `T1`.
+    pub id: String,
+    /// Whether it has state (default true).
+    #[serde(default = "defaults::yes", skip_serializing_if = "defaults::is_true")]
+    pub stateful: bool,
+    /// Records in its changelog at the start (default 0).
+    #[serde(default, skip_serializing_if = "defaults::is_zero")]
+    pub changelog: u64,
+    /// Records per second appended while it is processed (default 0).
+    #[serde(default, skip_serializing_if = "defaults::is_zero")]
+    pub write_rate: u64,
+}
+
+/// A member as written in a scenario file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemberFile {
+    /// Its name, such as `S1`.
+    pub id: String,
+    /// Its capacity (default 1).
+    #[serde(default = "defaults::one", skip_serializing_if = "defaults::is_one")]
+    pub capacity: u32,
+    /// Records per second it restores (default: the config's `restore_rate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore_rate: Option<u64>,
+}
+
+/// A timed command as written in a scenario file (an entry of its `events`): exactly one of
+/// `join`, `drain`, `crash`, `crash_leader`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandFile {
+    /// When, in virtual milliseconds from the start.
+    pub at_ms: u64,
+    /// A new member joins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join: Option<String>,
+    /// A member is told to drain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drain: Option<String>,
+    /// A member is killed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crash: Option<String>,
+    /// Whoever leads at that moment is killed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crash_leader: Option<bool>,
+    /// Capacity of a joining member (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<u32>,
+    /// Restore rate of a joining member (default: the config's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restore_rate: Option<u64>,
+}
+
+/// A scenario file: the group, its tasks, the configuration and the commands over time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// A title.
+    pub name: String,
+    /// What it shows.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Settings; every field has a default.
+    #[serde(default)]
+    pub config: Config,
+    /// The application's tasks.
+    pub tasks: Vec<TaskFile>,
+    /// The members at the start, in join order.
+    #[serde(default)]
+    pub members: Vec<MemberFile>,
+    /// Tasks the members run, caught up, when the scenario starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial: Option<BTreeMap<String, Vec<String>>>,
+    /// Commands over time (the file calls them `events`).
+    #[serde(default, rename = "events")]
+    pub commands: Vec<CommandFile>,
+    /// Stop the run here even if the group is not at rest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_ms: Option<u64>,
+}
+
+impl CommandFile {
+    /// A command in the file format.
+    pub fn of(command: &TimedCommand) -> CommandFile {
+        let mut e = CommandFile {
+            at_ms: command.at_ms,
+            ..CommandFile::default()
+        };
+        match &command.command {
+            Command::Join(spec) => {
+                e.join = Some(spec.name.clone());
+                e.capacity = (spec.capacity != 1).then_some(spec.capacity);
+                e.restore_rate = spec.restore_rate;
+            }
+            Command::Crash(m) => e.crash = Some(m.clone()),
+            Command::Drain(m) => e.drain = Some(m.clone()),
+            Command::CrashLeader => e.crash_leader = Some(true),
+        }
+        e
+    }
+}
+
+impl Scenario {
+    /// Parses and validates a scenario from JSON text.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_file(parse::<ScenarioFile>(text)?)
+    }
+
+    /// Validates a parsed scenario file.
+    pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
+        validate_config(&file.config)?;
+        if file.tasks.len() > MAX_TASKS {
+            return Err(ScenarioError::invalid(
+                "tasks",
+                format!(
+                    "{} tasks is more than the {MAX_TASKS} the playground can show",
+                    file.tasks.len()
+                ),
+            ));
+        }
+        unique_names("tasks", "task", file.tasks.iter().map(|t| t.id.as_str()))?;
+        let tasks: Vec<Task> = file
+            .tasks
+            .iter()
+            .map(|t| Task {
+                name: t.id.clone(),
+                stateful: t.stateful,
+                changelog: if t.stateful { t.changelog } else { 0 },
+                write_rate: if t.stateful { t.write_rate } else { 0 },
+            })
+            .collect();
+        let roster = Roster {
+            tasks: tasks.iter().map(|t| t.name.clone()).collect(),
+            members: file.members.iter().map(|m| m.id.clone()).collect(),
+        };
+        let member_names = unique_names(
+            "members",
+            "member",
+            file.members.iter().map(|m| m.id.as_str()),
+        )?;
+        let members = file
+            .members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| member_spec(&format!("members[{i}]"), &m.id, m.capacity, m.restore_rate))
+            .collect::<Result<Vec<_>, _>>()?;
+        let initial = match &file.initial {
+            None => None,
+            Some(map) => Some(validate_initial(map, &roster)?),
+        };
+        let mut order: Vec<usize> = (0..file.commands.len()).collect();
+        order.sort_by_key(|&i| file.commands[i].at_ms);
+        let mut known: HashSet<String> = member_names;
+        let mut commands = Vec::with_capacity(order.len());
+        for i in order {
+            let e = &file.commands[i];
+            let field = format!("events[{i}]");
+            if e.at_ms > MAX_TIME_MS {
+                return Err(ScenarioError::invalid(
+                    format!("{field}.at_ms"),
+                    format!(
+                        "{} ms is beyond the {MAX_TIME_MS} ms a scenario may cover",
+                        e.at_ms
+                    ),
+                ));
+            }
+            let command = command_of(&field, e)?;
+            match &command {
+                Command::Join(spec) => {
+                    if !known.insert(spec.name.clone()) {
+                        return Err(ScenarioError::invalid(
+                            format!("{field}.join"),
+                            format!("member {} already exists", spec.name),
+                        ));
+                    }
+                }
+                Command::Crash(name) | Command::Drain(name) => {
+                    if !known.contains(name) {
+                        return Err(ScenarioError::invalid(
+                            field,
+                            format!(
+                                "{command} names member {name}, which is not in `members` and has not joined by {} ms",
+                                e.at_ms
+                            ),
+                        ));
+                    }
+                }
+                Command::CrashLeader => {}
+            }
+            commands.push(TimedCommand {
+                at_ms: e.at_ms,
+                command,
+            });
+        }
+        if known.len() > MAX_MEMBERS {
+            return Err(ScenarioError::invalid(
+                "members",
+                format!(
+                    "{} members is more than the {MAX_MEMBERS} the playground can show",
+                    known.len()
+                ),
+            ));
+        }
+        if let Some(until) = file.until_ms {
+            if until > MAX_TIME_MS {
+                return Err(ScenarioError::invalid(
+                    "until_ms",
+                    format!("{until} ms is beyond the {MAX_TIME_MS} ms a scenario may cover"),
+                ));
+            }
+        }
+        Ok(Scenario {
+            name: file.name,
+            description: file.description,
+            config: file.config,
+            tasks,
+            members,
+            initial,
+            commands,
+            until_ms: file.until_ms,
+        })
+    }
+
+    /// The scenario in the file format with `commands` as its commands (the playground's
+    /// export: the commands of the history being viewed, the loaded ones and the person's).
+    pub fn to_file(&self, commands: &[TimedCommand]) -> ScenarioFile {
+        let member_name = |m: MemberId| self.members[m.index()].name.clone();
+        let initial = self.initial.as_ref().map(|owners| {
+            let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+            for (t, owner) in owners.iter().enumerate() {
+                if let Some(m) = owner {
+                    map.entry(member_name(*m))
+                        .or_default()
+                        .push(self.tasks[t].name.clone());
+                }
+            }
+            map
+        });
+        ScenarioFile {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            config: self.config.clone(),
+            tasks: self
+                .tasks
+                .iter()
+                .map(|t| TaskFile {
+                    id: t.name.clone(),
+                    stateful: t.stateful,
+                    changelog: t.changelog,
+                    write_rate: t.write_rate,
+                })
+                .collect(),
+            members: self
+                .members
+                .iter()
+                .map(|m| MemberFile {
+                    id: m.name.clone(),
+                    capacity: m.capacity,
+                    restore_rate: m.restore_rate,
+                })
+                .collect(),
+            initial,
+            commands: commands.iter().map(CommandFile::of).collect(),
+            until_ms: self.until_ms,
+        }
+    }
+
+    /// The scenario as pretty JSON in the file format, with `commands` as its commands.
+    pub fn to_json(&self, commands: &[TimedCommand]) -> String {
+        serde_json::to_string_pretty(&self.to_file(commands)).unwrap_or_default()
+    }
+}
+
+/// The command of one entry of `events`.
+fn command_of(field: &str, e: &CommandFile) -> Result<Command, ScenarioError> {
+    let actions = [
+        e.join.is_some(),
+        e.drain.is_some(),
+        e.crash.is_some(),
+        e.crash_leader.is_some(),
+    ];
+    let count = actions.iter().filter(|&&a| a).count();
+    if count != 1 {
+        return Err(ScenarioError::invalid(
+            field,
+            format!("an event needs exactly one of join, drain, crash, crash_leader; this one has {count}"),
+        ));
+    }
+    if e.join.is_none() && (e.capacity.is_some() || e.restore_rate.is_some()) {
+        return Err(ScenarioError::invalid(
+            field,
+            "capacity and restore_rate belong to a join event",
+        ));
+    }
+    Ok(if let Some(name) = &e.join {
+        check_name(&format!("{field}.join"), name)?;
+        Command::Join(member_spec(
+            field,
+            name,
+            e.capacity.unwrap_or(1),
+            e.restore_rate,
+        )?)
+    } else if let Some(name) = &e.drain {
+        Command::Drain(name.clone())
+    } else if let Some(name) = &e.crash {
+        Command::Crash(name.clone())
+    } else if e.crash_leader == Some(true) {
+        Command::CrashLeader
+    } else {
+        return Err(ScenarioError::invalid(
+            format!("{field}.crash_leader"),
+            "crash_leader must be true (leave the event out otherwise)",
+        ));
+    })
+}
+
+/// The initial owner of each task, from `initial` (member name to its task names).
+fn validate_initial(
+    map: &BTreeMap<String, Vec<String>>,
+    roster: &Roster,
+) -> Result<Vec<Option<MemberId>>, ScenarioError> {
+    let mut owners: Vec<Option<MemberId>> = vec![None; roster.tasks.len()];
+    for (member, tasks) in map {
+        let Some(m) = roster.member_id(member) else {
+            return Err(ScenarioError::invalid(
+                format!("initial.{member}"),
+                format!("member {member} is not in `members`"),
+            ));
+        };
+        for task in tasks {
+            let Some(t) = roster.task_id(task) else {
+                return Err(ScenarioError::invalid(
+                    format!("initial.{member}"),
+                    format!("task {task} is not in `tasks`"),
+                ));
+            };
+            if let Some(first) = owners[t.index()] {
+                return Err(ScenarioError::invalid(
+                    format!("initial.{member}"),
+                    format!(
+                        "task {task} is already owned by {}: a task has one owner",
+                        roster.member(first)
+                    ),
+                ));
+            }
+            owners[t.index()] = Some(m);
+        }
+    }
+    Ok(owners)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::PRESETS;
+
+    #[test]
+    fn every_preset_survives_a_round_trip_through_the_file_format() {
+        for preset in PRESETS {
+            let scenario = preset.scenario().expect("parses");
+            let again =
+                Scenario::from_json(&scenario.to_json(&scenario.commands)).expect("parses again");
+            assert_eq!(again, scenario, "{}", preset.id);
+        }
+    }
+
+    #[test]
+    fn defaults_fill_what_a_file_leaves_out() {
+        let s = Scenario::from_json(r#"{ "name": "tiny", "tasks": [ { "id": "T1" } ] }"#)
+            .expect("parses");
+        assert_eq!(s.config, Config::default());
+        assert!(s.tasks[0].stateful);
+        assert!(s.members.is_empty() && s.commands.is_empty() && s.initial.is_none());
+    }
+
+    #[test]
+    fn events_are_sorted_by_time_keeping_the_order_of_ties() {
+        let s = Scenario::from_json(
+            r#"{ "name": "x", "tasks": [], "events": [
+                { "at_ms": 50, "join": "A" }, { "at_ms": 10, "join": "B" }, { "at_ms": 50, "join": "C" } ] }"#,
+        )
+        .expect("parses");
+        let order: Vec<String> = s.commands.iter().map(|e| e.command.to_string()).collect();
+        assert_eq!(order, ["join B", "join A", "join C"]);
+    }
+
+    #[test]
+    fn a_command_before_its_member_joins_is_refused() {
+        let err = Scenario::from_json(
+            r#"{ "name": "x", "tasks": [], "events": [
+                { "at_ms": 10, "crash": "S5" }, { "at_ms": 20, "join": "S5" } ] }"#,
+        )
+        .expect_err("S5 is not there yet");
+        assert!(err.to_string().contains("has not joined by 10 ms"), "{err}");
+    }
+
+    #[test]
+    fn names_with_separators_are_refused() {
+        let err = Scenario::from_json(r#"{ "name": "x", "tasks": [ { "id": "T[1]" } ] }"#)
+            .expect_err("bracket");
+        assert!(err.to_string().starts_with("tasks[0].id"), "{err}");
+    }
+}

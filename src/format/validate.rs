@@ -1,0 +1,151 @@
+//! Checks shared by the scenario and assign formats: names, capacities, restore rates and the
+//! configuration. Each names the field it refuses.
+
+use super::{ScenarioError, MAX_TIME_MS};
+use crate::model::{Config, MemberSpec};
+use std::collections::HashSet;
+
+/// A name people read and the notation prints: not empty, short, and free of the characters
+/// the notation uses as separators.
+pub(super) fn check_name(field: &str, name: &str) -> Result<(), ScenarioError> {
+    if name.trim().is_empty() {
+        return Err(ScenarioError::invalid(field, "a name cannot be empty"));
+    }
+    if name.len() > 40 {
+        return Err(ScenarioError::invalid(
+            field,
+            "a name is at most 40 characters",
+        ));
+    }
+    if name
+        .chars()
+        .any(|c| c.is_control() || c == ',' || c == '[' || c == ']')
+    {
+        return Err(ScenarioError::invalid(
+            field,
+            format!("{name:?} holds a character names cannot use (control characters, commas, brackets)"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks every name of a list (`tasks` or `members`, read as `{list}[i].id`) and that none
+/// is listed twice; `what` is the noun of the message ("task", "member").
+pub(super) fn unique_names<'a>(
+    list: &str,
+    what: &str,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Result<HashSet<String>, ScenarioError> {
+    let mut seen = HashSet::new();
+    for (i, name) in names.into_iter().enumerate() {
+        let field = format!("{list}[{i}].id");
+        check_name(&field, name)?;
+        if !seen.insert(name.to_string()) {
+            return Err(ScenarioError::invalid(
+                field,
+                format!("{what} {name} is listed twice"),
+            ));
+        }
+    }
+    Ok(seen)
+}
+
+/// A member's capacity: at least one.
+pub(super) fn check_capacity(field: &str, name: &str, capacity: u32) -> Result<(), ScenarioError> {
+    if capacity == 0 {
+        return Err(ScenarioError::invalid(
+            format!("{field}.capacity"),
+            format!("member {name} needs a capacity of at least 1"),
+        ));
+    }
+    Ok(())
+}
+
+/// A member as a scenario gives it (at the start or in a join command).
+pub(super) fn member_spec(
+    field: &str,
+    name: &str,
+    capacity: u32,
+    restore_rate: Option<u64>,
+) -> Result<MemberSpec, ScenarioError> {
+    check_capacity(field, name, capacity)?;
+    if restore_rate == Some(0) {
+        return Err(ScenarioError::invalid(
+            format!("{field}.restore_rate"),
+            format!("member {name} needs a restore rate above 0 records/s"),
+        ));
+    }
+    Ok(MemberSpec {
+        name: name.to_string(),
+        capacity,
+        restore_rate,
+    })
+}
+
+/// `max_learners` caps learners group-wide; zero would forbid them all.
+pub(super) fn check_max_learners(max_learners: Option<u32>) -> Result<(), ScenarioError> {
+    if max_learners == Some(0) {
+        return Err(ScenarioError::invalid(
+            "config.max_learners",
+            "0 would forbid every learner, so no stateful task could ever move; use null for no cap",
+        ));
+    }
+    Ok(())
+}
+
+/// Kafka Streams' own bounds on the `kip441` settings.
+pub(super) fn check_kip441(max_warmup_replicas: u32) -> Result<(), ScenarioError> {
+    if max_warmup_replicas == 0 {
+        return Err(ScenarioError::invalid(
+            "config.kip441.max_warmup_replicas",
+            "must be at least 1, as in Kafka Streams",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks settings the simulation cannot work with.
+pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
+    if config.rebalance_ms < 2 {
+        return Err(ScenarioError::invalid(
+            "config.rebalance_ms",
+            "a rebalance round needs at least 2 ms (a join phase and a sync phase)",
+        ));
+    }
+    if config.rebalance_ms > MAX_TIME_MS {
+        return Err(ScenarioError::invalid(
+            "config.rebalance_ms",
+            "longer than a year",
+        ));
+    }
+    if config.session_timeout_ms == 0 || config.session_timeout_ms > MAX_TIME_MS {
+        return Err(ScenarioError::invalid(
+            "config.session_timeout_ms",
+            "must be between 1 ms and a year",
+        ));
+    }
+    if config.restore_rate == 0 {
+        return Err(ScenarioError::invalid(
+            "config.restore_rate",
+            "members need a restore rate above 0 records/s",
+        ));
+    }
+    check_max_learners(config.max_learners)?;
+    if config
+        .scale_down_timeout_ms
+        .is_some_and(|t| t > MAX_TIME_MS)
+    {
+        return Err(ScenarioError::invalid(
+            "config.scale_down_timeout_ms",
+            "longer than a year",
+        ));
+    }
+    check_kip441(config.kip441.max_warmup_replicas)?;
+    if config.kip441.probing_interval_ms < 1 || config.kip441.probing_interval_ms > MAX_TIME_MS {
+        return Err(ScenarioError::invalid(
+            "config.kip441.probing_interval_ms",
+            "must be between 1 ms and a year",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! What the leader reads and writes: the tasks as it knows them, the join metadata each
+//! member reports, and the assignment it hands back.
+
+use super::{MemberId, TaskId};
+
+/// What the leader knows of a task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskInfo {
+    /// Whether the task has state to restore.
+    pub stateful: bool,
+    /// The changelog's end offset: what a member with no state would have to replay. The
+    /// leader reads it to move the cheapest tasks first; zero when unknown.
+    pub changelog: u64,
+}
+
+/// What a member reports when it joins a rebalance (the seed's join metadata).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JoinMetadata {
+    /// The member.
+    pub member: MemberId,
+    /// Its capacity; active tasks are balanced in proportion to it.
+    pub capacity: u32,
+    /// The member was told to drain and will leave once it runs nothing.
+    pub leaving: bool,
+    /// Tasks it still runs.
+    pub assigned: Vec<TaskId>,
+    /// Tasks it released since its last assignment.
+    pub revoked: Vec<TaskId>,
+    /// Tasks it is learning.
+    pub learning: Vec<TaskId>,
+    /// Tasks it keeps a standby replica of.
+    pub standby: Vec<TaskId>,
+    /// Records behind the changelog end, for every task whose state it holds. A task
+    /// missing here has no local state.
+    pub lags: Vec<(TaskId, u64)>,
+}
+
+impl JoinMetadata {
+    /// The lag of a task's local state, if the member holds any.
+    pub fn lag(&self, task: TaskId) -> Option<u64> {
+        self.lags.iter().find(|(t, _)| *t == task).map(|&(_, l)| l)
+    }
+}
+
+/// What the leader hands one member.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemberAssignment {
+    /// Active tasks it runs from now on.
+    pub assigned: Vec<TaskId>,
+    /// Tasks it ran before this round and no longer runs.
+    pub revoked: Vec<TaskId>,
+    /// Tasks it learns (replays) while another member runs them.
+    pub learning: Vec<TaskId>,
+    /// Tasks it keeps a standby replica of.
+    pub standby: Vec<TaskId>,
+    /// Its active tasks that some learner is replaying (the seed's `isLearned`).
+    pub learned: Vec<TaskId>,
+}
+
+/// The leader's decision for the whole group.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Assignment {
+    /// One entry per member that joined, in join order.
+    pub members: Vec<(MemberId, MemberAssignment)>,
+    /// Another rebalance is needed at once: a revoked task waits to be reassigned.
+    pub followup: bool,
+}
+
+impl Assignment {
+    /// The assignment of one member, if it took part.
+    pub fn of(&self, member: MemberId) -> Option<&MemberAssignment> {
+        self.members
+            .iter()
+            .find(|(m, _)| *m == member)
+            .map(|(_, a)| a)
+    }
+}

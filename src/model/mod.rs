@@ -1,0 +1,100 @@
+//! The vocabulary of the design: tasks, members, the configuration, the join metadata a member
+//! reports, the assignment the leader hands back, the commands a person gives and the
+//! scenario they are given in. The bottom layer: it depends on nothing else in the crate.
+//!
+//! Tasks and members are referred to by dense indices ([`TaskId`], [`MemberId`]) so that the
+//! assignor and the engine can use plain vectors; the names people read (`T1`, `S4`) live in a
+//! [`Roster`] and are only used at the edges (JSON, notation, UI).
+
+mod command;
+mod config;
+mod metadata;
+mod scenario;
+
+pub use command::{Command, MemberSpec, TimedCommand};
+pub use config::{AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy};
+pub use metadata::{Assignment, JoinMetadata, MemberAssignment, TaskInfo};
+pub use scenario::Scenario;
+
+use serde::{Deserialize, Serialize};
+
+/// A task, by its position in the scenario's task list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TaskId(pub u32);
+
+/// A member, by its position in the order members joined the group (initial members first).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+pub struct MemberId(pub u32);
+
+impl TaskId {
+    /// The index into per-task vectors.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl MemberId {
+    /// The index into per-member vectors.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A task as the simulation knows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Task {
+    /// The name people read, such as `T1`.
+    pub name: String,
+    /// Stateful tasks keep a store backed by a changelog; stateless ones have nothing to restore.
+    pub stateful: bool,
+    /// Records in the changelog when the scenario starts.
+    pub changelog: u64,
+    /// Records per second appended to the changelog while an active owner processes the task.
+    pub write_rate: u64,
+}
+
+/// The names of tasks and members, used to print and parse.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Roster {
+    /// Task names by [`TaskId`].
+    pub tasks: Vec<String>,
+    /// Member names by [`MemberId`].
+    pub members: Vec<String>,
+}
+
+impl Roster {
+    /// The name of a task.
+    pub fn task(&self, task: TaskId) -> &str {
+        self.tasks.get(task.index()).map_or("T?", String::as_str)
+    }
+
+    /// The name of a member.
+    pub fn member(&self, member: MemberId) -> &str {
+        self.members
+            .get(member.index())
+            .map_or("S?", String::as_str)
+    }
+
+    /// Finds a task by name.
+    pub fn task_id(&self, name: &str) -> Option<TaskId> {
+        self.tasks
+            .iter()
+            .position(|t| t == name)
+            .map(|i| TaskId(i as u32))
+    }
+
+    /// Finds a member by name.
+    pub fn member_id(&self, name: &str) -> Option<MemberId> {
+        self.members
+            .iter()
+            .position(|m| m == name)
+            .map(|i| MemberId(i as u32))
+    }
+
+    /// Task names of a list, in the list's order.
+    pub fn task_names(&self, tasks: &[TaskId]) -> Vec<String> {
+        tasks.iter().map(|&t| self.task(t).to_string()).collect()
+    }
+}

@@ -1,0 +1,34 @@
+//! A validated scenario: the group, its tasks, the configuration and the commands over time.
+//! Files become scenarios in [`crate::format`]; the engine starts from one.
+
+use super::{Config, MemberId, MemberSpec, Task, TimedCommand};
+
+/// A validated scenario, ready to simulate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// A title.
+    pub name: String,
+    /// What it shows.
+    pub description: String,
+    /// Settings.
+    pub config: Config,
+    /// The tasks.
+    pub tasks: Vec<Task>,
+    /// The members at the start, in join order.
+    pub members: Vec<MemberSpec>,
+    /// The initial owner of each task, if the group starts stable.
+    pub initial: Option<Vec<Option<MemberId>>>,
+    /// Commands, sorted by time (ties keep the file's order).
+    pub commands: Vec<TimedCommand>,
+    /// Where a run stops at the latest.
+    pub until_ms: Option<u64>,
+}
+
+impl Scenario {
+    /// The same scenario under another strategy.
+    pub fn with_strategy(&self, strategy: super::Strategy) -> Scenario {
+        let mut s = self.clone();
+        s.config.strategy = strategy;
+        s
+    }
+}
