@@ -45,6 +45,7 @@ mod native {
             acceptable_recovery_lag: 0,
             num_standby_replicas: 0,
             max_learners: None,
+            rack_aware_standbys: true,
         };
         let tasks: Vec<TaskInfo> = (0..10_000)
             .map(|i| TaskInfo {

@@ -187,6 +187,7 @@ mod tests {
             name: "S7".into(),
             capacity: 2,
             restore_rate: Some(4_000),
+            zone: None,
         }))
         .expect("joins");
         s.seek(7_500).expect("runs");

@@ -75,6 +75,7 @@ pub fn scale_out(before: usize, after: usize, tasks: usize) -> Scenario {
             name: format!("S{}", i + 1),
             capacity: 1,
             restore_rate: None,
+            zone: None,
         })
         .collect();
     let initial = (before > 0).then(|| {
@@ -89,6 +90,7 @@ pub fn scale_out(before: usize, after: usize, tasks: usize) -> Scenario {
                 name: format!("S{}", i + 1),
                 capacity: 1,
                 restore_rate: None,
+                zone: None,
             }),
         })
         .collect();

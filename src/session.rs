@@ -296,6 +296,7 @@ mod tests {
             name: "S9".into(),
             capacity: 1,
             restore_rate: None,
+            zone: None,
         });
         s.command(join).expect("joins");
         for lane in s.lanes() {

@@ -323,6 +323,7 @@ impl Engine {
                 JoinMetadata {
                     member: id,
                     capacity: member.capacity,
+                    zone: member.zone.clone(),
                     leaving: member.status == MemberStatus::Leaving,
                     assigned: member.active.clone(),
                     revoked: member.revoked(),

@@ -49,6 +49,8 @@ pub struct Member {
     pub name: String,
     /// Its capacity: actives are balanced in proportion to it.
     pub capacity: u32,
+    /// Its availability zone, if the scenario uses zones.
+    pub zone: Option<String>,
     /// Records per second it can restore, shared by everything it replays.
     pub restore_rate: f64,
     /// Where it is in its life.
@@ -82,11 +84,12 @@ pub struct Member {
 }
 
 impl Member {
-    /// A member that just joined, holding nothing.
-    pub fn new(name: String, capacity: u32, restore_rate: f64, joined_at: u64) -> Member {
+    /// A member that just joined as `spec` says, holding nothing.
+    pub fn new(spec: &MemberSpec, restore_rate: f64, joined_at: u64) -> Member {
         Member {
-            name,
-            capacity,
+            name: spec.name.clone(),
+            capacity: spec.capacity,
+            zone: spec.zone.clone(),
             restore_rate,
             status: MemberStatus::Live,
             joined_at,
@@ -251,12 +254,7 @@ impl Engine {
     pub(super) fn add_member(&mut self, spec: &MemberSpec) -> MemberId {
         let id = MemberId(self.members.len() as u32);
         let rate = spec.restore_rate.unwrap_or(self.config.restore_rate) as f64;
-        self.members.push(Member::new(
-            spec.name.clone(),
-            spec.capacity,
-            rate,
-            self.time,
-        ));
+        self.members.push(Member::new(spec, rate, self.time));
         self.roster.members.push(spec.name.clone());
         id
     }

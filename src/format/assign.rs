@@ -2,7 +2,7 @@
 //! every member's join metadata, by name. [`AssignRequest::from_json`] validates it into the
 //! model's types.
 
-use super::validate::{check_capacity, check_kip441, check_max_learners, unique_names};
+use super::validate::{check_capacity, check_kip441, check_max_learners, check_name, unique_names};
 use super::{defaults, parse, ScenarioError};
 use crate::model::{
     AssignorConfig, Config, JoinMetadata, Kip441Config, MemberId, Roster, Strategy, TaskId,
@@ -11,8 +11,9 @@ use crate::model::{
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The assignor settings of an `assign` input: the same names as a scenario's `config`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// The assignor settings of an `assign` input: the same names and defaults as a scenario's
+/// `config`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct AssignConfigFile {
     /// The strategy (default `learner`).
@@ -23,8 +24,24 @@ pub struct AssignConfigFile {
     pub num_standby_replicas: u32,
     /// Learners allowed group-wide at once.
     pub max_learners: Option<u32>,
+    /// Spread a task's replicas over zones while possible.
+    pub rack_aware_standbys: bool,
     /// Settings of the `kip441` strategy (`max_warmup_replicas`, `acceptable_recovery_lag`).
     pub kip441: Kip441Config,
+}
+
+impl Default for AssignConfigFile {
+    fn default() -> Self {
+        let config = Config::default();
+        AssignConfigFile {
+            strategy: config.strategy,
+            acceptable_recovery_lag: config.acceptable_recovery_lag,
+            num_standby_replicas: config.num_standby_replicas,
+            max_learners: config.max_learners,
+            rack_aware_standbys: config.rack_aware_standbys,
+            kip441: config.kip441,
+        }
+    }
 }
 
 impl AssignConfigFile {
@@ -35,6 +52,7 @@ impl AssignConfigFile {
             acceptable_recovery_lag: self.acceptable_recovery_lag,
             num_standby_replicas: self.num_standby_replicas,
             max_learners: self.max_learners,
+            rack_aware_standbys: self.rack_aware_standbys,
             kip441: self.kip441.clone(),
             ..Config::default()
         }
@@ -65,6 +83,9 @@ pub struct AssignMemberFile {
     /// Its capacity (default 1).
     #[serde(default = "defaults::one")]
     pub capacity: u32,
+    /// Its availability zone, if known.
+    #[serde(default)]
+    pub zone: Option<String>,
     /// Whether it is draining.
     #[serde(default)]
     pub leaving: bool,
@@ -132,6 +153,9 @@ impl AssignRequest {
         for (i, m) in file.members.iter().enumerate() {
             let field = format!("members[{i}]");
             check_capacity(&field, &m.id, m.capacity)?;
+            if let Some(zone) = &m.zone {
+                check_name(&format!("{field}.zone"), zone)?;
+            }
             let ids = |list: &[String], name: &str| -> Result<Vec<TaskId>, ScenarioError> {
                 let mut out = Vec::with_capacity(list.len());
                 for task in list {
@@ -173,6 +197,7 @@ impl AssignRequest {
             members.push(JoinMetadata {
                 member: MemberId(i as u32),
                 capacity: m.capacity,
+                zone: m.zone.clone(),
                 leaving: m.leaving,
                 assigned: ids(&m.assigned, "assigned")?,
                 revoked: ids(&m.revoked, "revoked")?,

@@ -37,6 +37,9 @@ pub struct MemberFile {
     /// Records per second it restores (default: the config's `restore_rate`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore_rate: Option<u64>,
+    /// Its availability zone, such as `"a"` (default: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
 }
 
 /// A timed command as written in a scenario file (an entry of its `events`): exactly one of
@@ -64,6 +67,9 @@ pub struct CommandFile {
     /// Restore rate of a joining member (default: the config's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restore_rate: Option<u64>,
+    /// Zone of a joining member (default: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<String>,
 }
 
 /// A scenario file: the group, its tasks, the configuration and the commands over time.
@@ -106,6 +112,7 @@ impl CommandFile {
                 e.join = Some(spec.name.clone());
                 e.capacity = (spec.capacity != 1).then_some(spec.capacity);
                 e.restore_rate = spec.restore_rate;
+                e.zone.clone_from(&spec.zone);
             }
             Command::Crash(m) => e.crash = Some(m.clone()),
             Command::Drain(m) => e.drain = Some(m.clone()),
@@ -157,7 +164,15 @@ impl Scenario {
             .members
             .iter()
             .enumerate()
-            .map(|(i, m)| member_spec(&format!("members[{i}]"), &m.id, m.capacity, m.restore_rate))
+            .map(|(i, m)| {
+                member_spec(
+                    &format!("members[{i}]"),
+                    &m.id,
+                    m.capacity,
+                    m.restore_rate,
+                    m.zone.as_deref(),
+                )
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let initial = match &file.initial {
             None => None,
@@ -272,6 +287,7 @@ impl Scenario {
                     id: m.name.clone(),
                     capacity: m.capacity,
                     restore_rate: m.restore_rate,
+                    zone: m.zone.clone(),
                 })
                 .collect(),
             initial,
@@ -301,10 +317,10 @@ fn command_of(field: &str, e: &CommandFile) -> Result<Command, ScenarioError> {
             format!("an event needs exactly one of join, drain, crash, crash_leader; this one has {count}"),
         ));
     }
-    if e.join.is_none() && (e.capacity.is_some() || e.restore_rate.is_some()) {
+    if e.join.is_none() && (e.capacity.is_some() || e.restore_rate.is_some() || e.zone.is_some()) {
         return Err(ScenarioError::invalid(
             field,
-            "capacity and restore_rate belong to a join event",
+            "capacity, restore_rate and zone belong to a join event",
         ));
     }
     Ok(if let Some(name) = &e.join {
@@ -314,6 +330,7 @@ fn command_of(field: &str, e: &CommandFile) -> Result<Command, ScenarioError> {
             name,
             e.capacity.unwrap_or(1),
             e.restore_rate,
+            e.zone.as_deref(),
         )?)
     } else if let Some(name) = &e.drain {
         Command::Drain(name.clone())

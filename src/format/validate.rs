@@ -67,8 +67,12 @@ pub(super) fn member_spec(
     name: &str,
     capacity: u32,
     restore_rate: Option<u64>,
+    zone: Option<&str>,
 ) -> Result<MemberSpec, ScenarioError> {
     check_capacity(field, name, capacity)?;
+    if let Some(zone) = zone {
+        check_name(&format!("{field}.zone"), zone)?;
+    }
     if restore_rate == Some(0) {
         return Err(ScenarioError::invalid(
             format!("{field}.restore_rate"),
@@ -79,6 +83,7 @@ pub(super) fn member_spec(
         name: name.to_string(),
         capacity,
         restore_rate,
+        zone: zone.map(str::to_string),
     })
 }
 

@@ -11,6 +11,8 @@ pub struct MemberSpec {
     pub capacity: u32,
     /// Its restore rate in records per second, or the config's.
     pub restore_rate: Option<u64>,
+    /// Its availability zone (rack), if the scenario uses zones.
+    pub zone: Option<String>,
 }
 
 /// Something a person (or a scenario) does to the group.

@@ -142,6 +142,11 @@ pub struct Config {
     pub session_timeout_ms: u64,
     /// How long a drained member may wait for its learners; `None` means no limit.
     pub scale_down_timeout_ms: Option<u64>,
+    /// Members keep their identity across a restart (Kafka's `group.instance.id`, KIP-345).
+    pub static_membership: bool,
+    /// Standbys and learners go to another zone than their task's other replicas while one
+    /// exists (Kafka's rack-aware standby assignment, KIP-708).
+    pub rack_aware_standbys: bool,
     /// Records per second a member restores, unless the member says otherwise.
     pub restore_rate: u64,
     /// Settings of the `kip441` strategy.
@@ -160,6 +165,8 @@ impl Default for Config {
             rebalance_ms: 500,
             session_timeout_ms: 10_000,
             scale_down_timeout_ms: None,
+            static_membership: false,
+            rack_aware_standbys: true,
             restore_rate: 10_000,
             kip441: Kip441Config::default(),
         }
@@ -177,6 +184,8 @@ pub struct AssignorConfig {
     pub num_standby_replicas: u32,
     /// Learners (warm-ups) allowed group-wide at once.
     pub max_learners: Option<u32>,
+    /// Spread a task's replicas over zones while possible.
+    pub rack_aware_standbys: bool,
 }
 
 impl Config {
@@ -189,12 +198,14 @@ impl Config {
                 acceptable_recovery_lag: self.kip441.acceptable_recovery_lag,
                 num_standby_replicas: self.num_standby_replicas,
                 max_learners: Some(self.kip441.max_warmup_replicas),
+                rack_aware_standbys: self.rack_aware_standbys,
             },
             _ => AssignorConfig {
                 strategy: self.strategy,
                 acceptable_recovery_lag: self.acceptable_recovery_lag,
                 num_standby_replicas: self.num_standby_replicas,
                 max_learners: self.max_learners,
+                rack_aware_standbys: self.rack_aware_standbys,
             },
         }
     }

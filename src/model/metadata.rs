@@ -20,6 +20,8 @@ pub struct JoinMetadata {
     pub member: MemberId,
     /// Its capacity; active tasks are balanced in proportion to it.
     pub capacity: u32,
+    /// Its availability zone (rack), if known: replicas of a task are spread over zones.
+    pub zone: Option<String>,
     /// The member was told to drain and will leave once it runs nothing.
     pub leaving: bool,
     /// Tasks it still runs.

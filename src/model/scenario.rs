@@ -1,5 +1,5 @@
 //! A validated scenario: the group, its tasks, the configuration and the commands over time.
-//! Files become scenarios in [`crate::format`]; the engine starts from one.
+//! Scenario files are read into one by the `format` module; the engine starts from one.
 
 use super::{Config, MemberId, MemberSpec, Task, TimedCommand};
 

@@ -131,6 +131,7 @@ pub fn member_toolbar(props: &ToolbarProps) -> Html {
                 name: name.clone(),
                 capacity,
                 restore_rate,
+                zone: None,
             }));
         })
     };
@@ -431,6 +432,7 @@ pub fn config_panel(props: &ConfigProps) -> Html {
             id: next_member_name(&names),
             capacity: 1,
             restore_rate: None,
+            zone: None,
         });
     });
     let task_rows = draft.tasks.iter().enumerate().map(|(i, t)| {

@@ -3,16 +3,15 @@
 //! output is pinned by a golden file under `tests/golden/`.
 //!
 //! The expected rounds below are the seed's own lines, with the slips corrected as system.md
-//! says (each correction is marked). Set `UPDATE_GOLDEN=1` to rewrite the golden files after
-//! an intended change of the notation.
+//! says (each correction is marked). `INSTA_UPDATE=always cargo test` rewrites the golden
+//! files after an intended change of the notation.
 
+use crate::harness::scenario_file;
 use handoff::history::Run;
-use handoff::model::Scenario;
 use handoff::views::json::RunJson;
 use handoff::views::notation;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// One member line of the seed: name and its three lists.
 type Line = (String, [Vec<String>; 3]);
@@ -81,12 +80,7 @@ fn ours(members: &Value) -> BTreeMap<String, [Vec<String>; 3]> {
 }
 
 fn run(file: &str) -> Run {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios")
-        .join(file);
-    let text = std::fs::read_to_string(&path).expect("scenario file");
-    let scenario = Scenario::from_json(&text).expect("valid scenario");
-    let mut run = Run::new(scenario);
+    let mut run = Run::new(scenario_file(&format!("scenarios/{file}")));
     run.run_to_end().expect("commands apply");
     run
 }
@@ -122,23 +116,13 @@ fn check(file: &str, seed: &[SeedRound]) {
     golden(file, &notation::log(run.engine(), run.rounds()));
 }
 
+/// The whole notation of a seed scenario, pinned in `tests/golden/<scenario>.snap`.
 fn golden(file: &str, text: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden")
-        .join(file.replace(".json", ".txt"));
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().expect("folder")).expect("golden folder");
-        std::fs::write(&path, text).expect("write golden");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("{} is missing: run with UPDATE_GOLDEN=1", path.display()));
-    assert_eq!(
-        text,
-        expected,
-        "{file}: notation differs from {}",
-        path.display()
-    );
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../golden");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(file.trim_end_matches(".json"), text));
 }
 
 #[test]

@@ -1,40 +1,9 @@
 //! The `handoff` command line: its public formats and its errors on bad input (one line,
 //! naming the file, the field and why; never a panic).
 
+use crate::harness::{handoff, project, stderr, stdout};
 use serde_json::Value;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn handoff(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("handoff runs");
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(text.as_bytes())
-            .expect("write stdin");
-    }
-    // Closing stdin tells the command the input is complete.
-    child.stdin = None;
-    child.wait_with_output().expect("handoff finishes")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).to_string()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
-}
+use std::path::PathBuf;
 
 /// Writes a scenario into a fresh temporary file.
 fn temp_file(name: &str, text: &str) -> PathBuf {
@@ -302,7 +271,7 @@ fn a_command_that_cannot_happen_is_refused_with_its_time() {
 
 #[test]
 fn every_shipped_scenario_runs() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let root = project("scenarios");
     let mut count = 0;
     let mut folders = vec![root.clone()];
     while let Some(folder) = folders.pop() {

@@ -136,6 +136,7 @@ fn case(strategy: Design) -> impl Strategy<Value = Case> {
                         name: format!("S{}", i + 1),
                         capacity,
                         restore_rate,
+                        zone: None,
                     })
                     .collect();
                 // A stable start is balanced (as the leader would have left it): tasks go round
@@ -191,6 +192,7 @@ fn play(case: &Case) -> (Run, Vec<TimedCommand>) {
                     name: format!("S{joined}"),
                     capacity: *capacity,
                     restore_rate: Some(*restore_rate),
+                    zone: None,
                 }))
             }
             Intent::Crash(i) => pick(*i).map(Command::Crash),
@@ -463,7 +465,7 @@ proptest! {
     fn acting_in_the_past_forks_the_history(case in case(Design::Learner), fraction in 0.0f64..1.0) {
         let (mut run, commands) = play(&case);
         let t = (run.frontier() as f64 * fraction) as u64;
-        let joining = Command::Join(MemberSpec { name: "Z".to_string(), capacity: 1, restore_rate: None });
+        let joining = Command::Join(MemberSpec { name: "Z".to_string(), capacity: 1, restore_rate: None , zone: None});
         run.command(t, joining.clone()).expect("a new member can always join");
         run.run_to_end().expect("no scenario commands");
         let mut kept: Vec<TimedCommand> = commands.into_iter().filter(|c| c.at_ms <= t).collect();

@@ -2,26 +2,17 @@
 //! `<!-- generated: handoff ... -->` must equal what that command prints. Run with
 //! `UPDATE_README=1` to regenerate them after an intended change.
 
-use std::path::Path;
-use std::process::Command;
+use crate::harness::{handoff, project, stderr};
 
-fn handoff(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_handoff"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("handoff runs");
-    assert!(
-        out.status.success(),
-        "handoff {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+fn handoff_output(args: &[&str]) -> String {
+    let out = handoff(args, None);
+    assert!(out.status.success(), "handoff {args:?}: {}", stderr(&out));
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
 #[test]
 fn the_readme_shows_real_output() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let path = project("README.md");
     let readme = std::fs::read_to_string(&path).expect("README.md");
     let marker = "<!-- generated: handoff ";
     let mut updated = String::new();
@@ -33,7 +24,7 @@ fn the_readme_shows_real_output() {
             .split_whitespace()
             .collect();
         let end = rest[line_end..].find("<!-- end -->").expect("block ends") + line_end;
-        let expected = format!("\n```text\n{}```\n", handoff(&args));
+        let expected = format!("\n```text\n{}```\n", handoff_output(&args));
         let actual = &rest[line_end..end];
         if std::env::var_os("UPDATE_README").is_none() {
             assert_eq!(

@@ -3,33 +3,18 @@
 //! rebalance, KIP-441 promotes only at probing rebalances with at most `max.warmup.replicas`
 //! warm-ups, and draining costs least under the learner design.
 
+use crate::harness::{preset, run_to_end, scenario_file};
 use handoff::compare::Comparison;
 use handoff::engine::coordinator::Cause;
 use handoff::engine::EventKind;
 use handoff::history::Run;
 use handoff::model::Scenario;
 use handoff::model::{Strategy, TaskId};
-use handoff::presets::Preset;
 use handoff::views::metrics::Metrics;
 use handoff::views::timeline::{availability, Availability};
-use std::path::Path;
-
-fn file(path: &str) -> Scenario {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
-        .expect("scenario file");
-    Scenario::from_json(&text).expect("valid scenario")
-}
-
-fn preset(id: &str) -> Scenario {
-    Preset::find(id)
-        .expect("preset")
-        .scenario()
-        .expect("parses")
-}
 
 fn run(scenario: &Scenario, strategy: Strategy) -> Run {
-    let mut run = Run::new(scenario.with_strategy(strategy));
-    run.run_to_end().expect("runs");
+    let run = run_to_end(scenario, strategy);
     assert!(
         run.violations().is_empty(),
         "{strategy}: {:?}",
@@ -44,8 +29,8 @@ fn shared() -> Vec<Scenario> {
         preset("scale-down-running"),
         preset("leader-transfer"),
         preset("scale-up-empty"),
-        file("scenarios/realistic/scale-up.json"),
-        file("scenarios/realistic/scale-down.json"),
+        scenario_file("scenarios/realistic/scale-up.json"),
+        scenario_file("scenarios/realistic/scale-down.json"),
     ]
 }
 
@@ -65,7 +50,7 @@ fn learner_a_planned_handoff_costs_at_most_one_round() {
     for scenario in [
         preset("scale-up-running"),
         preset("scale-down-running"),
-        file("scenarios/realistic/scale-up.json"),
+        scenario_file("scenarios/realistic/scale-up.json"),
     ] {
         let r = run(&scenario, Strategy::Learner);
         let round = scenario.config.rebalance_ms;
@@ -90,8 +75,8 @@ fn learner_a_planned_handoff_costs_at_most_one_round() {
 fn cooperative_a_moved_stateful_task_restores_while_down() {
     for scenario in [
         preset("scale-up-running"),
-        file("scenarios/realistic/scale-up.json"),
-        file("scenarios/realistic/scale-down.json"),
+        scenario_file("scenarios/realistic/scale-up.json"),
+        scenario_file("scenarios/realistic/scale-down.json"),
     ] {
         let r = run(&scenario, Strategy::Cooperative);
         let lines = availability(&r, r.frontier());
@@ -164,7 +149,7 @@ fn eager_pauses_every_task_at_every_rebalance() {
 fn kip441_caps_warm_ups_and_promotes_only_at_probing_rebalances() {
     for scenario in [
         preset("scale-up-running"),
-        file("scenarios/realistic/scale-up.json"),
+        scenario_file("scenarios/realistic/scale-up.json"),
         preset("scale-down-running"),
     ] {
         let r = run(&scenario, Strategy::Kip441);
@@ -234,7 +219,7 @@ fn kip441_caps_warm_ups_and_promotes_only_at_probing_rebalances() {
         );
     }
     // No promotion before the first probing rebalance, even once the warm-up is ready.
-    let scenario = file("scenarios/realistic/scale-up.json");
+    let scenario = scenario_file("scenarios/realistic/scale-up.json");
     let r = run(&scenario, Strategy::Kip441);
     let first_probe = r
         .rounds()
@@ -267,7 +252,7 @@ fn kip441_caps_warm_ups_and_promotes_only_at_probing_rebalances() {
 fn draining_costs_least_under_the_learner_design() {
     for scenario in [
         preset("scale-down-running"),
-        file("scenarios/realistic/scale-down.json"),
+        scenario_file("scenarios/realistic/scale-down.json"),
     ] {
         let c = Comparison::run(&scenario, Strategy::ALL).expect("runs");
         let learner = c.outcomes[0].metrics.total_task_downtime_ms;
