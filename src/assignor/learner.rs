@@ -1,6 +1,6 @@
 //! The seed's assignor: learners replay a changelog before ownership moves.
 //!
-//! One function per rule of system.md, applied in this order by [`assign`]:
+//! One function per rule of docs/design.md, applied in this order by [`assign`]:
 //! [`keep_existing_learners`] (rule 4), [`hand_over_ready_learners`] (rule 2),
 //! [`Plan::assign_orphans`] (rule 3), [`drop_learners_of_reassigned_tasks`],
 //! [`place_learners`] (rules 4 and 8) and [`Plan::place_standbys`] (rule 8). Rule 1 (never two

@@ -176,7 +176,7 @@ impl<'a> Plan<'a> {
         counts
     }
 
-    /// Gives an orphan to the best candidate by rule 3 (system.md): its ready learner, else
+    /// Gives an orphan to the best candidate by rule 3 (docs/design.md): its ready learner, else
     /// the member that released it, else a caught-up standby, else the member with the
     /// smallest lag, ties to the least loaded.
     pub fn assign_orphans(&mut self, loads: &mut [u64]) {

@@ -5,7 +5,7 @@ use super::balance::{LeastLoaded, LoadKey};
 use super::plan::{Plan, Pos};
 
 impl Plan<'_> {
-    /// Places standby replicas (system.md rule 8): never beside the task's active or
+    /// Places standby replicas (docs/design.md, rule 8): never beside the task's active or
     /// learner, never on a leaving member, each member's total within twice its share.
     /// Existing standbys are kept; a learner counts as one of its task's replicas, since it
     /// holds a warm copy and its old owner keeps one once the task moves. New standbys go to

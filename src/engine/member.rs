@@ -1,6 +1,6 @@
 //! The members as the simulation runs them (what each owns in each role, its local state
 //! stores, where it is in its life), the commands a person gives them (join, crash, drain:
-//! system.md rules 6 and 7) and their readiness to rejoin (rule 5).
+//! docs/design.md, rules 6 and 7) and their readiness to rejoin (rule 5).
 
 use super::coordinator::Cause;
 use super::{Engine, Event, EventKind, Timer};

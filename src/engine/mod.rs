@@ -272,7 +272,7 @@ impl Engine {
     }
 
     /// Whether the active tasks are spread by capacity over the members that stay: each
-    /// within its share rounded down and up (system.md rule 8).
+    /// within its share rounded down and up (docs/design.md, rule 8).
     pub fn balanced(&self) -> bool {
         let staying: Vec<&Member> = self
             .members

@@ -36,7 +36,7 @@ pub struct Replay {
     pub rate: f64,
 }
 
-/// Shares a member's restore rate evenly among what it replays (system.md): a caught-up
+/// Shares a member's restore rate evenly among what it replays (docs/design.md): a caught-up
 /// replay only needs the task's write rate to stay caught up, and what it leaves over goes
 /// to the others in equal parts (water-filling).
 pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {

@@ -48,7 +48,7 @@ impl Strategy {
     }
 }
 
-/// How a learned task changes hands once its learner is ready (system.md, rule 2).
+/// How a learned task changes hands once its learner is ready (docs/design.md, rule 2).
 #[derive(
     Clone,
     Copy,
@@ -74,7 +74,7 @@ pub enum HandoffMode {
     TwoPhase,
 }
 
-/// When a member with learners rejoins to report them ready (system.md, rule 5).
+/// When a member with learners rejoins to report them ready (docs/design.md, rule 5).
 #[derive(
     Clone,
     Copy,

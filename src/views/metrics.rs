@@ -1,4 +1,4 @@
-//! What the playground measures (system.md, "What the playground measures"), read off the
+//! What the playground measures (docs/design.md, "What the playground measures"), read off the
 //! engine at any moment.
 
 use crate::engine::Engine;

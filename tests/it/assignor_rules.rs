@@ -1,4 +1,4 @@
-//! The learner assignor, one test per rule of system.md (named after it), driven through the
+//! The learner assignor, one test per rule of docs/design.md (named after it), driven through the
 //! `handoff assign` input format.
 
 use handoff::assignor::{self, AssignError, AssignInput};

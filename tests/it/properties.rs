@@ -1,6 +1,6 @@
 //! Property tests over random groups, configurations and command sequences.
 //!
-//! Every run is checked after every event by the invariants of system.md (never two owners,
+//! Every run is checked after every event by the invariants of docs/design.md (never two owners,
 //! no replica beside its active, no new work for a leaving member, a planned handoff waits for
 //! a ready learner, every task owned after a round), and at the end: a drained member ends
 //! with nothing and has left; once commands stop the group reaches a balanced fixed point

@@ -1,8 +1,8 @@
-//! The seed's four scenarios: `handoff run` must reproduce each example's rounds as system.md
+//! The seed's four scenarios: `handoff run` must reproduce each example's rounds as docs/design.md
 //! reads them (same join metadata, same assignments, same leader), and the whole notation
 //! output is pinned by a golden file under `tests/golden/`.
 //!
-//! The expected rounds below are the seed's own lines, with the slips corrected as system.md
+//! The expected rounds below are the seed's own lines, with the slips corrected as docs/design.md
 //! says (each correction is marked). `INSTA_UPDATE=always cargo test` rewrites the golden
 //! files after an intended change of the notation.
 
@@ -172,7 +172,7 @@ fn scale_up_running_application() {
                     S5(assigned: [], revoked: [], learning: [T3])",
             },
             SeedRound {
-                // Correction (system.md): the heading says S5 is ready, the join line says
+                // Correction (docs/design.md): the heading says S5 is ready, the join line says
                 // it is not; it is, and T3 moves to S5.
                 leader: "S1",
                 joined: "
@@ -240,7 +240,7 @@ fn scale_down_running_application() {
             },
             SeedRound {
                 leader: "S1",
-                // Correction (system.md): under release_at_join S2 releases both learned
+                // Correction (docs/design.md): under release_at_join S2 releases both learned
                 // tasks at this join (the seed shows it keeping T3) and gets T3 back.
                 joined: "
                     S1(assigned: [T1, T2], revoked: [], learning: [T3])
