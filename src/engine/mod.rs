@@ -443,3 +443,6 @@ impl Engine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,257 @@
+//! Unit tests of the engine's parts: the coordinator's rounds (causes riding along, a join
+//! phase waiting for a crashed member, the release at join, an assignment lost with its
+//! leader), the members' commands (refused ones change nothing) and the replay arithmetic
+//! (the engine jumps exactly to the moment a learner is ready).
+
+use super::coordinator::{Cause, Phase, Round};
+use super::member::MemberStatus;
+use super::{CommandError, Engine, Event, EventKind};
+use crate::model::{Command, MemberId, MemberSpec, Scenario, TaskId};
+
+/// Three members running five tasks (S1: T1 T2, S2: T3 T4, S3: T5), 10,000 records each,
+/// restored at 10,000 records/s, no writes; rounds of 500 ms, sessions of 10 s.
+fn stable_group(config: &str) -> Scenario {
+    Scenario::from_json(&format!(
+        r#"{{ "name": "unit", "config": {{ "rebalance_ms": 500, "session_timeout_ms": 10000,
+              "restore_rate": 10000 {config} }},
+            "tasks": [ {{ "id": "T1", "changelog": 10000 }}, {{ "id": "T2", "changelog": 20000 }},
+                       {{ "id": "T3", "changelog": 10000 }}, {{ "id": "T4", "changelog": 20000 }},
+                       {{ "id": "T5", "changelog": 10000 }} ],
+            "members": [ {{ "id": "S1" }}, {{ "id": "S2" }}, {{ "id": "S3" }} ],
+            "initial": {{ "S1": ["T1", "T2"], "S2": ["T3", "T4"], "S3": ["T5"] }} }}"#
+    ))
+    .expect("valid scenario")
+}
+
+fn join(name: &str) -> Command {
+    Command::Join(MemberSpec {
+        name: name.to_string(),
+        capacity: 1,
+        restore_rate: None,
+        zone: None,
+    })
+}
+
+fn engine(scenario: &Scenario) -> (Engine, Vec<Event>) {
+    let mut out = Vec::new();
+    let engine = Engine::new(scenario, &mut out);
+    (engine, out)
+}
+
+fn round_starts(events: &[Event]) -> Vec<(u64, Vec<Cause>)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::RoundStarted { causes, .. } => Some((e.at, causes.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_stable_group_starts_at_rest_with_no_round() {
+    let (engine, out) = engine(&stable_group(""));
+    assert!(engine.at_rest());
+    assert!(engine.balanced());
+    assert!(engine.coordinator().round.is_none());
+    assert!(round_starts(&out).is_empty());
+    assert_eq!(
+        engine.leader(),
+        Some(MemberId(0)),
+        "the longest-standing member leads"
+    );
+}
+
+#[test]
+fn a_cause_arriving_during_the_join_phase_rides_along() {
+    let (mut engine, mut out) = engine(&stable_group(""));
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    engine.advance_to(100, &mut out);
+    engine.apply(&join("S5"), &mut out).expect("joins");
+    engine.advance_to(600, &mut out);
+    assert_eq!(round_starts(&out).len(), 1);
+    let rounds: Vec<&Round> = out
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::RoundAssigned(round) => Some(&**round),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rounds.len(), 1);
+    assert_eq!(
+        rounds[0].causes,
+        [
+            Cause::MemberJoined(MemberId(3)),
+            Cause::MemberJoined(MemberId(4))
+        ]
+    );
+    assert_eq!(rounds[0].joined.len(), 5, "S5 joined the round too");
+}
+
+#[test]
+fn a_cause_arriving_while_syncing_starts_the_next_round() {
+    let (mut engine, mut out) = engine(&stable_group(""));
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    engine.advance_to(300, &mut out);
+    assert!(matches!(
+        engine.coordinator().round.as_ref().map(|r| &r.phase),
+        Some(Phase::Syncing { .. })
+    ));
+    engine.apply(&join("S5"), &mut out).expect("joins");
+    assert_eq!(
+        engine.coordinator().pending,
+        [Cause::MemberJoined(MemberId(4))]
+    );
+    engine.advance_to(600, &mut out);
+    let starts = round_starts(&out);
+    assert_eq!(starts.len(), 2);
+    assert_eq!(starts[1].0, 500, "the next round starts at the sync");
+}
+
+#[test]
+fn the_join_phase_waits_for_a_crashed_member_until_its_session_times_out() {
+    let (mut engine, mut out) = engine(&stable_group(""));
+    engine
+        .apply(&Command::Crash("S3".into()), &mut out)
+        .expect("crashes");
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    engine.advance_to(9_999, &mut out);
+    assert!(
+        matches!(
+            engine.coordinator().round.as_ref().map(|r| &r.phase),
+            Some(Phase::Joining { .. })
+        ),
+        "still joining: S3 has not been noticed"
+    );
+    engine.advance_to(10_000, &mut out);
+    let assigned: Vec<u64> = out
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::RoundAssigned(_)))
+        .map(|e| e.at)
+        .collect();
+    assert_eq!(assigned, [10_000]);
+    assert!(out
+        .iter()
+        .any(|e| e.kind == EventKind::CrashDetected(MemberId(2)) && e.at == 10_000));
+}
+
+#[test]
+fn a_crashed_leader_leads_until_the_coordinator_notices() {
+    let (mut engine, mut out) = engine(&stable_group(""));
+    engine
+        .apply(&Command::CrashLeader, &mut out)
+        .expect("crashes");
+    assert_eq!(engine.member(MemberId(0)).status, MemberStatus::Crashed);
+    assert_eq!(engine.leader(), Some(MemberId(0)));
+    assert_eq!(
+        engine.check(&Command::CrashLeader),
+        Err(CommandError::NoLeader),
+        "crashing it again would do nothing"
+    );
+    engine.advance_to(10_000, &mut out);
+    assert_eq!(engine.participants(), [MemberId(1), MemberId(2)]);
+    engine.advance_to(20_000, &mut out);
+    assert_eq!(engine.leader(), Some(MemberId(1)), "S2 now leads");
+}
+
+#[test]
+fn under_release_at_join_a_member_releases_its_learned_tasks_when_it_rejoins() {
+    for (handoff, releases) in [("release_at_join", true), ("two_phase", false)] {
+        let scenario = stable_group(&format!(r#", "handoff": "{handoff}""#));
+        let (mut engine, mut out) = engine(&scenario);
+        engine.apply(&join("S4"), &mut out).expect("joins");
+        engine.advance_to(500, &mut out);
+        let learned = engine.member(MemberId(0)).learned.clone();
+        assert_eq!(learned, [TaskId(0)], "S4 learns T1 from S1");
+        // S4 needs 1 s to replay T1; it rejoins then, and S1 rejoins with it.
+        engine.advance_to(1_500, &mut out);
+        let stopped = out
+            .iter()
+            .any(|e| e.kind == EventKind::TaskStopped(TaskId(0), MemberId(0)) && e.at == 1_500);
+        assert_eq!(stopped, releases, "{handoff}");
+    }
+}
+
+#[test]
+fn under_eager_rebalancing_every_member_releases_everything_at_a_round() {
+    let (mut engine, mut out) = engine(&stable_group(r#", "strategy": "eager""#));
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    let stopped = out
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::TaskStopped(..)))
+        .count();
+    assert_eq!(stopped, 5);
+    assert!((0..5).all(|t| engine.owner(TaskId(t)).is_none()));
+}
+
+#[test]
+fn an_assignment_is_lost_when_its_leader_crashes_before_the_sync() {
+    let (mut engine, mut out) = engine(&stable_group(""));
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    engine.advance_to(300, &mut out);
+    engine
+        .apply(&Command::Crash("S1".into()), &mut out)
+        .expect("crashes");
+    engine.advance_to(500, &mut out);
+    assert!(out
+        .iter()
+        .any(|e| e.kind == EventKind::RoundAbandoned(1) && e.at == 500));
+    assert!(
+        engine.member(MemberId(3)).learning.is_empty(),
+        "S4 never got its learner"
+    );
+}
+
+#[test]
+fn a_refused_command_changes_nothing() {
+    let (mut engine, _) = engine(&stable_group(""));
+    let mut out = Vec::new();
+    let before = engine.clone();
+    for (command, error) in [
+        (join("S2"), CommandError::DuplicateMember("S2".into())),
+        (
+            Command::Crash("S9".into()),
+            CommandError::UnknownMember("S9".into()),
+        ),
+    ] {
+        assert_eq!(engine.apply(&command, &mut out), Err(error));
+    }
+    assert_eq!(engine, before);
+    assert!(out.is_empty());
+    engine
+        .apply(&Command::Drain("S2".into()), &mut out)
+        .expect("drains");
+    assert_eq!(
+        engine.check(&Command::Drain("S2".into())),
+        Err(CommandError::AlreadyDraining("S2".into()))
+    );
+}
+
+#[test]
+fn without_learners_a_drained_member_leaves_at_once() {
+    let (mut engine, mut out) = engine(&stable_group(r#", "strategy": "cooperative""#));
+    engine
+        .apply(&Command::Drain("S2".into()), &mut out)
+        .expect("drains");
+    assert_eq!(engine.member(MemberId(1)).status, MemberStatus::Left);
+    assert!(engine.owner(TaskId(2)).is_none() && engine.owner(TaskId(3)).is_none());
+}
+
+#[test]
+fn the_engine_jumps_to_the_moment_a_learner_is_ready() {
+    let (mut engine, mut out) = engine(&stable_group(""));
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    engine.advance_to(500, &mut out);
+    // S4 replays T1's 10,000 records at 10,000 records/s from the sync at 500 ms.
+    assert_eq!(engine.next_event_time(), Some(1_500));
+    engine.advance_to(1_000, &mut out);
+    let lag = engine
+        .lag(MemberId(3), TaskId(0))
+        .expect("S4 holds T1's state");
+    assert!((lag - 5_000.0).abs() < 1e-6, "{lag}");
+    assert!(!engine.learner_ready(MemberId(3), TaskId(0)));
+    engine.advance_to(1_500, &mut out);
+    assert!(out
+        .iter()
+        .any(|e| e.kind == EventKind::LearnerReady(MemberId(3), TaskId(0)) && e.at == 1_500));
+}
