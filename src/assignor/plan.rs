@@ -344,7 +344,7 @@ impl<'a> Plan<'a> {
     }
 
     /// Whether some staying member is in a zone outside `used`.
-    pub fn free_zone_exists(&self, used: &[usize]) -> bool {
+    fn free_zone_exists(&self, used: &[usize]) -> bool {
         self.receiver_zones
             .iter()
             .enumerate()

@@ -285,6 +285,45 @@ impl<'p, 'a> Standbys<'p, 'a> {
         self.add(t, to);
     }
 
+    /// A standby of `from` and a member with room holding its state that could take it
+    /// instead (the most caught up).
+    fn warm_taker(&self, from: Pos) -> Option<(usize, Pos)> {
+        let plan = self.plan;
+        self.of_member[from]
+            .iter()
+            .flat_map(|&t| plan.holders[t].iter().map(move |&(q, lag)| (lag, t, q)))
+            .filter(|&(_, t, q)| {
+                q != from
+                    && !plan.leaving(q)
+                    && self.room(q) > 0
+                    && !self.holds(t, q)
+                    && self.keeps_zones(t, from, q)
+            })
+            .min()
+            .map(|(_, t, q)| (t, q))
+    }
+
+    /// A standby whose state `to` holds, on a member over its share's lower bound that could
+    /// hand it over (the most caught up state first).
+    fn warm_donor(&self, to: Pos) -> Option<(usize, Pos)> {
+        let plan = self.plan;
+        let mut held: Vec<(u64, usize)> = plan.input.members[to]
+            .lags
+            .iter()
+            .map(|&(t, lag)| (lag, t.index()))
+            .filter(|&(_, t)| plan.stateful(t) && !self.holds(t, to))
+            .collect();
+        held.sort_unstable();
+        held.into_iter().find_map(|(_, t)| {
+            self.of_task[t]
+                .iter()
+                .copied()
+                .filter(|&p| self.load[p] > self.share[p].lo && self.keeps_zones(t, p, to))
+                .max_by_key(|&p| (self.key(p), Reverse(p)))
+                .map(|p| (t, p))
+        })
+    }
+
     /// Members over their share hand standbys to the least loaded members under theirs.
     fn shed_excess(&mut self) {
         let mut under: BinaryHeap<Reverse<(LoadKey, Pos)>> = self
@@ -295,6 +334,14 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .collect();
         for p in self.receivers.clone() {
             while self.load[p] > self.share[p].hi {
+                // A member with room that holds the state of one of these standbys first.
+                if let Some((t, q)) = self.warm_taker(p) {
+                    self.shift(t, p, q);
+                    if self.room(q) > 0 {
+                        under.push(Reverse((self.key(q), q)));
+                    }
+                    continue;
+                }
                 let mut stash = Vec::new();
                 let mut moved = false;
                 while let Some(Reverse((key, q))) = under.pop() {
@@ -357,6 +404,14 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .collect();
         for q in short {
             while self.load[q] < self.share[q].lo {
+                // A standby whose state the member already holds first.
+                if let Some((t, p)) = self.warm_donor(q) {
+                    self.shift(t, p, q);
+                    if self.load[p] > self.share[p].lo {
+                        donors.push((self.key(p), Reverse(p)));
+                    }
+                    continue;
+                }
                 let mut stash = Vec::new();
                 let mut moved = false;
                 while let Some((key, Reverse(p))) = donors.pop() {
