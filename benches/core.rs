@@ -1,5 +1,6 @@
-//! Criterion benchmarks of the core: one assignment at 1,000 members x 10,000 tasks, a whole
-//! scale-out simulation at 100 members x 1,000 tasks, and the four-strategy comparison of it.
+//! Criterion benchmarks of the core: one assignment at 1,000 members x 10,000 tasks (the
+//! learner design without standbys, and every strategy with one standby), a whole scale-out
+//! simulation at 100 members x 1,000 tasks, and the four-strategy comparison of it.
 //!
 //! Run with `cargo bench --bench core`.
 
@@ -70,20 +71,57 @@ mod native {
                 })
             });
         }
-        let standby = AssignorConfig {
-            num_standby_replicas: 1,
-            ..config.clone()
-        };
         let members = metadata(1000, 900, 10_000);
-        group.bench_function("scale-out 900 to 1000, 1 standby", |b| {
-            b.iter(|| {
-                assignor::assign(AssignInput {
-                    config: &standby,
-                    tasks: &tasks,
-                    members: black_box(&members),
-                })
+        for &strategy in Strategy::ALL {
+            let standby = AssignorConfig {
+                strategy,
+                num_standby_replicas: 1,
+                max_learners: (strategy == Strategy::Kip441).then_some(2),
+                ..config.clone()
+            };
+            group.bench_function(
+                format!("{strategy} scale-out 900 to 1000, 1 standby"),
+                |b| {
+                    b.iter(|| {
+                        assignor::assign(AssignInput {
+                            config: &standby,
+                            tasks: &tasks,
+                            members: black_box(&members),
+                        })
+                    })
+                },
+            );
+        }
+        // The same with members spread over three zones: standbys and learners go to other
+        // zones first (KIP-708).
+        let zoned: Vec<JoinMetadata> = members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| JoinMetadata {
+                zone: Some(["a", "b", "c"][i % 3].to_string()),
+                ..m.clone()
             })
-        });
+            .collect();
+        for strategy in [Strategy::Learner, Strategy::Kip441] {
+            let standby = AssignorConfig {
+                strategy,
+                num_standby_replicas: 1,
+                max_learners: (strategy == Strategy::Kip441).then_some(2),
+                ..config.clone()
+            };
+            group.bench_function(
+                format!("{strategy} scale-out 900 to 1000, 1 standby, 3 zones"),
+                |b| {
+                    b.iter(|| {
+                        assignor::assign(AssignInput {
+                            config: &standby,
+                            tasks: &tasks,
+                            members: black_box(&zoned),
+                        })
+                    })
+                },
+            );
+        }
         group.finish();
     }
 

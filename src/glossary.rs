@@ -15,7 +15,7 @@ pub const GLOSSARY: [Entry; 24] = [
     Entry { term: "acceptable lag", meaning: "How many records behind the changelog end a learner or standby may be and still count as ready (caught up)." },
     Entry { term: "active", meaning: "The member processes this task. A stateful active whose store lags must first restore, and the task is down meanwhile." },
     Entry { term: "at rest", meaning: "No rebalance running or pending, no learner, and every task processed: nothing more happens until something changes." },
-    Entry { term: "balanced", meaning: "Active tasks are spread in proportion to capacity: no member has more than its share rounded up, or fewer than rounded down." },
+    Entry { term: "balanced", meaning: "Work is spread in proportion to capacity, as Kafka Streams measures it: per unit of capacity, members' active tasks, stateful active tasks and stateful replicas (active, learner, standby) each differ by at most one." },
     Entry { term: "capacity", meaning: "How much work a member takes: active tasks are balanced in proportion to it." },
     Entry { term: "changelog", meaning: "The log a stateful task writes its state changes to; replaying it rebuilds the task's store on another member." },
     Entry { term: "downtime", meaning: "Time during which no member processes a task although some member is alive: from the moment its owner stops until a new owner runs it with a caught-up store." },

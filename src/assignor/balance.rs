@@ -1,47 +1,60 @@
-//! The balance step shared by the strategies: each member's share of the active tasks by
-//! capacity, which tasks must move to reach it (cheapest first), and which member receives
-//! each of them.
+//! The balance step shared by the sticky strategies (learner, eager, cooperative): which
+//! active tasks must move so that each member runs its share (docs/design.md, rule 8), and
+//! which member receives each of them.
+//!
+//! Balance has two levels, as Kafka Streams measures it: stateful tasks are spread by
+//! capacity first (so that stores, restores and disk are shared, not just task counts), then
+//! stateless tasks fill each member up to its share of all tasks. A member within its share
+//! keeps everything it runs, which makes a balanced group a fixed point.
 
+use super::load::{fair_shares, LoadKey, Share};
 use super::plan::{Plan, Pos};
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Orders two members by active tasks per unit of capacity, without division.
-pub(crate) fn compare_load(load_a: u64, cap_a: u64, load_b: u64, cap_b: u64) -> Ordering {
-    (load_a * cap_b).cmp(&(load_b * cap_a))
+/// Active tasks per member, stateful ones and all of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Loads {
+    pub stateful: Vec<u64>,
+    pub total: Vec<u64>,
 }
 
-/// A member's fair share of the active tasks: `lo` to `hi`, in proportion to capacity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Share {
-    pub lo: u64,
-    pub hi: u64,
-}
-
-/// The share of each member (zero for leaving members) when `tasks` tasks are spread over
-/// the members that stay (rule 8).
-pub(crate) fn shares(plan: &Plan<'_>, tasks: u64) -> Vec<Share> {
-    let k = plan.input.members.len();
-    let staying: Vec<Pos> = (0..k).filter(|&p| !plan.leaving(p)).collect();
-    let total: u64 = staying.iter().map(|&p| plan.capacity(p)).sum();
-    let mut out = vec![Share { lo: 0, hi: 0 }; k];
-    if total == 0 {
-        return out;
-    }
-    for p in staying {
-        let exact = tasks * plan.capacity(p);
-        out[p] = Share {
-            lo: exact / total,
-            hi: exact.div_ceil(total),
+impl Loads {
+    /// The active tasks each member runs after this round, as currently planned.
+    pub fn of_owners(plan: &Plan<'_>) -> Loads {
+        let k = plan.input.members.len();
+        let mut loads = Loads {
+            stateful: vec![0; k],
+            total: vec![0; k],
         };
+        for (t, owner) in plan.owner.iter().enumerate() {
+            if let Some(o) = *owner {
+                loads.add(o, plan.stateful(t));
+            }
+        }
+        loads
     }
-    out
+
+    /// One more active task on a member.
+    pub fn add(&mut self, pos: Pos, stateful: bool) {
+        self.total[pos] += 1;
+        if stateful {
+            self.stateful[pos] += 1;
+        }
+    }
+
+    /// One active task less on a member.
+    pub fn remove(&mut self, pos: Pos, stateful: bool) {
+        self.total[pos] -= 1;
+        if stateful {
+            self.stateful[pos] -= 1;
+        }
+    }
 }
 
-/// Hands out units of new work so that the group ends up balanced: who must give up tasks
-/// and who must receive them. `loads` are the effective loads (after learners in flight);
-/// `locked` tasks cannot be chosen to move. Returns the tasks to move (in task order) and
-/// how many each receiver should get.
+/// Units of work to hand over at one level: the tasks that move off their owner, and how many
+/// each member should receive.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Rebalance {
     /// Tasks to move off their owner, in task order.
     pub moving: Vec<usize>,
@@ -49,38 +62,76 @@ pub(crate) struct Rebalance {
     pub gains: Vec<u64>,
 }
 
-/// Decides which tasks must move to balance the group (rule 8) given effective `loads`:
-/// everything a leaving member still runs, whatever puts a member over its share, and, if
-/// some member is still under its share, the cheapest tasks of members above theirs. Within a
-/// member the cheapest tasks move first, ties to the later task (a member keeps its first
-/// tasks). `movable(task)` says which of an owner's tasks may be chosen.
+/// Decides which tasks must move to balance the group (rule 8) given effective `loads`
+/// (learners in flight count as moved): first the stateful tasks against each member's share
+/// of the stateful tasks, then the stateless ones against each member's share of all tasks.
+/// `movable(task)` says which tasks may be chosen. Returns the two levels' moves.
 pub(crate) fn plan_moves(
     plan: &Plan<'_>,
-    loads: &[u64],
+    loads: &Loads,
     movable: impl Fn(usize) -> bool,
-) -> Rebalance {
+) -> (Rebalance, Rebalance) {
     let k = plan.input.members.len();
-    let share = shares(plan, plan.task_count() as u64);
-    let any_staying = (0..k).any(|p| !plan.leaving(p));
-    let mut gains = vec![0u64; k];
-    if !any_staying {
-        return Rebalance {
+    let capacity: Vec<u64> = (0..k)
+        .map(|p| if plan.leaving(p) { 0 } else { plan.capacity(p) })
+        .collect();
+    if capacity.iter().all(|&c| c == 0) {
+        let none = Rebalance {
             moving: Vec::new(),
-            gains,
+            gains: vec![0; k],
         };
+        return (none.clone(), none);
     }
-    let mut by_owner: Vec<Vec<usize>> = vec![Vec::new(); k];
+    let stateful_tasks = (0..plan.task_count()).filter(|&t| plan.stateful(t)).count() as u64;
+    let mut stateful_by_owner: Vec<Vec<usize>> = vec![Vec::new(); k];
+    let mut stateless_by_owner: Vec<Vec<usize>> = vec![Vec::new(); k];
     for t in 0..plan.task_count() {
         if let Some(o) = plan.owner[t] {
             if movable(t) {
-                by_owner[o].push(t);
+                if plan.stateful(t) {
+                    stateful_by_owner[o].push(t);
+                } else {
+                    stateless_by_owner[o].push(t);
+                }
             }
         }
     }
-    let shed_order = |t: &usize| (plan.move_cost(*t), Reverse(*t));
-    for tasks in &mut by_owner {
-        tasks.sort_by_key(shed_order);
+    // Within a member the cheapest tasks move first, ties to the later task (a member keeps
+    // its first tasks).
+    for tasks in stateful_by_owner.iter_mut().chain(&mut stateless_by_owner) {
+        tasks.sort_by_key(|&t| (plan.move_cost(t), Reverse(t)));
     }
+    let stateful = level(
+        plan,
+        &loads.stateful,
+        &fair_shares(&capacity, stateful_tasks, u64::MAX),
+        &stateful_by_owner,
+    );
+    let mut total = loads.total.clone();
+    for &t in &stateful.moving {
+        if let Some(o) = plan.owner[t] {
+            total[o] -= 1;
+        }
+    }
+    for (p, g) in stateful.gains.iter().enumerate() {
+        total[p] += g;
+    }
+    let stateless = level(
+        plan,
+        &total,
+        &fair_shares(&capacity, plan.task_count() as u64, u64::MAX),
+        &stateless_by_owner,
+    );
+    (stateful, stateless)
+}
+
+/// One level of [`plan_moves`]: everything a leaving member still runs moves, and whatever
+/// puts a member over its share; if some member is still under its share, members above
+/// theirs give their cheapest tasks, the most loaded first. `by_owner` lists each member's
+/// movable tasks of this level, cheapest first.
+fn level(plan: &Plan<'_>, loads: &[u64], share: &[Share], by_owner: &[Vec<usize>]) -> Rebalance {
+    let k = plan.input.members.len();
+    let mut gains = vec![0u64; k];
     let mut left = loads.to_vec();
     let mut moving = Vec::new();
     let mut taken = vec![0usize; k];
@@ -104,7 +155,6 @@ pub(crate) fn plan_moves(
     }
     let supply = moving.len() as u64;
     if supply < deficit {
-        // Members above their lower bound give their cheapest tasks, the most loaded first.
         let mut candidates: Vec<(u64, Reverse<LoadKey>, usize, Reverse<usize>)> = Vec::new();
         for p in 0..k {
             if plan.leaving(p) || left[p] <= share[p].lo {
@@ -179,7 +229,9 @@ fn trim_gains(gains: &mut [u64], mut excess: u64) {
 
 /// Matches moving tasks to receivers: first to receivers that already hold the task's state
 /// (standby holders first, then the smallest lag), then the rest in task order to receivers
-/// in join order, each up to its gain. Returns (task, receiver) pairs.
+/// in join order, each up to its gain. Where replicas are spread over zones, a receiver in a
+/// zone the task's replicas do not use yet comes first (KIP-708). Returns (task, receiver)
+/// pairs.
 pub(crate) fn match_receivers(
     plan: &Plan<'_>,
     moving: &[usize],
@@ -189,10 +241,18 @@ pub(crate) fn match_receivers(
     let mut rest = Vec::new();
     for &t in moving {
         let warm = if plan.stateful(t) {
+            let used = plan.replica_zones(t);
             plan.holders[t]
                 .iter()
                 .filter(|&&(p, _)| gains[p] > 0 && Some(p) != plan.owner[t])
-                .min_by_key(|&&(p, lag)| (!plan.reported_standbys[t].contains(&p), lag, p))
+                .min_by_key(|&&(p, lag)| {
+                    (
+                        !plan.zone_is_new(p, &used),
+                        !plan.reported_standbys[t].contains(&p),
+                        lag,
+                        p,
+                    )
+                })
                 .map(|&(p, _)| p)
         } else {
             None
@@ -213,105 +273,22 @@ pub(crate) fn match_receivers(
         if receiver == gains.len() {
             break;
         }
-        if Some(receiver) == plan.owner[t] {
-            // A task never moves to its own owner; try the next receiver with room.
-            if let Some(p) = (receiver + 1..gains.len()).find(|&p| gains[p] > 0) {
-                gains[p] -= 1;
-                pairs.push((t, p));
-            }
-            continue;
+        let owner = plan.owner[t];
+        let with_room = |p: &Pos| gains[*p] > 0 && Some(*p) != owner;
+        let chosen = if plan.zoned && plan.stateful(t) {
+            let used = plan.replica_zones(t);
+            (receiver..gains.len())
+                .filter(with_room)
+                .find(|&p| plan.zone_is_new(p, &used))
+                .or_else(|| (receiver..gains.len()).find(with_room))
+        } else {
+            // A task never moves to its own owner; the next receiver with room takes it.
+            (receiver..gains.len()).find(with_room)
+        };
+        if let Some(p) = chosen {
+            gains[p] -= 1;
+            pairs.push((t, p));
         }
-        gains[receiver] -= 1;
-        pairs.push((t, receiver));
     }
     pairs
-}
-
-/// A load per unit of capacity that orders without division.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct LoadKey {
-    load: u64,
-    capacity: u64,
-}
-
-impl LoadKey {
-    pub fn new(load: u64, capacity: u64) -> LoadKey {
-        LoadKey { load, capacity }
-    }
-}
-
-impl Ord for LoadKey {
-    fn cmp(&self, other: &Self) -> Ordering {
-        compare_load(self.load, self.capacity, other.load, other.capacity)
-    }
-}
-
-impl PartialEq for LoadKey {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for LoadKey {}
-
-impl PartialOrd for LoadKey {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// The least loaded member among some candidates, ties to join order, kept in a heap with
-/// lazy updates so that handing out many tasks stays cheap.
-pub(crate) struct LeastLoaded {
-    heap: BinaryHeap<Reverse<(LoadKey, Pos)>>,
-    capacity: Vec<u64>,
-    member: Vec<bool>,
-}
-
-impl LeastLoaded {
-    pub fn new(candidates: &[Pos], loads: &[u64], capacity: impl Fn(Pos) -> u64) -> LeastLoaded {
-        let caps: Vec<u64> = (0..loads.len()).map(&capacity).collect();
-        let mut member = vec![false; loads.len()];
-        let heap = candidates
-            .iter()
-            .map(|&p| {
-                member[p] = true;
-                Reverse((LoadKey::new(loads[p], caps[p]), p))
-            })
-            .collect();
-        LeastLoaded {
-            heap,
-            capacity: caps,
-            member,
-        }
-    }
-
-    /// The least loaded candidate; it stays a candidate. Entries whose load changed since
-    /// they were pushed are stale ([`LeastLoaded::update`] pushed a fresh one) and dropped.
-    pub fn pop_least(&mut self, loads: &[u64]) -> Option<Pos> {
-        while let Some(&Reverse((key, p))) = self.heap.peek() {
-            if key.load == loads[p] {
-                return Some(p);
-            }
-            self.heap.pop();
-        }
-        None
-    }
-
-    /// Removes the entry on top of the heap (the member returned by the last pop).
-    pub fn discard(&mut self, pos: Pos) {
-        if let Some(&Reverse((_, p))) = self.heap.peek() {
-            if p == pos {
-                self.heap.pop();
-            }
-        }
-    }
-
-    /// Records that a member's load changed.
-    pub fn update(&mut self, pos: Pos, loads: &[u64]) {
-        if self.member[pos] {
-            self.heap
-                .push(Reverse((LoadKey::new(loads[pos], self.capacity[pos]), pos)));
-        }
-    }
 }

@@ -7,7 +7,7 @@
 //! owners) holds by construction: a task is only handed to a member when no member reported
 //! it in `assigned`, and a task revoked this round is assigned at the follow-up.
 
-use super::balance::{match_receivers, plan_moves};
+use super::balance::{match_receivers, plan_moves, Loads};
 use super::plan::Plan;
 use crate::model::Assignment;
 
@@ -15,10 +15,10 @@ use crate::model::Assignment;
 pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
     keep_existing_learners(&mut plan);
     hand_over_ready_learners(&mut plan);
-    let mut loads = plan.active_counts();
+    let mut loads = Loads::of_owners(&plan);
     plan.assign_orphans(&mut loads);
     drop_learners_of_reassigned_tasks(&mut plan);
-    place_learners(&mut plan, MovePolicy::Learn);
+    place_learners(&mut plan);
     plan.place_standbys();
     plan.into_assignment()
 }
@@ -64,28 +64,18 @@ pub(crate) fn drop_learners_of_reassigned_tasks(plan: &mut Plan<'_>) {
     }
 }
 
-/// How a stateful task moves once the balance step picked its receiver.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum MovePolicy {
-    /// Always through a learner (the seed's design).
-    Learn,
-    /// Directly, by revoking it, when the receiver is already caught up; through a warm-up
-    /// otherwise (KIP-441).
-    WarmUpUnlessCaughtUp,
-}
-
-/// Rules 4 and 8: balance active tasks by capacity, counting learners in flight as already
-/// moved. Stateful tasks leaving an over-loaded or leaving member get a learner on an
-/// under-loaded one (standby holders first, `max_learners` permitting); stateless tasks have
-/// nothing to learn and are revoked, to be assigned at the follow-up rebalance (or handed
-/// over at once if nobody runs them yet).
-pub(crate) fn place_learners(plan: &mut Plan<'_>, policy: MovePolicy) {
-    let mut loads = plan.active_counts();
+/// Rules 4 and 8: balance active tasks by capacity, stateful tasks first, counting learners
+/// in flight as already moved. A stateful task leaving an over-loaded or leaving member gets a
+/// learner on an under-loaded one (standby holders first, `max_learners` permitting); a
+/// stateless task has nothing to learn and is revoked, to be assigned at the follow-up
+/// rebalance (or handed over at once if nobody runs it yet).
+pub(crate) fn place_learners(plan: &mut Plan<'_>) {
+    let mut loads = Loads::of_owners(plan);
     for t in 0..plan.task_count() {
         if let Some(l) = plan.learner[t] {
-            loads[l] += 1;
+            loads.add(l, true);
             if let Some(o) = plan.owner[t] {
-                loads[o] -= 1;
+                loads.remove(o, true);
             }
         }
     }
@@ -95,31 +85,29 @@ pub(crate) fn place_learners(plan: &mut Plan<'_>, policy: MovePolicy) {
         .config
         .max_learners
         .map(|cap| u64::from(cap).saturating_sub(learners));
-    let moves = {
+    let (stateful, stateless) = {
         let plan = &*plan;
         plan_moves(plan, &loads, |t| {
             plan.learner[t].is_none() && !plan.revoking[t] && plan.owner[t].is_some()
         })
     };
-    let mut gains = moves.gains;
-    for (t, receiver) in match_receivers(plan, &moves.moving, &mut gains) {
-        if !plan.stateful(t)
-            || (policy == MovePolicy::WarmUpUnlessCaughtUp && plan.caught_up(t, receiver))
-        {
-            if plan.reported_owner[t].is_none() {
-                // Nobody runs it yet (an orphan placed this round): hand it over directly.
-                plan.owner[t] = Some(receiver);
-            } else {
-                plan.revoke(t);
-            }
-            continue;
-        }
+    let mut gains = stateful.gains;
+    for (t, receiver) in match_receivers(plan, &stateful.moving, &mut gains) {
         if room == Some(0) {
-            continue;
+            break;
         }
         plan.learner[t] = Some(receiver);
         if let Some(r) = room.as_mut() {
             *r -= 1;
+        }
+    }
+    let mut gains = stateless.gains;
+    for (t, receiver) in match_receivers(plan, &stateless.moving, &mut gains) {
+        if plan.reported_owner[t].is_none() {
+            // Nobody runs it yet (an orphan placed this round): hand it over directly.
+            plan.owner[t] = Some(receiver);
+        } else {
+            plan.revoke(t);
         }
     }
 }

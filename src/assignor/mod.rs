@@ -2,14 +2,18 @@
 //! what each of them runs, learns and keeps as a standby.
 //!
 //! [`assign`] dispatches on the strategy. The seed's rules live in [`learner`]; the designs it
-//! is compared with live beside it ([`sticky`] for eager and cooperative, [`kip441`]). They
-//! share the bookkeeping of one decision in `plan.rs` (who owns what after the join, who holds
-//! which state, orphans, revocations), the balance step in `balance.rs` (each member's share,
-//! which tasks must move and to whom) and the standby rule in `standby.rs`.
+//! is compared with live beside it ([`sticky`] for eager and cooperative, [`kip441`] for Kafka
+//! Streams' high-availability assignor). They share the bookkeeping of one decision in
+//! `plan.rs` (who owns what after the join, who holds which state, orphans, revocations);
+//! the sticky ones also share the balance step in `balance.rs` (each member's share, which
+//! tasks must move and to whom, over `load.rs`) and the standby rule in `standby.rs`.
+//! [`measure`] says how balanced a group is, by Kafka Streams' own measures.
 
 mod balance;
 pub mod kip441;
 pub mod learner;
+mod load;
+pub mod measure;
 mod plan;
 mod standby;
 pub mod sticky;

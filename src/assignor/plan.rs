@@ -2,7 +2,9 @@
 //! owns what after this round, orphans (rule 3), revocations (rule 1) and the assignment it
 //! becomes.
 
-use super::balance::{compare_load, LeastLoaded};
+use super::balance::Loads;
+use super::load::{compare_load, fair_shares, LeastLoaded, LoadKey, Share};
+use super::measure::zones_in_use;
 use super::{AssignError, AssignInput};
 use crate::model::{Assignment, MemberAssignment, TaskId};
 
@@ -32,6 +34,17 @@ pub(crate) struct Plan<'a> {
     pub revoking: Vec<bool>,
     /// Another rebalance is needed right after this one.
     pub followup: bool,
+    /// Learners that will not take the task over: warm-ups of standbys (KIP-441).
+    pub warmups: Vec<Vec<Pos>>,
+    /// A probing rebalance is needed later (KIP-441).
+    pub probing: bool,
+    /// Replicas are spread over zones (rack-aware placement is on and every member reports
+    /// a zone).
+    pub zoned: bool,
+    /// Each member's zone as a small number (members without a zone share one).
+    pub zone_of: Vec<usize>,
+    /// Which of those zones have a member that stays (one that can take new replicas).
+    pub receiver_zones: Vec<bool>,
 }
 
 impl<'a> Plan<'a> {
@@ -50,7 +63,28 @@ impl<'a> Plan<'a> {
             reported_standbys: vec![Vec::new(); n],
             revoking: vec![false; n],
             followup: false,
+            warmups: vec![Vec::new(); n],
+            probing: false,
+            zoned: zones_in_use(
+                input.config.rack_aware_standbys,
+                input.members.iter().map(|m| m.zone.as_deref()),
+            ),
+            zone_of: Vec::with_capacity(input.members.len()),
+            receiver_zones: Vec::new(),
         };
+        let mut names: Vec<Option<&str>> = Vec::new();
+        for meta in input.members {
+            let zone = meta.zone.as_deref();
+            let index = names.iter().position(|&z| z == zone).unwrap_or_else(|| {
+                names.push(zone);
+                names.len() - 1
+            });
+            plan.zone_of.push(index);
+        }
+        plan.receiver_zones = vec![false; names.len()];
+        for p in plan.receivers() {
+            plan.receiver_zones[plan.zone_of[p]] = true;
+        }
         let mut seen = std::collections::HashSet::with_capacity(input.members.len());
         for (pos, meta) in input.members.iter().enumerate() {
             if !seen.insert(meta.member) {
@@ -133,19 +167,6 @@ impl<'a> Plan<'a> {
             .map(|&(_, l)| l)
     }
 
-    /// Whether a member's state of a task is within the acceptable recovery lag. A member
-    /// without the state is as far behind as the whole changelog (as Kafka Streams counts
-    /// it), so a task with a short changelog is caught up everywhere.
-    pub fn caught_up(&self, task: usize, pos: Pos) -> bool {
-        if !self.stateful(task) {
-            return true;
-        }
-        let lag = self
-            .lag(task, pos)
-            .unwrap_or(self.input.tasks[task].changelog);
-        lag <= self.input.config.acceptable_recovery_lag
-    }
-
     /// What moving a task to a member without its state costs: the records to replay.
     pub fn move_cost(&self, task: usize) -> u64 {
         if self.stateful(task) {
@@ -167,19 +188,12 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// Active tasks per member after this round, as currently planned.
-    pub fn active_counts(&self) -> Vec<u64> {
-        let mut counts = vec![0; self.input.members.len()];
-        for &o in self.owner.iter().flatten() {
-            counts[o] += 1;
-        }
-        counts
-    }
-
     /// Gives an orphan to the best candidate by rule 3 (docs/design.md): its ready learner, else
     /// the member that released it, else a caught-up standby, else the member with the
-    /// smallest lag, ties to the least loaded.
-    pub fn assign_orphans(&mut self, loads: &mut [u64]) {
+    /// smallest lag, else the least loaded member (under its share first): by stateful tasks
+    /// for a stateful task, then by all tasks (so that a new group starts balanced at both
+    /// levels).
+    pub fn assign_orphans(&mut self, loads: &mut Loads) {
         let candidates = self.receivers();
         let acceptable = self.input.config.acceptable_recovery_lag;
         let is_candidate = {
@@ -189,8 +203,9 @@ impl<'a> Plan<'a> {
             }
             v
         };
-        // Most caught up first, so the tasks that can resume soonest pick first.
-        let mut orphans: Vec<(Option<u64>, usize)> = (0..self.task_count())
+        // Most caught up first, so the tasks that can resume soonest pick first; among the
+        // others the stateful tasks first, so that the stateless ones even out the totals.
+        let mut orphans: Vec<(bool, Option<u64>, bool, usize)> = (0..self.task_count())
             .filter(|&t| self.owner[t].is_none() && !self.revoking[t])
             .map(|t| {
                 let best = if self.releaser[t].is_some() {
@@ -204,23 +219,66 @@ impl<'a> Plan<'a> {
                 } else {
                     None
                 };
-                (best, t)
+                (best.is_none(), best, !self.stateful(t), t)
             })
             .collect();
-        orphans.sort_by_key(|&(best, t)| (best.is_none(), best, t));
-        let mut least = LeastLoaded::new(&candidates, loads, |p| self.capacity(p));
-        for (_, t) in orphans {
+        orphans.sort_unstable();
+        // Members under their share first, then the least loaded: a task revoked to balance
+        // the group lands, at the follow-up, where the balance step wanted it.
+        let k = self.input.members.len();
+        let capacity: Vec<u64> = (0..k)
+            .map(|p| if is_candidate[p] { self.capacity(p) } else { 0 })
+            .collect();
+        let stateful_tasks = (0..self.task_count()).filter(|&t| self.stateful(t)).count();
+        let stateful_share = fair_shares(&capacity, stateful_tasks as u64, u64::MAX);
+        let total_share = fair_shares(&capacity, self.task_count() as u64, u64::MAX);
+        let room = |share: &[Share], load: &[u64], p: Pos| {
+            u8::from(load[p] >= share[p].lo) + u8::from(load[p] >= share[p].hi)
+        };
+        let caps: Vec<u64> = (0..k).map(|p| self.capacity(p)).collect();
+        let cap = |p: Pos| caps[p];
+        let stateful_key = |loads: &Loads, p: Pos| {
+            (
+                room(&stateful_share, &loads.stateful, p),
+                LoadKey::new(loads.stateful[p], cap(p)),
+                room(&total_share, &loads.total, p),
+                LoadKey::new(loads.total[p], cap(p)),
+            )
+        };
+        let key = |loads: &Loads, p: Pos| {
+            (
+                room(&total_share, &loads.total, p),
+                LoadKey::new(loads.total[p], cap(p)),
+            )
+        };
+        let mut stateful_least =
+            LeastLoaded::new(&candidates, &loads.stateful, &loads.total, |p| {
+                stateful_key(loads, p)
+            });
+        let mut least = LeastLoaded::new(&candidates, &loads.stateful, &loads.total, |p| {
+            key(loads, p)
+        });
+        for (_, _, _, t) in orphans {
+            let stateful = self.stateful(t);
             let ready_learner = self.learner[t]
                 .filter(|&l| is_candidate[l] && self.lag(t, l).is_some_and(|g| g <= acceptable));
             let chosen = ready_learner
                 .or(self.releaser[t])
                 .or_else(|| self.best_holder(t, &is_candidate, loads, true))
                 .or_else(|| self.best_holder(t, &is_candidate, loads, false))
-                .or_else(|| least.pop_least(loads));
+                .or_else(|| {
+                    if stateful {
+                        stateful_least.pop_least(&loads.stateful, &loads.total)
+                    } else {
+                        least.pop_least(&loads.stateful, &loads.total)
+                    }
+                });
             if let Some(pos) = chosen {
                 self.owner[t] = Some(pos);
-                loads[pos] += 1;
-                least.update(pos, loads);
+                loads.add(pos, stateful);
+                let fresh = stateful_key(loads, pos);
+                stateful_least.update(pos, &loads.stateful, &loads.total, fresh);
+                least.update(pos, &loads.stateful, &loads.total, key(loads, pos));
             }
         }
     }
@@ -231,13 +289,14 @@ impl<'a> Plan<'a> {
         &self,
         task: usize,
         is_candidate: &[bool],
-        loads: &[u64],
+        loads: &Loads,
         standby_only: bool,
     ) -> Option<Pos> {
         if !self.stateful(task) {
             return None;
         }
         let acceptable = self.input.config.acceptable_recovery_lag;
+        let load = |p: Pos, l: &[u64]| (l[p], self.capacity(p));
         self.holders[task]
             .iter()
             .filter(|&&(p, lag)| {
@@ -246,13 +305,50 @@ impl<'a> Plan<'a> {
                         || (lag <= acceptable && self.reported_standbys[task].contains(&p)))
             })
             .min_by(|&&(a, la), &&(b, lb)| {
+                let by = |l: &[u64]| {
+                    let ((x, cx), (y, cy)) = (load(a, l), load(b, l));
+                    compare_load(x, cx, y, cy)
+                };
                 la.cmp(&lb)
-                    .then_with(|| {
-                        compare_load(loads[a], self.capacity(a), loads[b], self.capacity(b))
-                    })
+                    .then_with(|| by(&loads.stateful))
+                    .then_with(|| by(&loads.total))
                     .then(a.cmp(&b))
             })
             .map(|&(p, _)| p)
+    }
+
+    /// The zones a task's replicas use: its owner's, its learner's and its reported
+    /// standbys' (of members that stay), each once.
+    pub fn replica_zones(&self, task: usize) -> Vec<usize> {
+        let mut zones: Vec<usize> = self.owner[task]
+            .into_iter()
+            .chain(self.learner[task])
+            .chain(
+                self.reported_standbys[task]
+                    .iter()
+                    .copied()
+                    .filter(|&p| !self.leaving(p)),
+            )
+            .map(|p| self.zone_of[p])
+            .collect();
+        zones.sort_unstable();
+        zones.dedup();
+        zones
+    }
+
+    /// Whether a member is a good place for another replica of a task whose replicas use the
+    /// zones `used` (KIP-708): it is in a zone they do not use yet, or no staying member is.
+    /// Always true when replicas are not spread over zones.
+    pub fn zone_is_new(&self, pos: Pos, used: &[usize]) -> bool {
+        !self.zoned || !used.contains(&self.zone_of[pos]) || !self.free_zone_exists(used)
+    }
+
+    /// Whether some staying member is in a zone outside `used`.
+    fn free_zone_exists(&self, used: &[usize]) -> bool {
+        self.receiver_zones
+            .iter()
+            .enumerate()
+            .any(|(z, &has)| has && !used.contains(&z))
     }
 
     /// Revokes a task from its owner now; it is assigned at the follow-up rebalance, once no
@@ -275,7 +371,7 @@ impl<'a> Plan<'a> {
                     out[o].learned.push(task);
                 }
             }
-            if let Some(l) = self.learner[t] {
+            for &l in self.learner[t].iter().chain(&self.warmups[t]) {
                 out[l].learning.push(task);
             }
             for &s in &self.standbys[t] {
@@ -304,6 +400,7 @@ impl<'a> Plan<'a> {
                 .zip(out)
                 .collect(),
             followup: self.followup,
+            probing: self.probing,
         }
     }
 }

@@ -7,25 +7,27 @@
 //! members keep running, and a task that must move is revoked now and assigned at the
 //! follow-up rebalance (KIP-429's two phases).
 
-use super::balance::{match_receivers, plan_moves};
+use super::balance::{match_receivers, plan_moves, Loads};
 use super::plan::Plan;
 use crate::model::Assignment;
 
 /// Runs the sticky assignor on indexed join metadata.
 pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
-    let mut loads = plan.active_counts();
+    let mut loads = Loads::of_owners(&plan);
     plan.assign_orphans(&mut loads);
-    let moves = {
+    let (stateful, stateless) = {
         let plan = &plan;
         plan_moves(plan, &loads, |t| plan.owner[t].is_some())
     };
-    let mut gains = moves.gains;
-    for (t, receiver) in match_receivers(&plan, &moves.moving, &mut gains) {
-        if plan.reported_owner[t].is_some() {
-            // Someone still runs it: revoke now, assign at the follow-up (rule 1).
-            plan.revoke(t);
-        } else {
-            plan.owner[t] = Some(receiver);
+    for level in [stateful, stateless] {
+        let mut gains = level.gains;
+        for (t, receiver) in match_receivers(&plan, &level.moving, &mut gains) {
+            if plan.reported_owner[t].is_some() {
+                // Someone still runs it: revoke now, assign at the follow-up (rule 1).
+                plan.revoke(t);
+            } else {
+                plan.owner[t] = Some(receiver);
+            }
         }
     }
     plan.place_standbys();

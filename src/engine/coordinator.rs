@@ -442,11 +442,10 @@ impl Engine {
         if round.assignment.followup {
             self.trigger(Cause::FollowUp);
         }
-        let warming = receivers.iter().any(|(_, a)| !a.learning.is_empty());
-        if self.config.strategy == Strategy::Kip441
-            && warming
-            && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
-        {
+        // Each assignment sets the next probing rebalance, or cancels it (as Kafka Streams'
+        // `nextRebalanceMs` does): the assignor asks for one while warm-ups catch up.
+        self.timers.retain(|(_, t)| *t != Timer::Probing);
+        if round.assignment.probing {
             let at = self.time + self.config.kip441.probing_interval_ms;
             self.timers.push((at, Timer::Probing));
         }

@@ -18,6 +18,7 @@ pub mod coordinator;
 pub mod member;
 pub mod replay;
 
+use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{Config, MemberId, Roster, Scenario, Task, TaskId};
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
@@ -259,11 +260,13 @@ impl Engine {
         self.members.iter().any(|m| m.status.alive())
     }
 
-    /// At rest: no round running or pending, nobody draining or crashed unnoticed, no
-    /// learner, and every task processed (when anyone is alive to process it).
+    /// At rest: no round running or pending (nor a probing rebalance scheduled), nobody
+    /// draining or crashed unnoticed, no learner, and every task processed (when anyone is
+    /// alive to process it).
     pub fn at_rest(&self) -> bool {
         self.coordinator.round.is_none()
             && self.coordinator.pending.is_empty()
+            && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
             && self.members.iter().all(|m| {
                 !(m.in_group && matches!(m.status, MemberStatus::Crashed | MemberStatus::Leaving))
                     && (!m.status.alive() || m.learning.is_empty())
@@ -271,24 +274,46 @@ impl Engine {
             && (!self.anyone_alive() || self.up.iter().all(|&u| u))
     }
 
-    /// Whether the active tasks are spread by capacity over the members that stay: each
-    /// within its share rounded down and up (docs/design.md, rule 8).
-    pub fn balanced(&self) -> bool {
+    /// How evenly the members that stay share the work, by Kafka Streams' measures: active
+    /// tasks, stateful active tasks and stateful replicas (active, learner, standby) per unit
+    /// of capacity.
+    pub fn skew(&self) -> Skew {
         let staying: Vec<&Member> = self
             .members
             .iter()
             .filter(|m| m.in_group && m.status == MemberStatus::Live)
             .collect();
-        let capacity: u64 = staying.iter().map(|m| u64::from(m.capacity)).sum();
-        if capacity == 0 {
-            return true;
-        }
-        let n = self.tasks.len() as u64;
-        staying.iter().all(|m| {
-            let exact = n * u64::from(m.capacity);
-            let count = m.active.len() as u64;
-            count >= exact / capacity && count <= exact.div_ceil(capacity)
-        })
+        let stateful = |t: &TaskId| self.tasks[t.index()].stateful;
+        let loads: Vec<MemberLoad> = staying
+            .iter()
+            .map(|m| {
+                let stateful_active = m.active.iter().filter(|t| stateful(t)).count();
+                MemberLoad {
+                    capacity: m.capacity,
+                    zone: m.zone.clone(),
+                    active: m.active.len(),
+                    stateful_active,
+                    stateful_replicas: stateful_active
+                        + m.learning
+                            .iter()
+                            .chain(&m.standby)
+                            .filter(|t| stateful(t))
+                            .count(),
+                }
+            })
+            .collect();
+        let zoned = zones_in_use(
+            self.config.rack_aware_standbys,
+            staying.iter().map(|m| m.zone.as_deref()),
+        );
+        let stateful_tasks = self.tasks.iter().filter(|t| t.stateful).count();
+        Skew::of(&loads, stateful_tasks, zoned)
+    }
+
+    /// Whether the work is balanced (docs/design.md, rule 8): each measure of [`Engine::skew`]
+    /// is at most 1.
+    pub fn balanced(&self) -> bool {
+        self.skew().balanced()
     }
 
     /// When the next event happens, if anything is still to happen.
@@ -360,15 +385,7 @@ impl Engine {
                         self.trigger(Cause::ScaleDownTimeout(id));
                     }
                 }
-                Timer::Probing => {
-                    let warming = self
-                        .members
-                        .iter()
-                        .any(|m| m.status.alive() && !m.learning.is_empty());
-                    if warming {
-                        self.trigger(Cause::Probing);
-                    }
-                }
+                Timer::Probing => self.trigger(Cause::Probing),
                 Timer::JoinDeadline => {}
             }
         }

@@ -20,7 +20,9 @@ pub enum Invariant {
     #[strum(to_string = "no new work for a leaving member")]
     NoNewWorkWhileLeaving,
     /// Rule 2 and 4: a stateful task taken from a live owner goes to a ready learner (or,
-    /// two-phase, is revoked while a ready learner waits for it).
+    /// two-phase, is revoked while a ready learner waits for it). Under KIP-441: to a member
+    /// within the acceptable recovery lag, or, for a task still restoring, to one at least as
+    /// far along as its owner.
     #[strum(to_string = "a planned handoff waits for a ready learner")]
     PlannedHandoffWaitsForReadyLearner,
     /// Rule 3: after a round, every task has an owner unless it waits for the follow-up.
@@ -198,19 +200,22 @@ pub fn check_round(engine: &Engine, round: &Round) -> Vec<Violation> {
             if new_owner == Some(from) {
                 continue;
             }
+            // Without local state a member is as far behind as the whole changelog.
+            let lag = |pos: usize| {
+                round.joined[pos]
+                    .lag(task)
+                    .unwrap_or(engine.changelog_end(task).ceil() as u64)
+            };
             let ready = |pos: usize| {
                 let meta = &round.joined[pos];
-                // Without local state a member is as far behind as the whole changelog.
-                let lag = meta
-                    .lag(task)
-                    .unwrap_or(engine.changelog_end(task).ceil() as u64);
-                let lag_ok = lag <= ready_lag;
                 match config.strategy {
                     Strategy::Learner => {
                         meta.learning.contains(&task)
                             && meta.lag(task).is_some_and(|l| l <= ready_lag)
                     }
-                    _ => lag_ok,
+                    // Kafka Streams also moves a task that is still restoring to a member
+                    // at least as far along, when nobody is caught up: it loses nothing.
+                    _ => lag(pos) <= ready_lag || lag(pos) <= lag(from),
                 }
             };
             let fine = match new_owner {

@@ -66,6 +66,9 @@ pub struct Assignment {
     pub members: Vec<(MemberId, MemberAssignment)>,
     /// Another rebalance is needed at once: a revoked task waits to be reassigned.
     pub followup: bool,
+    /// A probing rebalance is needed later: some task is not yet where the assignor wants it
+    /// and waits for a warm-up to catch up (Kafka Streams' KIP-441).
+    pub probing: bool,
 }
 
 impl Assignment {

@@ -93,13 +93,16 @@ fn members(roster: &Roster, assignment: &Assignment) -> IndexMap<String, MemberA
         .collect()
 }
 
-/// What `handoff assign` prints: member name to its assignment, and the follow-up flag.
+/// What `handoff assign` prints: member name to its assignment, and the follow-up and
+/// probing flags.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AssignmentJson {
     /// Each member's assignment, in join order.
     pub members: IndexMap<String, MemberAssignmentJson>,
     /// Another rebalance is needed at once.
     pub followup: bool,
+    /// A probing rebalance is needed later (KIP-441: warm-ups are catching up).
+    pub probing: bool,
 }
 
 impl AssignmentJson {
@@ -108,6 +111,7 @@ impl AssignmentJson {
         AssignmentJson {
             members: members(roster, assignment),
             followup: assignment.followup,
+            probing: assignment.probing,
         }
     }
 }
@@ -139,6 +143,8 @@ pub struct RoundJson {
     pub assignment: IndexMap<String, MemberAssignmentJson>,
     /// Another rebalance follows at once.
     pub followup: bool,
+    /// A probing rebalance follows later (KIP-441).
+    pub probing: bool,
     /// Draining members that shut down on receiving it.
     pub departed: Vec<String>,
 }
@@ -163,6 +169,7 @@ impl RoundJson {
                 .collect(),
             assignment: members(roster, &round.assignment),
             followup: round.assignment.followup,
+            probing: round.assignment.probing,
             departed: round
                 .departed
                 .iter()

@@ -325,6 +325,118 @@ fn rule_8_a_balanced_group_is_a_fixed_point() {
 }
 
 #[test]
+fn rule_8_stateful_tasks_are_balanced_before_stateless_ones() {
+    // Scaling 1 -> 2 members with 11 stateful and 7 stateless tasks: the newcomer learns 5
+    // stateful tasks (the cheapest) and takes 4 stateless ones, so that stores end 6 to 5
+    // and tasks 9 to 9 (not 9 to 2 stores with all stateless tasks on the newcomer).
+    let mut tasks: Vec<Value> = (1..=11)
+        .map(|i| json!({ "id": format!("T{i}"), "changelog": 1000 * i }))
+        .collect();
+    tasks.extend((12..=18).map(|i| json!({ "id": format!("T{i}"), "stateful": false })));
+    let all: Vec<String> = (1..=18).map(|i| format!("T{i}")).collect();
+    let out = assign(json!({
+        "tasks": tasks,
+        "members": [{ "id": "S1", "assigned": all }, member("S2", &[])],
+    }));
+    assert_eq!(
+        list(&out, "S2", "learning"),
+        ["T1", "T2", "T3", "T4", "T5"],
+        "the five cheapest stores"
+    );
+    let revoked = list(&out, "S1", "revoked");
+    assert_eq!(revoked.len(), 4, "{out}");
+    assert!(revoked
+        .iter()
+        .all(|t| t[1..].parse::<u32>().is_ok_and(|i| i > 11)));
+    assert_eq!(out["followup"], true);
+}
+
+#[test]
+fn rule_8_standbys_move_to_a_member_that_joins() {
+    // Four members run three tasks each with one standby elsewhere (6 replicas each); S5
+    // joins: it learns two tasks and takes standbys until every member holds 4 or 5 replicas.
+    let names: Vec<String> = (1..=12).map(|i| format!("T{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let members: Vec<Value> = (0..4)
+        .map(|m| {
+            let own = &names[3 * m..3 * m + 3];
+            let next = &names[(3 * m + 3) % 12..(3 * m + 3) % 12 + 3];
+            let lags: serde_json::Map<String, Value> = own
+                .iter()
+                .chain(next)
+                .map(|t| (t.to_string(), 0.into()))
+                .collect();
+            json!({ "id": format!("S{}", m + 1), "assigned": own, "standby": next, "lags": lags })
+        })
+        .chain([member("S5", &[])])
+        .collect();
+    let out = assign(json!({
+        "config": { "num_standby_replicas": 1 },
+        "tasks": tasks(&names),
+        "members": members,
+    }));
+    assert_eq!(list(&out, "S5", "learning").len(), 2);
+    for m in ["S1", "S2", "S3", "S4", "S5"] {
+        let replicas: usize = ["assigned", "learning", "standby"]
+            .iter()
+            .map(|k| list(&out, m, k).len())
+            .sum();
+        assert!((4..=5).contains(&replicas), "{m} holds {replicas}: {out}");
+    }
+}
+
+#[test]
+fn rule_8_a_standby_moves_to_the_member_that_holds_its_state() {
+    // S3 comes back with the store of T1: of the standbys it needs, it takes T1's.
+    let out = assign(json!({
+        "config": { "num_standby_replicas": 1 },
+        "tasks": tasks(&["T1", "T2"]),
+        "members": [
+            { "id": "S1", "assigned": ["T1"], "standby": ["T2"], "lags": { "T1": 0, "T2": 0 } },
+            { "id": "S2", "assigned": ["T2"], "standby": ["T1"], "lags": { "T1": 0, "T2": 0 } },
+            { "id": "S3", "lags": { "T1": 5 } },
+        ],
+    }));
+    assert_eq!(list(&out, "S3", "standby"), ["T1"]);
+    assert_eq!(list(&out, "S2", "standby"), Vec::<String>::new());
+}
+
+#[test]
+fn rule_8_standbys_and_learners_go_to_another_zone() {
+    let zoned = |rack_aware: bool| {
+        assign(json!({
+            "config": { "num_standby_replicas": 1, "rack_aware_standbys": rack_aware },
+            "tasks": tasks(&["T1", "T2"]),
+            "members": [
+                { "id": "S1", "zone": "a", "assigned": ["T1"] },
+                { "id": "S2", "zone": "b", "assigned": ["T2"] },
+                { "id": "S3", "zone": "a" },
+            ],
+        }))
+    };
+    let out = zoned(true);
+    assert_eq!(list(&out, "S2", "standby"), ["T1"], "T1 runs in zone a");
+    assert_eq!(list(&out, "S3", "standby"), ["T2"], "T2 runs in zone b");
+    let out = zoned(false);
+    assert_eq!(
+        list(&out, "S3", "standby"),
+        ["T1"],
+        "without zones: least loaded"
+    );
+    // A learner too goes to another zone than its task's active while it can.
+    let out = assign(json!({
+        "tasks": tasks(&["T1", "T2", "T3"]),
+        "members": [
+            { "id": "S1", "zone": "a", "assigned": ["T1", "T2", "T3"] },
+            { "id": "S2", "zone": "a" },
+            { "id": "S3", "zone": "b" },
+        ],
+    }));
+    assert_eq!(list(&out, "S3", "learning"), ["T2"]);
+    assert_eq!(list(&out, "S2", "learning"), ["T3"]);
+}
+
+#[test]
 fn malformed_inputs_name_the_field_and_the_reason() {
     let cases = [
         (

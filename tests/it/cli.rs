@@ -297,3 +297,112 @@ fn every_shipped_scenario_runs() {
     }
     assert!(count >= 8, "{count} files");
 }
+
+#[test]
+fn assign_takes_the_strategy_and_its_settings() {
+    // Kafka's test "should not assign more than max warmup replicas", through the command
+    // line: `kip441` reads `kip441.acceptable_recovery_lag` (not the learner design's) and
+    // `kip441.max_warmup_replicas`; the warm-up shows as a learner and asks for probing.
+    let input = |warmups: u32| {
+        format!(
+            r#"{{ "config": {{ "strategy": "kip441", "acceptable_recovery_lag": 999999999,
+                 "kip441": {{ "max_warmup_replicas": {warmups}, "acceptable_recovery_lag": 100 }} }},
+              "tasks": [ {{ "id": "T1", "changelog": 50000 }}, {{ "id": "T2", "changelog": 50000 }},
+                         {{ "id": "T3", "changelog": 50000 }}, {{ "id": "T4", "changelog": 50000 }} ],
+              "members": [ {{ "id": "S1", "assigned": ["T1", "T2", "T3", "T4"],
+                              "lags": {{ "T1": 0, "T2": 0, "T3": 0, "T4": 0 }} }},
+                           {{ "id": "S2" }} ] }}"#
+        )
+    };
+    for (warmups, expected) in [(1, vec!["T2"]), (2, vec!["T2", "T4"])] {
+        let out = handoff(&["assign"], Some(&input(warmups)));
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: Value = serde_json::from_str(&stdout(&out)).expect("json");
+        assert_eq!(v["members"]["S2"]["learning"], serde_json::json!(expected));
+        assert_eq!(
+            v["members"]["S1"]["assigned"].as_array().map(Vec::len),
+            Some(4)
+        );
+        assert_eq!(v["probing"], true);
+        assert_eq!(v["followup"], false);
+    }
+    let bad = input(0);
+    fails_with_stdin(&["assign"], &bad, &["config.kip441.max_warmup_replicas"]);
+}
+
+fn fails_with_stdin(args: &[&str], stdin: &str, expected: &[&str]) {
+    let out = handoff(args, Some(stdin));
+    assert!(!out.status.success(), "{args:?} should fail");
+    let err = stderr(&out);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    for part in expected {
+        assert!(err.contains(part), "{err:?} should mention {part:?}");
+    }
+}
+
+#[test]
+fn assign_fed_its_own_output_reaches_a_fixed_point_under_every_strategy() {
+    // A member joins a group of one with four stateful tasks and a standby each; each output
+    // becomes the next input (members keep running what they got, as under `two_phase`, and
+    // every placement is caught up one call later), until the output stops changing.
+    for strategy in ["learner", "kip441", "cooperative", "eager"] {
+        let mut members = serde_json::json!([
+            { "id": "S1", "assigned": ["T1", "T2", "T3", "T4"],
+              "lags": { "T1": 0, "T2": 0, "T3": 0, "T4": 0 } },
+            { "id": "S2" }
+        ]);
+        let mut previous = Value::Null;
+        let mut calls = 0;
+        loop {
+            calls += 1;
+            assert!(calls <= 12, "{strategy}: no fixed point after 12 calls");
+            let input = serde_json::json!({
+                "config": { "strategy": strategy, "num_standby_replicas": 1 },
+                "tasks": [ { "id": "T1", "changelog": 9000 }, { "id": "T2", "changelog": 9000 },
+                           { "id": "T3", "changelog": 9000 }, { "id": "T4", "changelog": 9000 } ],
+                "members": members,
+            });
+            let out = handoff(&["assign"], Some(&input.to_string()));
+            assert!(out.status.success(), "{strategy}: {}", stderr(&out));
+            let v: Value = serde_json::from_str(&stdout(&out)).expect("json");
+            if v == previous {
+                break;
+            }
+            let next: Vec<Value> = ["S1", "S2"]
+                .iter()
+                .map(|m| {
+                    let a = &v["members"][m];
+                    let mut lags = serde_json::Map::new();
+                    for key in ["assigned", "learning", "standby"] {
+                        for t in a[key].as_array().expect("list") {
+                            lags.insert(t.as_str().expect("name").to_string(), 0.into());
+                        }
+                    }
+                    serde_json::json!({
+                        "id": m,
+                        "assigned": a["assigned"],
+                        "learning": a["learning"],
+                        "standby": a["standby"],
+                        "lags": lags,
+                    })
+                })
+                .collect();
+            members = Value::from(next);
+            previous = v;
+        }
+        for m in ["S1", "S2"] {
+            let a = &previous["members"][m];
+            assert_eq!(
+                a["assigned"].as_array().map(Vec::len),
+                Some(2),
+                "{strategy}: {m}"
+            );
+            assert_eq!(
+                a["standby"].as_array().map(Vec::len),
+                Some(2),
+                "{strategy}: {m}"
+            );
+        }
+        assert_eq!(previous["probing"], false);
+    }
+}

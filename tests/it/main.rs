@@ -9,7 +9,9 @@
 
 mod assignor_rules;
 mod cli;
+mod convergence;
 mod harness;
+mod kip441;
 mod layering;
 mod properties;
 mod readme;

@@ -1,0 +1,163 @@
+//! Kafka's task movements: an active or standby that the ideal placement put on a client that
+//! is not caught up, while another client is more caught up, runs on a caught-up client for
+//! now, and the ideal client gets a warm-up replica while the shared budget
+//! (`max.warmup.replicas`) lasts. Swapping with a caught-up standby costs no budget.
+
+use super::client::{Client, Lags};
+use crate::model::TaskId;
+
+/// What the movements did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Movements {
+    /// Movements scheduled (active) or carried out (standby): a probing rebalance is needed
+    /// when there are any.
+    pub count: usize,
+    /// Warm-ups given out, as (client index, task): the task's ideal client, catching up.
+    pub warmups: Vec<(usize, TaskId)>,
+}
+
+/// Whether a task should move off a client: the client is not caught up and some client has
+/// a strictly smaller lag.
+fn needs_move(lags: &Lags, acceptable: u64, clients: usize, task: TaskId, client: usize) -> bool {
+    if lags.caught_up(client, task, acceptable) {
+        return false;
+    }
+    lags.best_lag(task, clients)
+        .is_some_and(|best| best < lags.lag(client, task))
+}
+
+/// The least loaded client (assigned load, then client order) among `candidates` that
+/// satisfies `accept`.
+fn least_loaded(
+    clients: &[Client],
+    candidates: &[usize],
+    accept: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    candidates
+        .iter()
+        .copied()
+        .filter(|&c| accept(c))
+        .min_by(|&a, &b| {
+            clients[a]
+                .assigned_load()
+                .total_cmp(&clients[b].assigned_load())
+                .then(a.cmp(&b))
+        })
+}
+
+/// Takes one unit of the warm-up budget; true if there was one (the budget is decremented
+/// even when it is already spent, as Kafka's counter is).
+fn take_budget(budget: &mut i64) -> bool {
+    let old = *budget;
+    *budget -= 1;
+    old > 0
+}
+
+/// Moves every active task whose ideal client is not caught up to a caught-up client (or the
+/// most caught-up one when none is), fewest caught-up clients first: a caught-up standby swaps
+/// with it (no budget), otherwise the task moves and the ideal client keeps a warm-up if
+/// budget remains. Returns the movements scheduled and the warm-ups given.
+pub fn assign_active_task_movements(
+    clients: &mut [Client],
+    lags: &Lags,
+    acceptable: u64,
+    budget: &mut i64,
+) -> Movements {
+    let n = clients.len();
+    let mut scheduled: Vec<(usize, TaskId, usize)> = Vec::new();
+    for (c, client) in clients.iter().enumerate() {
+        for &t in &client.active {
+            if needs_move(lags, acceptable, n, t, c) {
+                let caught_up = lags.caught_up_clients(t, acceptable, n).len();
+                scheduled.push((caught_up, t, c));
+            }
+        }
+    }
+    scheduled.sort_unstable();
+    let mut done = Movements {
+        count: scheduled.len(),
+        warmups: Vec::new(),
+    };
+    for (_, t, target) in scheduled {
+        let caught_up = lags.caught_up_clients(t, acceptable, n);
+        if let Some(h) = least_loaded(clients, &caught_up, |x| clients[x].standby.contains(&t)) {
+            swap(clients, t, h, target);
+        } else if let Some(h) = least_loaded(clients, &caught_up, |_| true) {
+            move_active(clients, t, h, target, budget, &mut done.warmups);
+        } else if let Some(h) = lags.by_lag(t, n).take_while(|&x| x != target).next() {
+            if clients[h].standby.contains(&t) {
+                swap(clients, t, h, target);
+            } else {
+                move_active(clients, t, h, target, budget, &mut done.warmups);
+            }
+        }
+    }
+    done
+}
+
+/// The holder's standby of a task becomes its active, and the ideal client keeps a standby.
+fn swap(clients: &mut [Client], task: TaskId, holder: usize, target: usize) {
+    clients[holder].standby.remove(&task);
+    clients[holder].active.insert(task);
+    clients[target].active.remove(&task);
+    clients[target].standby.insert(task);
+}
+
+/// The holder runs the task; the ideal client keeps a warm-up if budget remains.
+fn move_active(
+    clients: &mut [Client],
+    task: TaskId,
+    holder: usize,
+    target: usize,
+    budget: &mut i64,
+    warmups: &mut Vec<(usize, TaskId)>,
+) {
+    clients[holder].active.insert(task);
+    clients[target].active.remove(&task);
+    if take_budget(budget) {
+        clients[target].standby.insert(task);
+        warmups.push((target, task));
+    }
+}
+
+/// Moves every standby (but the warm-ups just given) whose client is not caught up, while
+/// another client is more caught up, to the least loaded caught-up client not holding the
+/// task (else the most caught-up such client ahead of it); the client keeps it as a warm-up
+/// if budget remains. Returns the movements carried out and the warm-ups kept.
+pub fn assign_standby_task_movements(
+    clients: &mut [Client],
+    lags: &Lags,
+    acceptable: u64,
+    budget: &mut i64,
+    active_warmups: &[(usize, TaskId)],
+) -> Movements {
+    let n = clients.len();
+    let mut scheduled: Vec<(usize, TaskId, usize)> = Vec::new();
+    for (c, client) in clients.iter().enumerate() {
+        for &t in &client.standby {
+            if !active_warmups.contains(&(c, t)) && needs_move(lags, acceptable, n, t, c) {
+                let caught_up = lags.caught_up_clients(t, acceptable, n).len();
+                scheduled.push((caught_up, t, c));
+            }
+        }
+    }
+    scheduled.sort_unstable();
+    let mut done = Movements::default();
+    for (_, t, target) in scheduled {
+        let caught_up = lags.caught_up_clients(t, acceptable, n);
+        let holder = least_loaded(clients, &caught_up, |x| !clients[x].holds(t)).or_else(|| {
+            lags.by_lag(t, n)
+                .take_while(|&x| x != target)
+                .find(|&x| !clients[x].holds(t))
+        });
+        let Some(h) = holder else { continue };
+        clients[h].standby.insert(t);
+        if take_budget(budget) {
+            done.warmups.push((target, t));
+        } else {
+            clients[target].standby.remove(&t);
+        }
+        done.count += 1;
+    }
+    done
+}
