@@ -11,6 +11,7 @@ mod assignor_rules;
 mod cli;
 mod harness;
 mod layering;
+mod operations;
 mod properties;
 mod readme;
 mod seed_scenarios;
