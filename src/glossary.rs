@@ -11,7 +11,7 @@ pub struct Entry {
 }
 
 /// Every term, alphabetically.
-pub const GLOSSARY: [Entry; 24] = [
+pub const GLOSSARY: [Entry; 28] = [
     Entry { term: "acceptable lag", meaning: "How many records behind the changelog end a learner or standby may be and still count as ready (caught up)." },
     Entry { term: "active", meaning: "The member processes this task. A stateful active whose store lags must first restore, and the task is down meanwhile." },
     Entry { term: "at rest", meaning: "No rebalance running or pending, no learner, and every task processed: nothing more happens until something changes." },
@@ -30,12 +30,16 @@ pub const GLOSSARY: [Entry; 24] = [
     Entry { term: "ready", meaning: "A learner within the acceptable lag of the changelog end (the seed's isReady). A ready learner can take the task over with almost no pause." },
     Entry { term: "rebalance", meaning: "A round in which every member rejoins with its metadata, the leader assigns, and the members receive the assignment." },
     Entry { term: "release at join", meaning: "A handoff mode: an owner releases its learned tasks when it rejoins, and the leader gives each to its ready learner, or back to the owner." },
+    Entry { term: "restart", meaning: "A member's process stops and starts again (a deployment, a pod moved to another node). Its stores survive if its disk does; with static membership and a return within the session timeout, nothing is rebalanced." },
     Entry { term: "restore rate", meaning: "Records per second a member replays, shared evenly by everything it is restoring at that moment." },
+    Entry { term: "rolling restart", meaning: "A deployment: every member restarts in turn, each once the previous one is back and the group is at rest." },
     Entry { term: "session timeout", meaning: "How long the coordinator waits before it declares a silent member dead and reassigns its tasks." },
     Entry { term: "standby", meaning: "A long-lived replica kept close to the changelog end; its holder is the first choice for a learner and for an orphan." },
+    Entry { term: "static membership", meaning: "Kafka's group.instance.id (KIP-345): a member keeps its identity across a restart, so back within the session timeout it gets its assignment back without a rebalance. Without it, a restarted member joins as a new one." },
     Entry { term: "task", meaning: "A unit of stream processing. A stateful task keeps a store backed by a changelog; a stateless one has nothing to restore." },
     Entry { term: "two phase", meaning: "A handoff mode: the leader revokes a learned task once its learner is ready, and assigns it at the follow-up rebalance." },
     Entry { term: "warm-up", meaning: "Kafka Streams' learner (KIP-441): a replica warming up on its future owner, promoted only at a probing rebalance." },
+    Entry { term: "zone", meaning: "An availability zone (a rack): its members can fail together, so a task's standby is kept in another zone than its active while there is one (KIP-708)." },
 ];
 
 /// What a term means, if it is in the glossary.

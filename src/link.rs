@@ -248,4 +248,32 @@ mod tests {
         saved.strategies = vec![Strategy::Learner; 5];
         assert_eq!(saved.restore().err(), Some(LinkError::Strategies(5)));
     }
+
+    #[test]
+    fn a_link_carries_restarts_and_zone_outages_mid_way() {
+        let scenario = Preset::find("zone-failure")
+            .expect("preset")
+            .scenario()
+            .expect("parses");
+        let mut s = Session::new(scenario, &Strategy::ALL[..3]).expect("starts");
+        s.seek(6_000).expect("runs");
+        s.command(Command::RollingRestart {
+            down_ms: 2_000,
+            keep_state: false,
+        })
+        .expect("rolls");
+        s.seek(7_000).expect("runs");
+        s.command(Command::CrashZone("c".into())).expect("fails");
+        s.seek(8_000).expect("runs");
+        let text = SavedSession::capture(&s, ViewMode::Compare, None).encode();
+        let back = SavedSession::decode(&text)
+            .expect("decodes")
+            .restore()
+            .expect("restores");
+        for (a, b) in s.lanes().iter().zip(back.lanes()) {
+            assert!(a.view().rolling_restart().is_some(), "{}", a.strategy);
+            assert_eq!(Frame::of(a.view()), Frame::of(b.view()));
+            assert_eq!(a.view(), b.view());
+        }
+    }
 }

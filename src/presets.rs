@@ -1,6 +1,7 @@
-//! Ready-made scenarios: the seed's four examples and an empty group (shipped as files in
-//! `scenarios/` and compiled in), and generated groups of any size for benchmarks and the
-//! playground's large demo.
+//! Ready-made scenarios: the seed's four examples, an empty group and the operations people
+//! run in production (a rolling deployment with static and with dynamic membership, a zone
+//! outage, a restart that lost its disk), shipped as files in `scenarios/` and compiled in;
+//! and generated groups of any size for benchmarks and the playground's large demo.
 
 use crate::format::ScenarioError;
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
@@ -18,7 +19,7 @@ pub struct Preset {
 }
 
 /// The presets, in the order the playground lists them.
-pub const PRESETS: [Preset; 5] = [
+pub const PRESETS: [Preset; 9] = [
     Preset {
         id: "scale-up-running",
         name: "Scale Up Running Application",
@@ -43,6 +44,26 @@ pub const PRESETS: [Preset; 5] = [
         id: "empty-group",
         name: "Empty group",
         json: include_str!("../scenarios/empty-group.json"),
+    },
+    Preset {
+        id: "rolling-deployment-static",
+        name: "Rolling deployment: static membership",
+        json: include_str!("../scenarios/rolling-deployment-static.json"),
+    },
+    Preset {
+        id: "rolling-deployment-dynamic",
+        name: "Rolling deployment: dynamic membership",
+        json: include_str!("../scenarios/rolling-deployment-dynamic.json"),
+    },
+    Preset {
+        id: "zone-failure",
+        name: "A zone fails, with zone-aware standbys",
+        json: include_str!("../scenarios/zone-failure.json"),
+    },
+    Preset {
+        id: "lost-disk",
+        name: "A restart that lost its disk",
+        json: include_str!("../scenarios/lost-disk.json"),
     },
 ];
 
@@ -114,7 +135,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_preset_parses_and_names_the_seed_scenarios() {
+    fn every_preset_parses_under_its_name() {
         for preset in PRESETS {
             let scenario = preset.scenario().expect("preset parses");
             assert_eq!(scenario.name, preset.name);

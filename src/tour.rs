@@ -1,4 +1,5 @@
-//! Guided tours of the seed's four scenarios, written as data: each step waits for the real
+//! Guided tours of the seed's four scenarios and of the operations presets (rolling
+//! deployments, a zone outage, a lost disk), written as data: each step waits for the real
 //! simulation event it describes, so the same tour plays in the app, in an embed and from a
 //! share link, and stays true if the engine changes.
 
@@ -24,6 +25,12 @@ pub enum Wait {
     CrashDetected(&'static str),
     /// A draining member shut down.
     Departed(&'static str),
+    /// A member's process stopped for a restart.
+    Restarted(&'static str),
+    /// A restarted member is back.
+    Returned(&'static str),
+    /// Every live member of a zone crashed at once.
+    ZoneCrashed(&'static str),
     /// The group came to rest after everything happened.
     Rest,
 }
@@ -57,7 +64,7 @@ pub struct Tour {
 }
 
 /// Every tour, in the order the playground lists them.
-pub const TOURS: [Tour; 4] = [
+pub const TOURS: [Tour; 8] = [
     Tour {
         id: "scale-up-running",
         title: "Scaling up a running application",
@@ -212,6 +219,160 @@ pub const TOURS: [Tour; 4] = [
             },
         ],
     },
+    Tour {
+        id: "rolling-deployment-static",
+        title: "A rolling deployment with static membership",
+        preset: "rolling-deployment-static",
+        steps: &[
+            Step {
+                title: "A deployment begins",
+                caption: "A deployment is about to restart S1, S2 and S3 one at a time; each is away 6 s and keeps its disk. The members use static membership (Kafka's group.instance.id): each keeps its identity across a restart.",
+                wait: Wait::Start,
+                highlight: &["S1", "S2", "S3"],
+                terms: &["restart", "rolling restart", "static membership"],
+            },
+            Step {
+                title: "S1 restarts",
+                caption: "S1 stops. The coordinator keeps its identity and its assignment until its session times out, 10 s from now, so nothing is rebalanced. T1 and T2 are down while S1 is away: no other member may run them.",
+                wait: Wait::Restarted("S1"),
+                highlight: &["S1", "T1", "T2"],
+                terms: &["session timeout"],
+            },
+            Step {
+                title: "Back within its session",
+                caption: "S1 is back before its session timed out: it gets T1 and T2 back and runs them at once, since its stores survived and nobody wrote to those changelogs meanwhile. Still no rebalance. The group is at rest, so the deployment moves on to S2.",
+                wait: Wait::Returned("S1"),
+                highlight: &["S1", "T1", "T2", "S2"],
+                terms: &[],
+            },
+            Step {
+                title: "Three restarts, no rebalance",
+                caption: "The generation never changed: each task was down exactly while its own member was away, and every other task kept running. A member away longer than its session timeout would have been removed (a rebalance), and its return would have been a join (another). The dynamic-membership preset runs the same deployment without static membership.",
+                wait: Wait::Rest,
+                highlight: &[],
+                terms: &["generation", "at rest"],
+            },
+        ],
+    },
+    Tour {
+        id: "rolling-deployment-dynamic",
+        title: "A rolling deployment with dynamic membership",
+        preset: "rolling-deployment-dynamic",
+        steps: &[
+            Step {
+                title: "The same deployment",
+                caption: "S1, S2 and S3 restart one at a time, each away 6 s with its disk, as in the static-membership preset. Here the members have no static identity: a restarted process comes back as a new member.",
+                wait: Wait::Start,
+                highlight: &["S1", "S2", "S3"],
+                terms: &["rolling restart", "static membership"],
+            },
+            Step {
+                title: "S1 restarts without a word",
+                caption: "S1 stops. Kafka Streams sends no LeaveGroup when it closes, so the coordinator still counts S1 until its session times out, 10 s from now. Nothing moves; T1 and T2 are down.",
+                wait: Wait::Restarted("S1"),
+                highlight: &["S1", "T1", "T2"],
+                terms: &["restart", "session timeout"],
+            },
+            Step {
+                title: "Back as a new member",
+                caption: "S1 is back after 6 s and joins the group as a new member: a rebalance begins. Its join phase cannot close while the coordinator waits for S1's old identity, which only goes when that session times out.",
+                wait: Wait::Returned("S1"),
+                highlight: &["S1"],
+                terms: &["rebalance"],
+            },
+            Step {
+                title: "The old session times out",
+                caption: "The old identity is gone and the round closes. The returning S1 is now the newest member, so S2 leads. T1 and T2 have no owner, and S1's stores of them are caught up, so they go back to S1 at once: down about 10 s, 4 s longer than the restart itself.",
+                wait: Wait::Assigned(1),
+                highlight: &["S2", "S1", "T1", "T2"],
+                terms: &["leader", "orphan"],
+            },
+            Step {
+                title: "A rebalance per restart",
+                caption: "Three restarts, three rebalances, and each member's tasks stayed down until its old session timed out. In the compare view eager pays the most: every member releases every task when a round begins, so all six tasks stop while the round waits for the old session.",
+                wait: Wait::Rest,
+                highlight: &[],
+                terms: &["at rest"],
+            },
+        ],
+    },
+    Tour {
+        id: "zone-failure",
+        title: "A zone fails, with zone-aware standbys",
+        preset: "zone-failure",
+        steps: &[
+            Step {
+                title: "Three zones",
+                caption: "Six members in three availability zones (S1 and S4 in zone a, S2 and S5 in b, S3 and S6 in c), one task each, one standby per task. The standbys are zone-aware: each lives in another zone than its task's active, so no zone holds both copies of a task.",
+                wait: Wait::Start,
+                highlight: &["S1", "S4"],
+                terms: &["zone", "standby"],
+            },
+            Step {
+                title: "Zone a goes dark",
+                caption: "S1 and S4 crash at once; T1 and T4 stop. The coordinator notices when their sessions time out.",
+                wait: Wait::ZoneCrashed("a"),
+                highlight: &["S1", "S4", "T1", "T4"],
+                terms: &["session timeout"],
+            },
+            Step {
+                title: "Standbys in other zones take over",
+                caption: "Both sessions time out together: one rebalance. T1 and T4 have no owner; their standbys, in zones that survived, are caught up, so the members holding them run them at once. Each was down only for the session timeout and the round. New standbys are placed on the members left.",
+                wait: Wait::Assigned(1),
+                highlight: &["T1", "T4"],
+                terms: &["orphan"],
+            },
+            Step {
+                title: "Four members, every task covered",
+                caption: "The group is at rest on four members. Had a task's standby sat in zone a beside its active, it would have died with it, and the task would have restored its whole changelog while down.",
+                wait: Wait::Rest,
+                highlight: &[],
+                terms: &["at rest"],
+            },
+        ],
+    },
+    Tour {
+        id: "lost-disk",
+        title: "A restart that lost its disk",
+        preset: "lost-disk",
+        steps: &[
+            Step {
+                title: "A pod moves to a new node",
+                caption: "S2 is about to restart on another node, without its volume: it will come back with no state at all. Each task has a standby on another member.",
+                wait: Wait::Start,
+                highlight: &["S2"],
+                terms: &["restart", "standby"],
+            },
+            Step {
+                title: "S2 stops",
+                caption: "Without static membership S2 sends no LeaveGroup, so the coordinator still counts it. T3 and T4 are down.",
+                wait: Wait::Restarted("S2"),
+                highlight: &["S2", "T3", "T4"],
+                terms: &["session timeout"],
+            },
+            Step {
+                title: "Back, with an empty disk",
+                caption: "S2 is back after 6 s as a new member and reports no state. It joins, and the round waits for its old session to time out.",
+                wait: Wait::Returned("S2"),
+                highlight: &["S2"],
+                terms: &["rebalance"],
+            },
+            Step {
+                title: "Standbys take over, S2 learns",
+                caption: "The old session is gone: T3 and T4 have no owner. Their standbys are caught up, so the members holding them run them at once. S2 gets learners, which replay their changelogs from nothing while the tasks keep running.",
+                wait: Wait::Assigned(1),
+                highlight: &["T3", "T4", "S2"],
+                terms: &["orphan", "learner"],
+            },
+            Step {
+                title: "Replay time, not downtime",
+                caption: "Balanced again, and no task restored while down: the lost disk cost replay time in the background. In the compare view eager and cooperative move tasks to S2 at once and restore them from nothing while they are down. With static membership, S2 would have got T3 and T4 back with no rebalance, and restored both from nothing while they were down.",
+                wait: Wait::Rest,
+                highlight: &[],
+                terms: &["at rest"],
+            },
+        ],
+    },
 ];
 
 impl Tour {
@@ -299,6 +460,24 @@ fn find(
                 _ => None,
             })
         }
+        Wait::Restarted(m) => {
+            let m = member(m)?;
+            events.iter().find_map(|e| match e.kind {
+                EventKind::MemberRestarted(em) if em == m => Some(e.at),
+                _ => None,
+            })
+        }
+        Wait::Returned(m) => {
+            let m = member(m)?;
+            events.iter().find_map(|e| match e.kind {
+                EventKind::MemberReturned(em) if em == m => Some(e.at),
+                _ => None,
+            })
+        }
+        Wait::ZoneCrashed(zone) => events.iter().find_map(|e| match &e.kind {
+            EventKind::ZoneCrashed(z) if z == zone => Some(e.at),
+            _ => None,
+        }),
         Wait::Rest => {
             let done = lane.run.finished();
             done.then(|| lane.run.engine().tally().rest_since).flatten()

@@ -32,6 +32,12 @@ pub enum Cause {
     FollowUp,
     /// A probing rebalance checks whether warm-ups caught up (KIP-441).
     Probing,
+    /// A restarted member's session timed out: the coordinator removed it, or the identity it
+    /// had before it came back as a new member.
+    SessionTimeout(MemberId),
+    /// A restarted member came back and joined the group as a new member (without static
+    /// membership, or after its session timed out).
+    Returned(MemberId),
 }
 
 /// One rebalance round as the history keeps it: who joined with what, what the leader
@@ -161,12 +167,22 @@ impl Engine {
         ids
     }
 
-    /// A stable group already keeps its standbys: place them as the assignor would, caught up.
+    /// A stable group already keeps its standbys: place them where the assignor's placement
+    /// settles, caught up. The group has run long enough for any member to have caught up
+    /// on any task, so the leader is told so: otherwise an assignor that moves replicas
+    /// towards caught-up members (Kafka's) would first pile them onto the owners' neighbours.
     pub(super) fn place_initial_standbys(&mut self) {
         if self.config.num_standby_replicas == 0 || self.members.is_empty() {
             return;
         }
-        let joined = self.join_metadata(&self.participants());
+        let stateful: Vec<(TaskId, u64)> = (0..self.tasks.len())
+            .filter(|&t| self.tasks[t].stateful)
+            .map(|t| (TaskId(t as u32), 0))
+            .collect();
+        let mut joined = self.join_metadata(&self.participants());
+        for meta in &mut joined {
+            meta.lags.clone_from(&stateful);
+        }
         let assignment = self.run_assignor(&joined);
         let Ok(assignment) = assignment else { return };
         for (m, a) in assignment.members {
@@ -214,22 +230,7 @@ impl Engine {
             causes: causes.clone(),
         }));
         for id in self.participants() {
-            let member = &self.members[id.index()];
-            let release: Vec<TaskId> = match self.config.strategy {
-                Strategy::Eager => member.active.clone(),
-                Strategy::Learner if self.config.handoff == HandoffMode::ReleaseAtJoin => member
-                    .learned
-                    .iter()
-                    .copied()
-                    .filter(|&t| member.runs(t))
-                    .collect(),
-                _ => Vec::new(),
-            };
-            for t in release {
-                self.members[id.index()].active.retain(|&x| x != t);
-                self.owner[t.index()] = None;
-                out.push(self.event(EventKind::TaskStopped(t, id)));
-            }
+            self.release_at_join(id, out);
         }
         self.coordinator.round = Some(RoundInProgress {
             index,
@@ -240,8 +241,30 @@ impl Engine {
         self.timers.push((deadline, Timer::JoinDeadline));
     }
 
-    /// Closes the join phase once its deadline passed and no member it waits for is a
-    /// crashed one whose session has not timed out yet; the leader then assigns.
+    /// What a member releases as it joins a round: under `release_at_join` its learned
+    /// tasks, under `eager` everything it runs.
+    pub(super) fn release_at_join(&mut self, id: MemberId, out: &mut Vec<Event>) {
+        let member = &self.members[id.index()];
+        let release: Vec<TaskId> = match self.config.strategy {
+            Strategy::Eager => member.active.clone(),
+            Strategy::Learner if self.config.handoff == HandoffMode::ReleaseAtJoin => member
+                .learned
+                .iter()
+                .copied()
+                .filter(|&t| member.runs(t))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for t in release {
+            self.members[id.index()].active.retain(|&x| x != t);
+            self.owner[t.index()] = None;
+            out.push(self.event(EventKind::TaskStopped(t, id)));
+        }
+    }
+
+    /// Closes the join phase once its deadline passed and it waits for no member that is
+    /// silent but still counted: crashed or restarting before its session timed out, or the
+    /// old identity of a member that came back as a new one. The leader then assigns.
     pub(super) fn try_close_join(&mut self, out: &mut Vec<Event>) {
         let Some(round) = &self.coordinator.round else {
             return;
@@ -249,11 +272,11 @@ impl Engine {
         let Phase::Joining { deadline } = round.phase else {
             return;
         };
-        let waiting_for_crashed = self
-            .members
-            .iter()
-            .any(|m| m.in_group && m.status == MemberStatus::Crashed);
-        if self.time < deadline || waiting_for_crashed {
+        let waiting_for_silent = self.members.iter().any(|m| {
+            (m.in_group && matches!(m.status, MemberStatus::Crashed | MemberStatus::Restarting))
+                || m.stale_session_until.is_some()
+        });
+        if self.time < deadline || waiting_for_silent {
             return;
         }
         let participants = self.participants();
@@ -368,7 +391,8 @@ impl Engine {
     /// The members receive the assignment: they stop what they lost, start what they got
     /// (restoring first where their store lags), and learn and keep standbys as told. A
     /// draining member left with nothing shuts down. If the leader crashed meanwhile, the
-    /// assignment never arrives.
+    /// assignment never arrives. A member restarting under static membership gets its
+    /// assignment too: the coordinator keeps it and hands it over when the member is back.
     pub(super) fn finish_sync(&mut self, out: &mut Vec<Event>) {
         let Some(progress) = self.coordinator.round.take() else {
             return;
@@ -378,16 +402,32 @@ impl Engine {
             return;
         };
         let mut round = *round;
-        if !self.members[round.leader.index()].status.alive() {
+        let leader = &self.members[round.leader.index()];
+        if !leader.status.alive() {
             round.abandoned = true;
             out.push(self.event(EventKind::RoundAbandoned(round.index)));
+            if leader.status == MemberStatus::Restarting {
+                // A crashed leader is noticed at its session timeout, which starts the next
+                // round; a restarting one may be back before that without a word (static
+                // membership), so what this round was for is asked for again.
+                for cause in round.causes {
+                    self.trigger(cause);
+                }
+            }
             return;
         }
+        let keeps_identity = self.config.static_membership;
         let receivers: Vec<(MemberId, MemberAssignment)> = round
             .assignment
             .members
             .iter()
-            .filter(|(m, _)| self.members[m.index()].status.alive())
+            .filter(|(m, _)| {
+                let member = &self.members[m.index()];
+                member.status.alive()
+                    || (keeps_identity
+                        && member.in_group
+                        && member.status == MemberStatus::Restarting)
+            })
             .cloned()
             .collect();
         for (id, a) in &receivers {

@@ -1,10 +1,11 @@
 //! The members as the simulation runs them (what each owns in each role, its local state
 //! stores, where it is in its life), the commands a person gives them (join, crash, drain:
-//! docs/design.md, rules 6 and 7) and their readiness to rejoin (rule 5).
+//! docs/design.md, rules 6 and 7; restarts and zone outages are carried out in `restart.rs`)
+//! and their readiness to rejoin (rule 5).
 
 use super::coordinator::Cause;
 use super::{Engine, Event, EventKind, Timer};
-use crate::model::{Command, MemberId, MemberSpec, Readiness, Strategy, TaskId};
+use crate::model::{Command, MemberId, MemberSpec, Readiness, Strategy, TaskId, MAX_DOWN_MS};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
@@ -19,6 +20,8 @@ pub enum MemberStatus {
     Leaving,
     /// Killed; the coordinator may not have noticed yet.
     Crashed,
+    /// Its process stopped and comes back at [`Absence::back_at`].
+    Restarting,
     /// Left the group after draining (or at its scale-down timeout).
     Left,
 }
@@ -33,6 +36,18 @@ impl MemberStatus {
     pub fn alive(self) -> bool {
         matches!(self, MemberStatus::Live | MemberStatus::Leaving)
     }
+}
+
+/// A restart in progress: when the member went away, when it is back, and whether its stores
+/// survive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Absence {
+    /// When its process stopped.
+    pub since: u64,
+    /// When it is back.
+    pub back_at: u64,
+    /// Its stores survive (a persistent disk); without, it comes back with nothing.
+    pub keep_state: bool,
 }
 
 /// A local state store: how far into the task's changelog it has replayed.
@@ -81,6 +96,15 @@ pub struct Member {
     pub crashed_at: Option<u64>,
     /// When it left or was removed from the group.
     pub left_at: Option<u64>,
+    /// The restart in progress, while it is restarting.
+    pub away: Option<Absence>,
+    /// Restarts so far: the timers of a restart carry its number, so that those of an
+    /// earlier restart do nothing.
+    pub restarts: u32,
+    /// Without static membership a restarted member comes back as a new member, and the
+    /// coordinator holds the identity it had until that identity's session times out (Kafka
+    /// Streams sends no LeaveGroup when it closes): until then, if so.
+    pub stale_session_until: Option<u64>,
 }
 
 impl Member {
@@ -105,6 +129,9 @@ impl Member {
             drained_at: None,
             crashed_at: None,
             left_at: None,
+            away: None,
+            restarts: 0,
+            stale_session_until: None,
         }
     }
 
@@ -162,6 +189,36 @@ pub enum CommandError {
     /// Nobody is alive to lead.
     #[error("no live member leads the group")]
     NoLeader,
+    /// The member is restarting: it is down until it is back.
+    #[error("{0} is restarting")]
+    Restarting(String),
+    /// A draining member is not restarted: it leaves once its tasks have moved.
+    #[error("{0} is draining: it leaves once its tasks have moved")]
+    Draining(String),
+    /// A restart keeps its member away between 1 ms and a day.
+    #[error("a restart keeps its member away between 1 ms and a day, not {0} ms")]
+    DownTime(u64),
+    /// A rolling restart needs live members.
+    #[error("no live member to restart")]
+    NoLiveMember,
+    /// One rolling restart at a time.
+    #[error("a rolling restart is already under way")]
+    RollingRestartRunning,
+    /// No member was ever in this zone.
+    #[error("no member is in zone {0}")]
+    UnknownZone(String),
+    /// Every member of this zone is down already.
+    #[error("no live member is left in zone {0}")]
+    ZoneDown(String),
+}
+
+/// A restart's time away: at least 1 ms, at most [`MAX_DOWN_MS`].
+fn check_down_ms(down_ms: u64) -> Result<(), CommandError> {
+    if down_ms == 0 || down_ms > MAX_DOWN_MS {
+        Err(CommandError::DownTime(down_ms))
+    } else {
+        Ok(())
+    }
 }
 
 /// Why a member left the group.
@@ -199,6 +256,19 @@ impl Engine {
                 let id = self.find_member(name)?;
                 self.drain(id, out);
             }
+            Command::Restart {
+                member,
+                down_ms,
+                keep_state,
+            } => {
+                let id = self.find_member(member)?;
+                self.restart(id, *down_ms, *keep_state, out);
+            }
+            Command::RollingRestart {
+                down_ms,
+                keep_state,
+            } => self.start_rolling_restart(*down_ms, *keep_state),
+            Command::CrashZone(zone) => self.crash_zone(zone, out),
         }
         self.settle(out);
         Ok(())
@@ -229,6 +299,43 @@ impl Engine {
                     Ok(())
                 }
             }
+            Command::Restart {
+                member, down_ms, ..
+            } => {
+                check_down_ms(*down_ms)?;
+                let id = self.find_member(member)?;
+                self.check_alive(id)?;
+                if self.members[id.index()].status == MemberStatus::Leaving {
+                    Err(CommandError::Draining(member.clone()))
+                } else {
+                    Ok(())
+                }
+            }
+            Command::RollingRestart { down_ms, .. } => {
+                check_down_ms(*down_ms)?;
+                if self.rolling_restart().is_some() {
+                    Err(CommandError::RollingRestartRunning)
+                } else if self.rolling_restart_order().is_empty() {
+                    Err(CommandError::NoLiveMember)
+                } else {
+                    Ok(())
+                }
+            }
+            Command::CrashZone(zone) => {
+                let in_zone = |m: &&Member| m.zone.as_deref() == Some(zone.as_str());
+                if !self.members.iter().any(|m| in_zone(&m)) {
+                    Err(CommandError::UnknownZone(zone.clone()))
+                } else if !self
+                    .members
+                    .iter()
+                    .filter(in_zone)
+                    .any(|m| m.status.alive())
+                {
+                    Err(CommandError::ZoneDown(zone.clone()))
+                } else {
+                    Ok(())
+                }
+            }
         }
     }
 
@@ -243,6 +350,7 @@ impl Engine {
         match member.status {
             MemberStatus::Crashed => Err(CommandError::AlreadyCrashed(member.name.clone())),
             MemberStatus::Left => Err(CommandError::AlreadyLeft(member.name.clone())),
+            MemberStatus::Restarting => Err(CommandError::Restarting(member.name.clone())),
             MemberStatus::Live | MemberStatus::Leaving => Ok(()),
         }
     }

@@ -12,11 +12,13 @@
 //! The engine is split by job: this file holds the state, the clock and the events;
 //! `coordinator.rs` the broker's side (generations, the leader, rounds: join, assign, sync);
 //! `member.rs` the members and the commands a person gives them (join, crash, drain) and
-//! readiness; `replay.rs` the arithmetic of changelogs and stores between events.
+//! readiness; `restart.rs` restarts, rolling restarts and zone outages, with static or
+//! dynamic membership; `replay.rs` the arithmetic of changelogs and stores between events.
 
 pub mod coordinator;
 pub mod member;
 pub mod replay;
+pub mod restart;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{Config, MemberId, Roster, Scenario, Task, TaskId};
@@ -24,6 +26,7 @@ use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
 use member::{Member, MemberStatus, Store};
 use replay::{Replay, EPSILON};
+use restart::RollingRestart;
 
 /// Something that happened at a moment of the simulation.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,6 +78,18 @@ pub enum EventKind {
     TaskDown(TaskId),
     /// A task is processed again.
     TaskUp(TaskId),
+    /// A member's process stopped for a restart.
+    MemberRestarted(MemberId),
+    /// A restarted member is back: with static membership and within its session, it runs
+    /// its tasks again; otherwise it joins the group as a new member.
+    MemberReturned(MemberId),
+    /// The session of a restarted member timed out: the coordinator removed it (it was still
+    /// away) or the identity it had before its restart (it came back as a new member).
+    SessionTimedOut(MemberId),
+    /// Every live member of this zone crashed at once (their crashes follow).
+    ZoneCrashed(String),
+    /// The last member of a rolling restart is back and the group is at rest.
+    RollingRestartFinished,
     /// The group came to rest: no learner, no rebalance pending, every task running.
     AtRest,
 }
@@ -87,6 +102,16 @@ pub(crate) enum Timer {
     CrashDetection(MemberId),
     DrainDeadline(MemberId),
     Probing,
+    /// A restarted member is back; `restart` is the number of the restart it ends.
+    Return {
+        member: MemberId,
+        restart: u32,
+    },
+    /// The session of a restarted member times out; `restart` as above.
+    SessionExpiry {
+        member: MemberId,
+        restart: u32,
+    },
 }
 
 /// Running totals behind the metrics.
@@ -138,6 +163,9 @@ pub struct Engine {
     coordinator: Coordinator,
     timers: Vec<(u64, Timer)>,
     tally: Tally,
+    /// The rolling restart under way: part of the state, so that scrubbing and forks replay
+    /// it like everything else.
+    rolling: Option<RollingRestart>,
 }
 
 impl Engine {
@@ -175,6 +203,7 @@ impl Engine {
                 first_command_at: None,
                 rest_since: None,
             },
+            rolling: None,
         };
         for spec in &scenario.members {
             engine.add_member(spec);
@@ -261,15 +290,23 @@ impl Engine {
     }
 
     /// At rest: no round running or pending (nor a probing rebalance scheduled), nobody
-    /// draining or crashed unnoticed, no learner, and every task processed (when anyone is
-    /// alive to process it).
+    /// draining, restarting or crashed unnoticed, no learner, no rolling restart under way, and
+    /// every task processed (when anyone is alive to process it).
     pub fn at_rest(&self) -> bool {
+        self.rolling.is_none() && self.quiet()
+    }
+
+    /// At rest but for a rolling restart under way: the moment it restarts its next member.
+    pub(super) fn quiet(&self) -> bool {
         self.coordinator.round.is_none()
             && self.coordinator.pending.is_empty()
             && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
             && self.members.iter().all(|m| {
-                !(m.in_group && matches!(m.status, MemberStatus::Crashed | MemberStatus::Leaving))
-                    && (!m.status.alive() || m.learning.is_empty())
+                let waiting = m.status == MemberStatus::Restarting
+                    || m.stale_session_until.is_some()
+                    || (m.in_group
+                        && matches!(m.status, MemberStatus::Crashed | MemberStatus::Leaving));
+                !waiting && (!m.status.alive() || m.learning.is_empty())
             })
             && (!self.anyone_alive() || self.up.iter().all(|&u| u))
     }
@@ -386,6 +423,10 @@ impl Engine {
                     }
                 }
                 Timer::Probing => self.trigger(Cause::Probing),
+                Timer::Return { member, restart } => self.come_back(member, restart, out),
+                Timer::SessionExpiry { member, restart } => {
+                    self.expire_session(member, restart, out);
+                }
                 Timer::JoinDeadline => {}
             }
         }
@@ -401,20 +442,36 @@ impl Engine {
         self.refresh_status(out);
         if self.coordinator.round.is_none() && !self.coordinator.pending.is_empty() {
             if self.participants().is_empty() {
-                self.coordinator.pending.clear();
+                // Nobody to run a round: the causes wait for a restarting member to come
+                // back, or are moot.
+                let returning = self
+                    .members
+                    .iter()
+                    .any(|m| m.status == MemberStatus::Restarting);
+                if !returning {
+                    self.coordinator.pending.clear();
+                }
             } else {
                 self.start_round(out);
             }
         }
         self.try_close_join(out);
         self.refresh_status(out);
+        if self.rolling.is_some() {
+            self.continue_rolling_restart(out);
+            self.refresh_status(out);
+        }
         self.refresh_rates();
     }
 
     /// Recomputes which tasks are processed and keeps the downtime tally: a task is down
-    /// while nobody processes it and some member is alive.
+    /// while nobody processes it and some member is alive or restarting (a group whose
+    /// only member restarts is down because of the restart).
     pub(super) fn refresh_status(&mut self, out: &mut Vec<Event>) {
-        let alive = self.anyone_alive();
+        let alive = self
+            .members
+            .iter()
+            .any(|m| m.status.alive() || m.status == MemberStatus::Restarting);
         let now = self.time;
         for t in 0..self.tasks.len() {
             let task = TaskId(t as u32);

@@ -6,11 +6,13 @@
 //! reason, such as `tasks[2].write_rate: invalid value: integer -5, expected u64`.
 
 pub mod assign;
+pub mod events;
 pub mod scenario;
 mod validate;
 
 pub use assign::{AssignConfigFile, AssignFile, AssignMemberFile, AssignRequest, AssignTaskFile};
-pub use scenario::{CommandFile, MemberFile, ScenarioFile, TaskFile};
+pub use events::{CommandFile, RollingRestartFile};
+pub use scenario::{MemberFile, ScenarioFile, TaskFile};
 pub use validate::validate_config;
 
 use thiserror::Error;

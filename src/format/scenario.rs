@@ -2,11 +2,12 @@
 //! link carries. [`ScenarioFile`] is the JSON as written; [`Scenario::from_file`] validates it
 //! into the model's [`Scenario`].
 
-use super::validate::{check_name, member_spec, unique_names, validate_config};
+use super::events::{self, CommandFile};
+use super::validate::{member_spec, unique_names, validate_config};
 use super::{defaults, parse, ScenarioError, MAX_MEMBERS, MAX_TASKS, MAX_TIME_MS};
-use crate::model::{Command, Config, MemberId, Roster, Scenario, Task, TimedCommand};
+use crate::model::{Config, MemberId, Roster, Scenario, Task, TimedCommand};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 /// A task as written in a scenario file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,36 +43,6 @@ pub struct MemberFile {
     pub zone: Option<String>,
 }
 
-/// A timed command as written in a scenario file (an entry of its `events`): exactly one of
-/// `join`, `drain`, `crash`, `crash_leader`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CommandFile {
-    /// When, in virtual milliseconds from the start.
-    pub at_ms: u64,
-    /// A new member joins.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub join: Option<String>,
-    /// A member is told to drain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drain: Option<String>,
-    /// A member is killed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crash: Option<String>,
-    /// Whoever leads at that moment is killed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crash_leader: Option<bool>,
-    /// Capacity of a joining member (default 1).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub capacity: Option<u32>,
-    /// Restore rate of a joining member (default: the config's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restore_rate: Option<u64>,
-    /// Zone of a joining member (default: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub zone: Option<String>,
-}
-
 /// A scenario file: the group, its tasks, the configuration and the commands over time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -98,28 +69,6 @@ pub struct ScenarioFile {
     /// Stop the run here even if the group is not at rest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until_ms: Option<u64>,
-}
-
-impl CommandFile {
-    /// A command in the file format.
-    pub fn of(command: &TimedCommand) -> CommandFile {
-        let mut e = CommandFile {
-            at_ms: command.at_ms,
-            ..CommandFile::default()
-        };
-        match &command.command {
-            Command::Join(spec) => {
-                e.join = Some(spec.name.clone());
-                e.capacity = (spec.capacity != 1).then_some(spec.capacity);
-                e.restore_rate = spec.restore_rate;
-                e.zone.clone_from(&spec.zone);
-            }
-            Command::Crash(m) => e.crash = Some(m.clone()),
-            Command::Drain(m) => e.drain = Some(m.clone()),
-            Command::CrashLeader => e.crash_leader = Some(true),
-        }
-        e
-    }
 }
 
 impl Scenario {
@@ -155,7 +104,7 @@ impl Scenario {
             tasks: tasks.iter().map(|t| t.name.clone()).collect(),
             members: file.members.iter().map(|m| m.id.clone()).collect(),
         };
-        let member_names = unique_names(
+        unique_names(
             "members",
             "member",
             file.members.iter().map(|m| m.id.as_str()),
@@ -178,57 +127,11 @@ impl Scenario {
             None => None,
             Some(map) => Some(validate_initial(map, &roster)?),
         };
-        let mut order: Vec<usize> = (0..file.commands.len()).collect();
-        order.sort_by_key(|&i| file.commands[i].at_ms);
-        let mut known: HashSet<String> = member_names;
-        let mut commands = Vec::with_capacity(order.len());
-        for i in order {
-            let e = &file.commands[i];
-            let field = format!("events[{i}]");
-            if e.at_ms > MAX_TIME_MS {
-                return Err(ScenarioError::invalid(
-                    format!("{field}.at_ms"),
-                    format!(
-                        "{} ms is beyond the {MAX_TIME_MS} ms a scenario may cover",
-                        e.at_ms
-                    ),
-                ));
-            }
-            let command = command_of(&field, e)?;
-            match &command {
-                Command::Join(spec) => {
-                    if !known.insert(spec.name.clone()) {
-                        return Err(ScenarioError::invalid(
-                            format!("{field}.join"),
-                            format!("member {} already exists", spec.name),
-                        ));
-                    }
-                }
-                Command::Crash(name) | Command::Drain(name) => {
-                    if !known.contains(name) {
-                        return Err(ScenarioError::invalid(
-                            field,
-                            format!(
-                                "{command} names member {name}, which is not in `members` and has not joined by {} ms",
-                                e.at_ms
-                            ),
-                        ));
-                    }
-                }
-                Command::CrashLeader => {}
-            }
-            commands.push(TimedCommand {
-                at_ms: e.at_ms,
-                command,
-            });
-        }
-        if known.len() > MAX_MEMBERS {
+        let (commands, known) = events::commands(&file.commands, &members)?;
+        if known > MAX_MEMBERS {
             return Err(ScenarioError::invalid(
                 "members",
-                format!(
-                    "{} members is more than the {MAX_MEMBERS} the playground can show",
-                    known.len()
-                ),
+                format!("{known} members is more than the {MAX_MEMBERS} the playground can show"),
             ));
         }
         if let Some(until) = file.until_ms {
@@ -300,50 +203,6 @@ impl Scenario {
     pub fn to_json(&self, commands: &[TimedCommand]) -> String {
         serde_json::to_string_pretty(&self.to_file(commands)).unwrap_or_default()
     }
-}
-
-/// The command of one entry of `events`.
-fn command_of(field: &str, e: &CommandFile) -> Result<Command, ScenarioError> {
-    let actions = [
-        e.join.is_some(),
-        e.drain.is_some(),
-        e.crash.is_some(),
-        e.crash_leader.is_some(),
-    ];
-    let count = actions.iter().filter(|&&a| a).count();
-    if count != 1 {
-        return Err(ScenarioError::invalid(
-            field,
-            format!("an event needs exactly one of join, drain, crash, crash_leader; this one has {count}"),
-        ));
-    }
-    if e.join.is_none() && (e.capacity.is_some() || e.restore_rate.is_some() || e.zone.is_some()) {
-        return Err(ScenarioError::invalid(
-            field,
-            "capacity, restore_rate and zone belong to a join event",
-        ));
-    }
-    Ok(if let Some(name) = &e.join {
-        check_name(&format!("{field}.join"), name)?;
-        Command::Join(member_spec(
-            field,
-            name,
-            e.capacity.unwrap_or(1),
-            e.restore_rate,
-            e.zone.as_deref(),
-        )?)
-    } else if let Some(name) = &e.drain {
-        Command::Drain(name.clone())
-    } else if let Some(name) = &e.crash {
-        Command::Crash(name.clone())
-    } else if e.crash_leader == Some(true) {
-        Command::CrashLeader
-    } else {
-        return Err(ScenarioError::invalid(
-            format!("{field}.crash_leader"),
-            "crash_leader must be true (leave the event out otherwise)",
-        ));
-    })
 }
 
 /// The initial owner of each task, from `initial` (member name to its task names).

@@ -11,7 +11,7 @@ mod config;
 mod metadata;
 mod scenario;
 
-pub use command::{Command, MemberSpec, TimedCommand};
+pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};
 pub use config::{AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy};
 pub use metadata::{Assignment, JoinMetadata, MemberAssignment, TaskInfo};
 pub use scenario::Scenario;

@@ -73,6 +73,49 @@ pub struct Card {
     pub can_crash: bool,
     /// Whether draining it would do anything.
     pub can_drain: bool,
+    /// Whether restarting it would do anything (it is live and not draining).
+    pub can_restart: bool,
+    /// Its availability zone, if the scenario uses zones.
+    pub zone: Option<String>,
+    /// While it restarts: when it went, when it is back, and the time left.
+    pub restart: Option<Countdown>,
+}
+
+/// A restarting member's way back, for its card's countdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Countdown {
+    /// When its process stopped.
+    pub since: u64,
+    /// When it is back.
+    pub back_at: u64,
+    /// Milliseconds until it is back, rounded up to a tenth of a second (so that a card is
+    /// redrawn when the figure shown changes, not on every frame).
+    pub back_in_ms: u64,
+    /// Its stores survive the restart; without, it restores from nothing.
+    pub keep_state: bool,
+}
+
+/// An availability zone: the zone outage control has one entry per zone, and cards are
+/// grouped by zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZoneView {
+    /// Its name, such as `a`.
+    pub name: String,
+    /// Members that were ever in it, in join order.
+    pub members: Vec<MemberId>,
+    /// How many of them are alive (live or draining).
+    pub alive: usize,
+    /// Whether a zone outage would do anything.
+    pub can_crash: bool,
+}
+
+/// A rolling restart under way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollingView {
+    /// The member restarted last, once the first has been.
+    pub current: Option<String>,
+    /// Members still to restart, in order.
+    pub remaining: Vec<String>,
 }
 
 /// The round in progress, or the quiet between rounds.
@@ -127,6 +170,12 @@ pub struct Frame {
     pub unowned: Vec<Chip>,
     /// The round.
     pub round: RoundView,
+    /// The zones, sorted by name; empty when no member has a zone.
+    pub zones: Vec<ZoneView>,
+    /// The rolling restart under way, if any.
+    pub rolling_restart: Option<RollingView>,
+    /// Whether a rolling restart would do anything now.
+    pub can_rolling_restart: bool,
 }
 
 /// Rounds to two significant digits: 12,345 becomes 12,000.
@@ -192,7 +241,8 @@ impl Frame {
                     .iter()
                     .map(|&t| chip(t, ChipRole::Active))
                     .collect();
-                if m.status.alive() {
+                // A member restarting under static membership keeps its learners and standbys.
+                if m.status.alive() || m.status == MemberStatus::Restarting {
                     chips.extend(m.learning.iter().map(|&t| chip(t, ChipRole::Learner)));
                     chips.extend(m.standby.iter().map(|&t| chip(t, ChipRole::Standby)));
                 }
@@ -206,6 +256,20 @@ impl Frame {
                     chips,
                     can_crash: engine.check(&Command::Crash(m.name.clone())).is_ok(),
                     can_drain: engine.check(&Command::Drain(m.name.clone())).is_ok(),
+                    can_restart: engine
+                        .check(&Command::Restart {
+                            member: m.name.clone(),
+                            down_ms: 1,
+                            keep_state: true,
+                        })
+                        .is_ok(),
+                    zone: m.zone.clone(),
+                    restart: m.away.map(|a| Countdown {
+                        since: a.since,
+                        back_at: a.back_at,
+                        back_in_ms: a.back_at.saturating_sub(engine.time()).div_ceil(100) * 100,
+                        keep_state: a.keep_state,
+                    }),
                 }
             })
             .collect();
@@ -251,11 +315,47 @@ impl Frame {
                 started_at: Some(r.started_at),
             },
         };
+        let zones = engine
+            .zones()
+            .into_iter()
+            .map(|name| {
+                let members: Vec<MemberId> = (0..engine.members().len())
+                    .map(|i| MemberId(i as u32))
+                    .filter(|&m| engine.member(m).zone.as_deref() == Some(name.as_str()))
+                    .collect();
+                ZoneView {
+                    alive: members
+                        .iter()
+                        .filter(|&&m| engine.member(m).status.alive())
+                        .count(),
+                    can_crash: engine.check(&Command::CrashZone(name.clone())).is_ok(),
+                    name,
+                    members,
+                }
+            })
+            .collect();
+        let rolling_restart = engine.rolling_restart().map(|r| RollingView {
+            current: r.current.map(|m| roster.member(m).to_string()),
+            remaining: r
+                .queue
+                .iter()
+                .map(|&m| roster.member(m).to_string())
+                .collect(),
+        });
+        let can_rolling_restart = engine
+            .check(&Command::RollingRestart {
+                down_ms: 1,
+                keep_state: true,
+            })
+            .is_ok();
         Frame {
             time: engine.time(),
             cards,
             unowned,
             round,
+            zones,
+            rolling_restart,
+            can_rolling_restart,
         }
     }
 }
@@ -316,5 +416,45 @@ mod tests {
         assert!(!s1.can_crash && !s1.can_drain);
         let names: Vec<&str> = f.unowned.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["T1", "T2"]);
+    }
+
+    #[test]
+    fn a_restarting_member_shows_its_countdown() {
+        let f = Frame::of(&run_to("rolling-deployment-static", 3_000));
+        let s1 = &f.cards[0];
+        assert_eq!((s1.name.as_str(), s1.status.name()), ("S1", "restarting"));
+        assert!(!s1.can_restart && !s1.can_crash && !s1.can_drain);
+        assert_eq!(
+            s1.restart,
+            Some(Countdown {
+                since: 1_000,
+                back_at: 7_000,
+                back_in_ms: 4_000,
+                keep_state: true
+            })
+        );
+        // Static membership: its tasks stay on its card, down while it is away.
+        assert!(s1.chips.iter().all(|c| c.role == ChipRole::Active && !c.up));
+        assert_eq!(s1.chips.len(), 2);
+        assert!(f.cards[1].can_restart && f.cards[1].restart.is_none());
+        let rolling = f.rolling_restart.expect("under way");
+        assert_eq!(rolling.current.as_deref(), Some("S1"));
+        assert_eq!(rolling.remaining, ["S2", "S3"]);
+        assert!(!f.can_rolling_restart, "one at a time");
+        let later = Frame::of(&run_to("rolling-deployment-static", 6_951));
+        assert_eq!(later.cards[0].restart.map(|c| c.back_in_ms), Some(100));
+    }
+
+    #[test]
+    fn zones_list_their_members_and_whether_they_can_fail() {
+        let before = Frame::of(&run_to("zone-failure", 500));
+        let names: Vec<&str> = before.zones.iter().map(|z| z.name.as_str()).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+        assert_eq!(before.zones[0].members, [MemberId(0), MemberId(3)]);
+        assert!(before.zones.iter().all(|z| z.alive == 2 && z.can_crash));
+        assert_eq!(before.cards[1].zone.as_deref(), Some("b"));
+        let after = Frame::of(&run_to("zone-failure", 1_500));
+        assert_eq!((after.zones[0].alive, after.zones[0].can_crash), (0, false));
+        assert!(after.zones[1].can_crash);
     }
 }

@@ -250,6 +250,14 @@ pub fn cause_sentence(cause: &Cause, roster: &Roster) -> String {
         ),
         Cause::FollowUp => "Follow-up rebalance: revoked tasks get their new owner".to_string(),
         Cause::Probing => "Probing rebalance: caught-up warm-ups are promoted".to_string(),
+        Cause::SessionTimeout(m) => format!(
+            "{} restarted; the coordinator removes its old session after the session timeout",
+            roster.member(*m)
+        ),
+        Cause::Returned(m) => format!(
+            "Member {} comes back from its restart and joins the group as a new member",
+            roster.member(*m)
+        ),
     }
 }
 

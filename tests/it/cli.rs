@@ -406,3 +406,106 @@ fn assign_fed_its_own_output_reaches_a_fixed_point_under_every_strategy() {
         assert_eq!(previous["probing"], false);
     }
 }
+
+#[test]
+fn bad_operations_are_refused_with_field_and_reason() {
+    let with = |events: &str| {
+        format!(
+            r#"{{ "name": "x", "tasks": [ {{ "id": "T1" }} ],
+                 "members": [ {{ "id": "S1", "zone": "a" }}, {{ "id": "S2", "zone": "b" }} ],
+                 "events": [ {events} ] }}"#
+        )
+    };
+    bad_scenario(
+        "restart-negative.json",
+        &with(r#"{ "at_ms": 5, "restart": "S1", "down_ms": -5 }"#),
+        &["events[0].down_ms", "-5"],
+    );
+    bad_scenario(
+        "restart-zero.json",
+        &with(r#"{ "at_ms": 5, "restart": "S1", "down_ms": 0 }"#),
+        &["events[0].down_ms", "at least 1 ms"],
+    );
+    bad_scenario(
+        "restart-absurd.json",
+        &with(r#"{ "at_ms": 5, "restart": "S1", "down_ms": 90000000 }"#),
+        &["events[0].down_ms", "longer than a day"],
+    );
+    bad_scenario(
+        "restart-no-time.json",
+        &with(r#"{ "at_ms": 5, "restart": "S1" }"#),
+        &["events[0].down_ms", "needs down_ms"],
+    );
+    bad_scenario(
+        "restart-unknown.json",
+        &with(r#"{ "at_ms": 5, "restart": "S9", "down_ms": 100 }"#),
+        &["events[0].restart", "S9"],
+    );
+    bad_scenario(
+        "restart-keep-state.json",
+        &with(r#"{ "at_ms": 5, "restart": "S1", "down_ms": 100, "keep_state": "yes" }"#),
+        &["events[0].keep_state", "boolean"],
+    );
+    bad_scenario(
+        "down-on-crash.json",
+        &with(r#"{ "at_ms": 5, "crash": "S1", "down_ms": 100 }"#),
+        &["events[0]", "belong to a restart"],
+    );
+    bad_scenario(
+        "rolling-zero.json",
+        &with(r#"{ "at_ms": 5, "rolling_restart": { "down_ms": 0 } }"#),
+        &["events[0].rolling_restart.down_ms", "at least 1 ms"],
+    );
+    bad_scenario(
+        "rolling-typo.json",
+        &with(r#"{ "at_ms": 5, "rolling_restart": { "down": 10 } }"#),
+        &["events[0].rolling_restart", "down"],
+    );
+    bad_scenario(
+        "zone-unknown.json",
+        &with(r#"{ "at_ms": 5, "crash_zone": "c" }"#),
+        &["events[0].crash_zone", "zone c", "zones: a, b"],
+    );
+    bad_scenario(
+        "zone-later.json",
+        &with(r#"{ "at_ms": 5, "crash_zone": "c" }, { "at_ms": 9, "join": "S3", "zone": "c" }"#),
+        &["events[0].crash_zone", "by 5 ms"],
+    );
+}
+
+#[test]
+fn an_operation_that_cannot_happen_is_refused_with_its_time() {
+    let with = |events: &str| {
+        format!(
+            r#"{{ "name": "x", "tasks": [ {{ "id": "T1" }} ],
+                 "members": [ {{ "id": "S1", "zone": "a" }}, {{ "id": "S2", "zone": "b" }} ],
+                 "initial": {{ "S1": ["T1"] }}, "events": [ {events} ] }}"#
+        )
+    };
+    bad_scenario(
+        "restart-crashed.json",
+        &with(
+            r#"{ "at_ms": 10, "crash": "S2" }, { "at_ms": 20, "restart": "S2", "down_ms": 100 }"#,
+        ),
+        &["restart S2 at 20 ms", "already crashed"],
+    );
+    bad_scenario(
+        "restart-twice.json",
+        &with(
+            r#"{ "at_ms": 10, "restart": "S2", "down_ms": 100 }, { "at_ms": 20, "restart": "S2", "down_ms": 100 }"#,
+        ),
+        &["restart S2 at 20 ms", "S2 is restarting"],
+    );
+    bad_scenario(
+        "zone-twice.json",
+        &with(r#"{ "at_ms": 10, "crash_zone": "b" }, { "at_ms": 20, "crash_zone": "b" }"#),
+        &["crash zone b at 20 ms", "no live member is left in zone b"],
+    );
+    bad_scenario(
+        "rolling-twice.json",
+        &with(
+            r#"{ "at_ms": 10, "rolling_restart": { "down_ms": 100 } }, { "at_ms": 20, "rolling_restart": { "down_ms": 100 } }"#,
+        ),
+        &["rolling restart at 20 ms", "already under way"],
+    );
+}

@@ -57,6 +57,16 @@ pub fn handoff(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().expect("handoff finishes")
 }
 
+/// Pins a text in `tests/golden/<name>.snap` (`INSTA_UPDATE=always cargo test` rewrites it
+/// after an intended change).
+pub fn golden(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../golden");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
 /// What a finished command printed on stdout.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()

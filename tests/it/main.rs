@@ -13,6 +13,7 @@ mod convergence;
 mod harness;
 mod kip441;
 mod layering;
+mod operations;
 mod properties;
 mod readme;
 mod seed_scenarios;

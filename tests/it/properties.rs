@@ -1,12 +1,16 @@
-//! Property tests over random groups, configurations and command sequences.
+//! Property tests over random groups, configurations and command sequences: joins, crashes,
+//! drains, leader crashes, restarts (with or without their disk), rolling restarts and zone
+//! outages, over members in zones, with static or dynamic membership.
 //!
 //! Every run is checked after every event by the invariants of docs/design.md (never two owners,
 //! no replica beside its active, no new work for a leaving member, a planned handoff waits for
 //! a ready learner, every task owned after a round), and at the end: a drained member ends
-//! with nothing and has left; once commands stop the group reaches a fixed point, balanced by
-//! Kafka Streams' measures, within a bounded number of rebalances and stays there; a planned handoff costs its task
-//! at most one rebalance round of downtime; any past moment replays exactly from snapshots,
-//! and acting there forks the history as if the commands after it had never happened.
+//! with nothing and has left; once commands stop (and restarted members are back) the group
+//! reaches a fixed point, balanced by Kafka Streams'
+//! measures, within a bounded number of rebalances and stays there; a
+//! planned handoff costs its task at most one rebalance round of downtime; any past moment
+//! replays exactly from snapshots, and acting there (joining, restarting, rolling, failing a
+//! zone) forks the history as if the commands after it had never happened.
 //!
 //! `PROPTEST_CASES` sets the number of cases (default 1000 per property).
 
@@ -31,10 +35,34 @@ fn cases() -> u32 {
 /// What a generated command does; the member it targets is picked among those present then.
 #[derive(Clone, Debug)]
 enum Intent {
-    Join { capacity: u32, restore_rate: u64 },
+    Join {
+        capacity: u32,
+        restore_rate: u64,
+        zone: Option<&'static str>,
+    },
     Crash(usize),
     Drain(usize),
     CrashLeader,
+    Restart {
+        member: usize,
+        down_ms: u64,
+        keep_state: bool,
+    },
+    RollingRestart {
+        down_ms: u64,
+        keep_state: bool,
+    },
+    CrashZone(usize),
+}
+
+/// A member's zone: none, or one of three.
+fn zone() -> impl Strategy<Value = Option<&'static str>> {
+    prop_oneof![
+        Just(None),
+        Just(Some("a")),
+        Just(Some("b")),
+        Just(Some("c"))
+    ]
 }
 
 #[derive(Clone, Debug)]
@@ -56,6 +84,8 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
         prop_oneof![Just(100u64), Just(500), Just(1000)],
         prop_oneof![Just(1000u64), Just(4000), Just(10_000)],
         prop_oneof![Just(None), (2000u64..30_000).prop_map(Some)],
+        prop::bool::ANY,
+        prop::bool::ANY,
     )
         .prop_map(
             move |(
@@ -67,6 +97,8 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
                 rebalance,
                 session,
                 timeout,
+                static_membership,
+                rack_aware_standbys,
             )| {
                 let mut c = Config {
                     strategy,
@@ -78,6 +110,8 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
                     rebalance_ms: rebalance,
                     session_timeout_ms: session,
                     scale_down_timeout_ms: timeout,
+                    static_membership,
+                    rack_aware_standbys,
                     restore_rate: 20_000,
                     ..Config::default()
                 };
@@ -94,6 +128,7 @@ fn case(strategy: Design) -> impl Strategy<Value = Case> {
         (
             1u32..3,
             prop_oneof![Just(None), (5_000u64..40_000).prop_map(Some)],
+            zone(),
         ),
         0..6,
     );
@@ -101,10 +136,13 @@ fn case(strategy: Design) -> impl Strategy<Value = Case> {
         (
             0u64..40_000,
             prop_oneof![
-                3 => (1u32..3, 5_000u64..40_000).prop_map(|(capacity, restore_rate)| Intent::Join { capacity, restore_rate }),
+                3 => (1u32..3, 5_000u64..40_000, zone()).prop_map(|(capacity, restore_rate, zone)| Intent::Join { capacity, restore_rate, zone }),
                 2 => (0usize..16).prop_map(Intent::Crash),
                 2 => (0usize..16).prop_map(Intent::Drain),
                 1 => Just(Intent::CrashLeader),
+                3 => (0usize..16, 1u64..20_000, prop::bool::ANY).prop_map(|(member, down_ms, keep_state)| Intent::Restart { member, down_ms, keep_state }),
+                1 => (1u64..20_000, prop::bool::ANY).prop_map(|(down_ms, keep_state)| Intent::RollingRestart { down_ms, keep_state }),
+                1 => (0usize..4).prop_map(Intent::CrashZone),
             ],
         ),
         0..7,
@@ -132,11 +170,11 @@ fn case(strategy: Design) -> impl Strategy<Value = Case> {
                 let members: Vec<MemberSpec> = members
                     .into_iter()
                     .enumerate()
-                    .map(|(i, (capacity, restore_rate))| MemberSpec {
+                    .map(|(i, (capacity, restore_rate, zone))| MemberSpec {
                         name: format!("S{}", i + 1),
                         capacity,
                         restore_rate,
-                        zone: None,
+                        zone: zone.map(str::to_string),
                     })
                     .collect();
                 // A stable start is balanced (as the leader would have left it): tasks go round
@@ -186,18 +224,39 @@ fn play(case: &Case) -> (Run, Vec<TimedCommand>) {
             Intent::Join {
                 capacity,
                 restore_rate,
+                zone,
             } => {
                 joined += 1;
                 Some(Command::Join(MemberSpec {
                     name: format!("S{joined}"),
                     capacity: *capacity,
                     restore_rate: Some(*restore_rate),
-                    zone: None,
+                    zone: zone.map(str::to_string),
                 }))
             }
             Intent::Crash(i) => pick(*i).map(Command::Crash),
             Intent::Drain(i) => pick(*i).map(Command::Drain),
             Intent::CrashLeader => Some(Command::CrashLeader),
+            Intent::Restart {
+                member,
+                down_ms,
+                keep_state,
+            } => pick(*member).map(|member| Command::Restart {
+                member,
+                down_ms: *down_ms,
+                keep_state: *keep_state,
+            }),
+            Intent::RollingRestart {
+                down_ms,
+                keep_state,
+            } => Some(Command::RollingRestart {
+                down_ms: *down_ms,
+                keep_state: *keep_state,
+            }),
+            Intent::CrashZone(i) => {
+                let zones = engine.zones();
+                (!zones.is_empty()).then(|| Command::CrashZone(zones[i % zones.len()].clone()))
+            }
         };
         if let Some(command) = command {
             if run.engine().check(&command).is_ok() {
@@ -366,8 +425,24 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<(), TestCaseError> 
         }
     }
 
-    // A bounded number of rebalances after the last command.
-    let last = commands.last().map_or(0, |c| c.at_ms);
+    // A bounded number of rebalances after the last disturbance: the last command, or the
+    // last member back from a restart (a rolling restart is one command that goes on).
+    let last_return = run
+        .events()
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::MemberReturned(_) | EventKind::SessionTimedOut(_)
+            )
+        })
+        .map(|e| e.at)
+        .max();
+    let last = commands
+        .last()
+        .map(|c| c.at_ms)
+        .max(last_return)
+        .unwrap_or(0);
     let bound = 4 * (engine.tasks().len() + engine.members().len()) + 6;
     let rounds = rounds_after(run, last);
     prop_assert!(
@@ -416,10 +491,19 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<(), TestCaseError> 
                 else {
                     continue;
                 };
-                // A receiver that crashed before the task came up is a crash's cost; a task
-                // moved on again before it came up (a learner "ready" within a positive
-                // acceptable lag may restore for a while) is the next move's cost.
+                // A receiver that crashed (or restarted) before the task came up is a crash's
+                // (or a restart's) cost; a task moved on again before it came up (a learner
+                // "ready" within a positive acceptable lag may restore for a while) is the
+                // next move's cost.
                 if engine.member(*member).crashed_at.is_some_and(|c| c <= up) {
+                    continue;
+                }
+                let restarted = run.events().iter().any(|e| {
+                    matches!(e.kind, EventKind::MemberRestarted(m) if m == *member)
+                        && e.at >= round.started_at
+                        && e.at <= up
+                });
+                if restarted {
                     continue;
                 }
                 let moved_again = run.events().iter().any(|e| {
@@ -490,20 +574,40 @@ proptest! {
     }
 
     /// Acting at a past moment forks: the result equals a run that never had the commands
-    /// after that moment, plus the new one.
+    /// after that moment, plus the new one (a join, or an operation: a restart, a rolling
+    /// restart, a zone outage, when it can happen then).
     #[test]
-    fn acting_in_the_past_forks_the_history(case in case(Design::Learner), fraction in 0.0f64..1.0) {
+    fn acting_in_the_past_forks_the_history(
+        case in case(Design::Learner),
+        fraction in 0.0f64..1.0,
+        which in 0usize..4,
+        down_ms in 1u64..20_000,
+    ) {
         let (mut run, commands) = play(&case);
         let t = (run.frontier() as f64 * fraction) as u64;
         let joining = Command::Join(MemberSpec { name: "Z".to_string(), capacity: 1, restore_rate: None , zone: None});
-        run.command(t, joining.clone()).expect("a new member can always join");
+        let state = run.state_at(t);
+        let first = state.members().first().map(|m| m.name.clone()).unwrap_or_default();
+        let zone = state.zones().first().cloned().unwrap_or_default();
+        let command = [
+            joining.clone(),
+            Command::Restart { member: first, down_ms, keep_state: down_ms % 2 == 0 },
+            Command::RollingRestart { down_ms, keep_state: true },
+            Command::CrashZone(zone),
+        ]
+        .into_iter()
+        .nth(which)
+        .filter(|c| state.check(c).is_ok())
+        .unwrap_or(joining);
+        run.command(t, command.clone()).expect("a checked command applies");
         run.run_to_end().expect("no scenario commands");
         let mut kept: Vec<TimedCommand> = commands.into_iter().filter(|c| c.at_ms <= t).collect();
-        kept.push(TimedCommand { at_ms: t, command: joining });
+        kept.push(TimedCommand { at_ms: t, command });
         let mut fresh = Run::new(Scenario { commands: kept, ..case.scenario.clone() });
         fresh.run_to_end().expect("replayed commands apply");
         prop_assert!(run.engine() == fresh.engine(), "forked history differs from a fresh run");
         prop_assert_eq!(run.rounds(), fresh.rounds());
+        prop_assert!(run.violations().is_empty(), "violations: {:?}", run.violations());
         prop_assert_eq!(run.forks().len(), usize::from(t < run.forks().first().map_or(0, |f| f.abandoned_until_ms)));
     }
 }

@@ -6,7 +6,7 @@
 //! says (each correction is marked). `INSTA_UPDATE=always cargo test` rewrites the golden
 //! files after an intended change of the notation.
 
-use crate::harness::scenario_file;
+use crate::harness::{golden, scenario_file};
 use handoff::history::Run;
 use handoff::views::json::RunJson;
 use handoff::views::notation;
@@ -113,16 +113,11 @@ fn check(file: &str, seed: &[SeedRound]) {
     let metrics = &value["metrics"];
     assert_eq!(metrics["at_rest"], true, "{file}: the group comes to rest");
     assert_eq!(metrics["balanced"], true, "{file}: the group ends balanced");
-    golden(file, &notation::log(run.engine(), run.rounds()));
-}
-
-/// The whole notation of a seed scenario, pinned in `tests/golden/<scenario>.snap`.
-fn golden(file: &str, text: &str) {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../golden");
-    settings.set_prepend_module_to_snapshot(false);
-    settings.set_omit_expression(true);
-    settings.bind(|| insta::assert_snapshot!(file.trim_end_matches(".json"), text));
+    // The whole notation, pinned in `tests/golden/<scenario>.snap`.
+    golden(
+        file.trim_end_matches(".json"),
+        &notation::log(run.engine(), run.rounds()),
+    );
 }
 
 #[test]
