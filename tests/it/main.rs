@@ -1,6 +1,6 @@
 //! Handoff's integration tests, in one binary: the assignor's rules, the seed's scenarios as
 //! golden files, each strategy's nature, the command line, the README's generated blocks, the
-//! layering of the crate, and property tests over random groups.
+//! layering of the crate, and property tests over random groups and applications.
 //!
 //! `PROPTEST_CASES` sets the number of property cases; golden files are insta snapshots in
 //! `tests/golden/` (`INSTA_UPDATE=always cargo test` rewrites them after an intended change).
@@ -15,3 +15,4 @@ mod properties;
 mod readme;
 mod seed_scenarios;
 mod strategies;
+mod topology;
