@@ -71,8 +71,9 @@ pub fn changelog_sizes(
 }
 
 /// The tasks of a topology, subtopology by subtopology, partition by partition; refuses bad
-/// input with the field that is wrong.
-pub(super) fn topology_tasks(topology: &Topology) -> Result<Vec<Task>, ScenarioError> {
+/// input with the field that is wrong (`topology.subtopologies[1].partitions: ...`). What a
+/// scenario file's `topology` becomes; a form can call it to check its input as it changes.
+pub fn topology_tasks(topology: &Topology) -> Result<Vec<Task>, ScenarioError> {
     if topology.subtopologies.is_empty() {
         return Err(ScenarioError::invalid(
             "topology.subtopologies",
@@ -158,8 +159,9 @@ fn too_many_tasks(field: &str, tasks: u64) -> ScenarioError {
     )
 }
 
-/// The members of `instances`: `S1` to `S<count>`, zones dealt in turn.
-pub(super) fn instance_members(instances: &Instances) -> Result<Vec<MemberSpec>, ScenarioError> {
+/// The members of `instances`: `S1` to `S<count>`, zones dealt in turn; refuses bad input
+/// with the field that is wrong (`instances.threads: ...`).
+pub fn instance_members(instances: &Instances) -> Result<Vec<MemberSpec>, ScenarioError> {
     if instances.count == 0 {
         return Err(ScenarioError::invalid(
             "instances.count",
@@ -207,7 +209,7 @@ pub(super) fn instance_members(instances: &Instances) -> Result<Vec<MemberSpec>,
 /// The owners of a running start: task `t` on member `t mod members`. With equal capacities
 /// this is balanced overall and within every subtopology (tasks of one subtopology are
 /// consecutive, so each member gets the floor or the ceiling of its share).
-pub(super) fn running_owners(tasks: usize, members: usize) -> Vec<Option<MemberId>> {
+pub fn running_owners(tasks: usize, members: usize) -> Vec<Option<MemberId>> {
     (0..tasks)
         .map(|t| (members > 0).then(|| MemberId((t % members) as u32)))
         .collect()
