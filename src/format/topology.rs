@@ -51,18 +51,19 @@ pub fn changelog_sizes(
         .collect();
     match sizes.distribution {
         SizeDistribution::Uniform => {
-            let span = u128::from(sizes.max.saturating_sub(sizes.min)) + 1;
+            // `max - min + 1` overflows only for the full range, where the hash itself is the
+            // uniform draw (and `min` is 0).
+            let span = sizes.max.saturating_sub(sizes.min).checked_add(1);
             hashes
                 .iter()
-                // The remainder is below `span`, which is at most 2^64, so it fits.
-                .map(|&h| sizes.min + (u128::from(h) % span) as u64)
+                .map(|&h| sizes.min + span.map_or(h, |span| h % span))
                 .collect()
         }
         SizeDistribution::Zipf => {
-            let mut order: Vec<u32> = (0..partitions).collect();
-            order.sort_by_key(|&p| (hashes[p as usize], p));
+            let mut order: Vec<(u64, u32)> = hashes.iter().copied().zip(0..partitions).collect();
+            order.sort_unstable();
             let mut out = vec![0; partitions as usize];
-            for (rank, &p) in (1u64..).zip(&order) {
+            for (rank, &(_, p)) in (1u64..).zip(&order) {
                 out[p as usize] = (sizes.max / rank).clamp(sizes.min, sizes.max);
             }
             out
