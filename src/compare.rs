@@ -54,9 +54,11 @@ fn ms(value: Option<u64>) -> String {
     value.map_or("never".to_string(), |v| v.to_string())
 }
 
-/// The comparison as a Markdown table, one row per strategy.
-pub fn table(c: &Comparison) -> String {
-    let header = [
+/// The comparison's column headers and one row of cells per strategy, in the order asked:
+/// what `handoff compare` prints and the report shows. When the scenario has a topology, a
+/// last column gives the largest per-subtopology spread at the end of each run.
+pub fn cells(c: &Comparison) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let mut header = vec![
         "strategy",
         "total downtime ms",
         "longest outage ms",
@@ -66,12 +68,19 @@ pub fn table(c: &Comparison) -> String {
         "records replayed",
         "moves",
     ];
-    let rows: Vec<[String; 8]> = c
+    let topology = c
+        .outcomes
+        .iter()
+        .any(|o| !o.metrics.subtopology_balance.is_empty());
+    if topology {
+        header.push("subtopology spread");
+    }
+    let rows = c
         .outcomes
         .iter()
         .map(|o| {
             let m = &o.metrics;
-            [
+            let mut row = vec![
                 o.strategy.name().to_string(),
                 m.total_task_downtime_ms.to_string(),
                 m.longest_outage_ms.to_string(),
@@ -80,9 +89,20 @@ pub fn table(c: &Comparison) -> String {
                 ms(m.time_to_balance_ms),
                 m.records_replayed.to_string(),
                 m.moves.to_string(),
-            ]
+            ];
+            if topology {
+                let worst = m.subtopology_balance.iter().map(|b| b.spread()).max();
+                row.push(worst.unwrap_or(0).to_string());
+            }
+            row
         })
         .collect();
+    (header, rows)
+}
+
+/// The comparison as a Markdown table, one row per strategy.
+pub fn table(c: &Comparison) -> String {
+    let (header, rows) = cells(c);
     let widths: Vec<usize> = (0..header.len())
         .map(|i| {
             rows.iter()
@@ -108,7 +128,7 @@ pub fn table(c: &Comparison) -> String {
             .collect();
         let _ = writeln!(out, "| {} |", padded.join(" | "));
     };
-    line(header.to_vec(), &mut out);
+    line(header, &mut out);
     let rule: Vec<String> = widths
         .iter()
         .enumerate()

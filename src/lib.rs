@@ -11,7 +11,7 @@
 //! engine     the simulation: virtual time, the coordinator, members, replay arithmetic
 //! history    a run: commands, events, rounds, snapshots, forks, invariant checks
 //! views      what is read off a history: metrics, notation, JSON, frames, series, charts
-//! compare, session, link, presets, tour, glossary, playground
+//! compare, session, link, presets, tour, glossary, playground, report
 //!            the command line's and the playground's building blocks
 //! ui         the browser playground (wasm32 only), a thin layer over `playground`
 //! ```
@@ -35,6 +35,7 @@ pub mod history;
 pub mod link;
 pub mod model;
 pub mod presets;
+pub mod report;
 pub mod session;
 pub mod tour;
 #[cfg(target_arch = "wasm32")]

@@ -213,6 +213,27 @@ mod tests {
     }
 
     #[test]
+    fn a_link_carries_the_topology_not_every_task() {
+        let scenario = Scenario::from_json(include_str!(
+            "../scenarios/review/scale-out-under-load.json"
+        ))
+        .expect("parses");
+        let mut s = Session::new(scenario, &[Strategy::Learner]).expect("starts");
+        s.seek(70_000).expect("runs");
+        let saved = SavedSession::capture(&s, ViewMode::Single, None);
+        assert!(saved.scenario.tasks.is_empty() && saved.scenario.members.is_empty());
+        assert!(saved.scenario.topology.is_some() && saved.scenario.instances.is_some());
+        let text = saved.encode();
+        assert!(text.len() < 2_000, "{} characters", text.len());
+        let back = SavedSession::decode(&text)
+            .expect("decodes")
+            .restore()
+            .expect("restores");
+        assert_eq!(back.scenario(), s.scenario());
+        assert_eq!(back.main().view(), s.main().view());
+    }
+
+    #[test]
     fn bad_links_are_named_not_panicked() {
         assert_eq!(SavedSession::decode(""), Err(LinkError::Empty));
         assert_eq!(

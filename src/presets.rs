@@ -89,6 +89,7 @@ pub fn scale_out(before: usize, after: usize, tasks: usize) -> Scenario {
             stateful: true,
             changelog: 20_000 + (i as u64 * 7_919) % 60_000,
             write_rate: 50,
+            subtopology: None,
         })
         .collect();
     let members: Vec<MemberSpec> = (0..before)
@@ -127,6 +128,8 @@ pub fn scale_out(before: usize, after: usize, tasks: usize) -> Scenario {
         initial,
         commands,
         until_ms: None,
+        topology: None,
+        instances: None,
     }
 }
 

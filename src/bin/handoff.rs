@@ -13,6 +13,7 @@ mod cli {
     use handoff::format::AssignRequest;
     use handoff::history::Run;
     use handoff::model::{Scenario, Strategy};
+    use handoff::report;
     use handoff::views::json::{AssignmentJson, RunJson};
     use handoff::views::notation;
     use serde::Serialize;
@@ -61,6 +62,23 @@ mod cli {
             /// What to print.
             #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
             format: CompareFormat,
+        },
+        /// Runs a scenario under several strategies and writes a self-contained HTML report:
+        /// the scenario, the comparison, charts, balance per subtopology and round logs.
+        Report {
+            /// The scenario file.
+            scenario: PathBuf,
+            /// The strategies, comma-separated (default: all of them).
+            #[arg(
+                long,
+                value_delimiter = ',',
+                value_parser = PossibleValuesParser::new(Strategy::NAMES)
+                    .try_map(|s| s.parse::<Strategy>()),
+            )]
+            strategies: Vec<Strategy>,
+            /// Where to write the report (default: stdout).
+            #[arg(short, long)]
+            output: Option<PathBuf>,
         },
     }
 
@@ -136,20 +154,45 @@ mod cli {
                 strategies,
                 format,
             } => {
-                let (path, scenario) = load_scenario(&scenario)?;
-                let strategies = if strategies.is_empty() {
-                    Strategy::ALL.to_vec()
-                } else {
-                    strategies
-                };
-                let comparison = Comparison::run(&scenario, &strategies)
-                    .map_err(|e| InputError(format!("{path}: {e}")))?;
+                let (_, comparison) = compare_scenario(&scenario, strategies)?;
                 Ok(match format {
                     CompareFormat::Json => pretty(&ComparisonJson::of(&comparison)),
                     CompareFormat::Table => compare::table(&comparison),
                 })
             }
+            Subcommands::Report {
+                scenario,
+                strategies,
+                output,
+            } => {
+                let (scenario, comparison) = compare_scenario(&scenario, strategies)?;
+                let html = report::html(&scenario, &comparison);
+                match output {
+                    None => Ok(html),
+                    Some(path) => {
+                        std::fs::write(&path, html)
+                            .map_err(|e| InputError(format!("{}: {e}", path.display())))?;
+                        Ok(String::new())
+                    }
+                }
+            }
         }
+    }
+
+    /// Loads a scenario and runs it under `strategies` (all of them if none is given).
+    fn compare_scenario(
+        path: &Path,
+        strategies: Vec<Strategy>,
+    ) -> Result<(Scenario, Comparison), InputError> {
+        let (name, scenario) = load_scenario(path)?;
+        let strategies = if strategies.is_empty() {
+            Strategy::ALL.to_vec()
+        } else {
+            strategies
+        };
+        let comparison = Comparison::run(&scenario, &strategies)
+            .map_err(|e| InputError(format!("{name}: {e}")))?;
+        Ok((scenario, comparison))
     }
 
     /// Pretty JSON with a final newline.

@@ -178,6 +178,9 @@ impl Engine {
             roster: Roster {
                 tasks: scenario.tasks.iter().map(|t| t.name.clone()).collect(),
                 members: Vec::new(),
+                subtopologies: scenario.topology.as_ref().map_or_else(Vec::new, |t| {
+                    t.subtopologies.iter().map(|s| s.name.clone()).collect()
+                }),
             },
             tasks: scenario.tasks.clone(),
             changelog: scenario.tasks.iter().map(|t| t.changelog as f64).collect(),

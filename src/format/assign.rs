@@ -147,6 +147,7 @@ impl AssignRequest {
         let roster = Roster {
             tasks: file.tasks.iter().map(|t| t.id.clone()).collect(),
             members: file.members.iter().map(|m| m.id.clone()).collect(),
+            subtopologies: Vec::new(),
         };
         let mut owner: BTreeMap<&str, &str> = BTreeMap::new();
         let mut members = Vec::with_capacity(file.members.len());

@@ -1,6 +1,7 @@
 //! The JSON formats people write: scenarios (for `handoff run`, the playground's import and
-//! export, share links) and the leader's input (for `handoff assign`), read into the model's
-//! types with their validation.
+//! export, share links), with the short forms of an application ([`topology`]: subtopologies
+//! and instances), and the leader's input (for `handoff assign`), read into the model's types
+//! with their validation.
 //!
 //! Parsing never panics: every problem is a [`ScenarioError`] that names the field and the
 //! reason, such as `tasks[2].write_rate: invalid value: integer -5, expected u64`.
@@ -8,16 +9,19 @@
 pub mod assign;
 pub mod events;
 pub mod scenario;
+pub mod topology;
 mod validate;
 
 pub use assign::{AssignConfigFile, AssignFile, AssignMemberFile, AssignRequest, AssignTaskFile};
 pub use events::{CommandFile, RollingRestartFile};
 pub use scenario::{MemberFile, ScenarioFile, TaskFile};
+pub use topology::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 pub use validate::validate_config;
 
 use thiserror::Error;
 
-/// The most tasks a scenario may have: beyond this the playground could not draw it.
+/// The most tasks a scenario may have, given one by one or as a topology: the playground
+/// draws every task, and beyond this it could not.
 pub const MAX_TASKS: usize = 20_000;
 /// The most members a scenario may have, joins included.
 pub const MAX_MEMBERS: usize = 2_000;

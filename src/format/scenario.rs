@@ -1,11 +1,15 @@
 //! The scenario file: what `handoff run` reads, the playground imports and exports, and a share
 //! link carries. [`ScenarioFile`] is the JSON as written; [`Scenario::from_file`] validates it
-//! into the model's [`Scenario`].
+//! into the model's [`Scenario`], expanding a `topology` and `instances` (see
+//! [`super::topology`]); [`Scenario::to_file`] writes those short forms back.
 
 use super::events::{self, CommandFile};
+use super::topology::{instance_members, running_owners, topology_tasks};
 use super::validate::{member_spec, unique_names, validate_config};
 use super::{defaults, parse, ScenarioError, MAX_MEMBERS, MAX_TASKS, MAX_TIME_MS};
-use crate::model::{Config, MemberId, Roster, Scenario, Task, TimedCommand};
+use crate::model::{
+    Config, Instances, MemberId, MemberSpec, Roster, Scenario, Task, TimedCommand, Topology,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -55,11 +59,18 @@ pub struct ScenarioFile {
     /// Settings; every field has a default.
     #[serde(default)]
     pub config: Config,
-    /// The application's tasks.
+    /// The application's tasks, one by one (or give a `topology`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tasks: Vec<TaskFile>,
-    /// The members at the start, in join order.
-    #[serde(default)]
+    /// The application as Kafka Streams subtopologies, expanded into tasks (or give `tasks`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topology: Option<Topology>,
+    /// The members at the start, in join order, one by one (or give `instances`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<MemberFile>,
+    /// The members at the start by count, with threads and zones (or give `members`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<Instances>,
     /// Tasks the members run, caught up, when the scenario starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initial: Option<BTreeMap<String, Vec<String>>>,
@@ -80,52 +91,23 @@ impl Scenario {
     /// Validates a parsed scenario file.
     pub fn from_file(file: ScenarioFile) -> Result<Scenario, ScenarioError> {
         validate_config(&file.config)?;
-        if file.tasks.len() > MAX_TASKS {
-            return Err(ScenarioError::invalid(
-                "tasks",
-                format!(
-                    "{} tasks is more than the {MAX_TASKS} the playground can show",
-                    file.tasks.len()
-                ),
-            ));
-        }
-        unique_names("tasks", "task", file.tasks.iter().map(|t| t.id.as_str()))?;
-        let tasks: Vec<Task> = file
-            .tasks
-            .iter()
-            .map(|t| Task {
-                name: t.id.clone(),
-                stateful: t.stateful,
-                changelog: if t.stateful { t.changelog } else { 0 },
-                write_rate: if t.stateful { t.write_rate } else { 0 },
-            })
-            .collect();
+        let tasks = scenario_tasks(&file)?;
+        let members = scenario_members(&file)?;
         let roster = Roster {
             tasks: tasks.iter().map(|t| t.name.clone()).collect(),
-            members: file.members.iter().map(|m| m.id.clone()).collect(),
+            members: members.iter().map(|m| m.name.clone()).collect(),
+            subtopologies: Vec::new(),
         };
-        unique_names(
-            "members",
-            "member",
-            file.members.iter().map(|m| m.id.as_str()),
-        )?;
-        let members = file
-            .members
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                member_spec(
-                    &format!("members[{i}]"),
-                    &m.id,
-                    m.capacity,
-                    m.restore_rate,
-                    m.zone.as_deref(),
-                )
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let initial = match &file.initial {
-            None => None,
-            Some(map) => Some(validate_initial(map, &roster)?),
+        let initial = match (&file.initial, &file.instances) {
+            (Some(_), Some(i)) if i.running => {
+                return Err(ScenarioError::invalid(
+                    "instances.running",
+                    "running instances already run every task, so leave `initial` out (or set running to false)",
+                ))
+            }
+            (None, Some(i)) if i.running => Some(running_owners(&tasks, members.len())),
+            (None, _) => None,
+            (Some(map), _) => Some(validate_initial(map, &roster)?),
         };
         let (commands, known) = events::commands(&file.commands, &members)?;
         if known > MAX_MEMBERS {
@@ -151,6 +133,8 @@ impl Scenario {
             initial,
             commands,
             until_ms: file.until_ms,
+            topology: file.topology,
+            instances: file.instances,
         })
     }
 
@@ -158,7 +142,8 @@ impl Scenario {
     /// export: the commands of the history being viewed, the loaded ones and the person's).
     pub fn to_file(&self, commands: &[TimedCommand]) -> ScenarioFile {
         let member_name = |m: MemberId| self.members[m.index()].name.clone();
-        let initial = self.initial.as_ref().map(|owners| {
+        let running = self.instances.as_ref().is_some_and(|i| i.running);
+        let initial = self.initial.as_ref().filter(|_| !running).map(|owners| {
             let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for (t, owner) in owners.iter().enumerate() {
                 if let Some(m) = owner {
@@ -173,26 +158,34 @@ impl Scenario {
             name: self.name.clone(),
             description: self.description.clone(),
             config: self.config.clone(),
-            tasks: self
-                .tasks
-                .iter()
-                .map(|t| TaskFile {
-                    id: t.name.clone(),
-                    stateful: t.stateful,
-                    changelog: t.changelog,
-                    write_rate: t.write_rate,
-                })
-                .collect(),
-            members: self
-                .members
-                .iter()
-                .map(|m| MemberFile {
-                    id: m.name.clone(),
-                    capacity: m.capacity,
-                    restore_rate: m.restore_rate,
-                    zone: m.zone.clone(),
-                })
-                .collect(),
+            tasks: if self.topology.is_some() {
+                Vec::new()
+            } else {
+                self.tasks
+                    .iter()
+                    .map(|t| TaskFile {
+                        id: t.name.clone(),
+                        stateful: t.stateful,
+                        changelog: t.changelog,
+                        write_rate: t.write_rate,
+                    })
+                    .collect()
+            },
+            topology: self.topology.clone(),
+            members: if self.instances.is_some() {
+                Vec::new()
+            } else {
+                self.members
+                    .iter()
+                    .map(|m| MemberFile {
+                        id: m.name.clone(),
+                        capacity: m.capacity,
+                        restore_rate: m.restore_rate,
+                        zone: m.zone.clone(),
+                    })
+                    .collect()
+            },
+            instances: self.instances.clone(),
             initial,
             commands: commands.iter().map(CommandFile::of).collect(),
             until_ms: self.until_ms,
@@ -203,6 +196,71 @@ impl Scenario {
     pub fn to_json(&self, commands: &[TimedCommand]) -> String {
         serde_json::to_string_pretty(&self.to_file(commands)).unwrap_or_default()
     }
+}
+
+/// The tasks of a file: its `tasks` or its expanded `topology`, never both.
+fn scenario_tasks(file: &ScenarioFile) -> Result<Vec<Task>, ScenarioError> {
+    if let Some(topology) = &file.topology {
+        if !file.tasks.is_empty() {
+            return Err(ScenarioError::invalid(
+                "topology",
+                "give the application's tasks one by one (`tasks`) or as a `topology`, not both",
+            ));
+        }
+        return topology_tasks(topology);
+    }
+    if file.tasks.len() > MAX_TASKS {
+        return Err(ScenarioError::invalid(
+            "tasks",
+            format!(
+                "{} tasks, over the limit of {MAX_TASKS} a scenario may have: the playground draws every task",
+                file.tasks.len()
+            ),
+        ));
+    }
+    unique_names("tasks", "task", file.tasks.iter().map(|t| t.id.as_str()))?;
+    Ok(file
+        .tasks
+        .iter()
+        .map(|t| Task {
+            name: t.id.clone(),
+            stateful: t.stateful,
+            changelog: if t.stateful { t.changelog } else { 0 },
+            write_rate: if t.stateful { t.write_rate } else { 0 },
+            subtopology: None,
+        })
+        .collect())
+}
+
+/// The members at the start of a file: its `members` or its expanded `instances`, never both.
+fn scenario_members(file: &ScenarioFile) -> Result<Vec<MemberSpec>, ScenarioError> {
+    if let Some(instances) = &file.instances {
+        if !file.members.is_empty() {
+            return Err(ScenarioError::invalid(
+                "instances",
+                "give the members one by one (`members`) or by count (`instances`), not both",
+            ));
+        }
+        return instance_members(instances);
+    }
+    unique_names(
+        "members",
+        "member",
+        file.members.iter().map(|m| m.id.as_str()),
+    )?;
+    file.members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            member_spec(
+                &format!("members[{i}]"),
+                &m.id,
+                m.capacity,
+                m.restore_rate,
+                m.zone.as_deref(),
+            )
+        })
+        .collect()
 }
 
 /// The initial owner of each task, from `initial` (member name to its task names).

@@ -1,16 +1,18 @@
 //! The vocabulary of the design: tasks, members, the configuration, the join metadata a member
-//! reports, the assignment the leader hands back, the commands a person gives and the
-//! scenario they are given in. The bottom layer: it depends on nothing else in the crate.
+//! reports, the assignment the leader hands back, the commands a person gives, the
+//! application's topology and instances, and the scenario they are given in. The bottom layer: it depends on nothing else in the crate.
 //!
 //! Tasks and members are referred to by dense indices ([`TaskId`], [`MemberId`]) so that the
 //! assignor and the engine can use plain vectors; the names people read (`T1`, `S4`) live in a
 //! [`Roster`] and are only used at the edges (JSON, notation, UI).
 
+mod application;
 mod command;
 mod config;
 mod metadata;
 mod scenario;
 
+pub use application::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};
 pub use config::{AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy};
 pub use metadata::{Assignment, JoinMetadata, MemberAssignment, TaskInfo};
@@ -53,6 +55,9 @@ pub struct Task {
     pub changelog: u64,
     /// Records per second appended to the changelog while an active owner processes the task.
     pub write_rate: u64,
+    /// The index of its subtopology, when the scenario describes its application as a
+    /// [`Topology`] (Kafka Streams names the task `<subtopology>_<partition>`).
+    pub subtopology: Option<u32>,
 }
 
 /// The names of tasks and members, used to print and parse.
@@ -62,6 +67,8 @@ pub struct Roster {
     pub tasks: Vec<String>,
     /// Member names by [`MemberId`].
     pub members: Vec<String>,
+    /// Subtopology names by index (empty unless the scenario has a [`Topology`]).
+    pub subtopologies: Vec<String>,
 }
 
 impl Roster {

@@ -1,7 +1,7 @@
 //! A validated scenario: the group, its tasks, the configuration and the commands over time.
 //! Scenario files are read into one by the `format` module; the engine starts from one.
 
-use super::{Config, MemberId, MemberSpec, Task, TimedCommand};
+use super::{Config, Instances, MemberId, MemberSpec, Task, TimedCommand, Topology};
 
 /// A validated scenario, ready to simulate.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +22,11 @@ pub struct Scenario {
     pub commands: Vec<TimedCommand>,
     /// Where a run stops at the latest.
     pub until_ms: Option<u64>,
+    /// The topology the tasks were derived from, if the file gave one: kept so that files
+    /// and links written from this scenario carry it rather than every task.
+    pub topology: Option<Topology>,
+    /// The instances the members were derived from, if the file gave them by count.
+    pub instances: Option<Instances>,
 }
 
 impl Scenario {

@@ -6,7 +6,7 @@
 use crate::engine::coordinator::Round;
 use crate::engine::Engine;
 use crate::model::{Assignment, JoinMetadata, MemberAssignment, Roster, TaskId};
-use crate::views::metrics::Metrics;
+use crate::views::metrics::{Metrics, SubtopologyBalance};
 use crate::views::notation::cause_sentences;
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -210,6 +210,43 @@ pub struct MetricsJson {
     pub balanced: bool,
     /// Each member's active tasks, in join order.
     pub assignment: IndexMap<String, Vec<String>>,
+    /// The balance of each subtopology (empty unless the scenario has a topology).
+    pub subtopology_balance: Vec<SubtopologyBalanceJson>,
+}
+
+/// How evenly one subtopology's active tasks are spread over the members in the group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SubtopologyBalanceJson {
+    /// Its index: the first number of its task names.
+    pub subtopology: u32,
+    /// Its name in the scenario.
+    pub name: String,
+    /// Its tasks.
+    pub tasks: u32,
+    /// The fewest of its active tasks on one member.
+    pub min: u32,
+    /// The most of its active tasks on one member.
+    pub max: u32,
+    /// `max - min` (Kafka Streams' measure: balanced at 0 or 1).
+    pub spread: u32,
+}
+
+impl SubtopologyBalanceJson {
+    /// Names one subtopology's balance.
+    pub fn of(roster: &Roster, b: &SubtopologyBalance) -> SubtopologyBalanceJson {
+        SubtopologyBalanceJson {
+            subtopology: b.subtopology,
+            name: roster
+                .subtopologies
+                .get(b.subtopology as usize)
+                .cloned()
+                .unwrap_or_else(|| b.subtopology.to_string()),
+            tasks: b.tasks,
+            min: b.min,
+            max: b.max,
+            spread: b.spread(),
+        }
+    }
 }
 
 impl MetricsJson {
@@ -240,6 +277,11 @@ impl MetricsJson {
                 .assignment
                 .iter()
                 .map(|(member, tasks)| (roster.member(*member).to_string(), names(roster, tasks)))
+                .collect(),
+            subtopology_balance: m
+                .subtopology_balance
+                .iter()
+                .map(|b| SubtopologyBalanceJson::of(roster, b))
                 .collect(),
         }
     }

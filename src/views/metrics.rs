@@ -2,7 +2,7 @@
 //! engine at any moment.
 
 use crate::engine::Engine;
-use crate::model::{MemberId, TaskId};
+use crate::model::{MemberId, Task, TaskId};
 
 /// Downtime of one task.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -13,6 +13,61 @@ pub struct TaskDowntime {
     pub longest_ms: u64,
     /// How many outages.
     pub outages: u32,
+}
+
+/// How evenly one subtopology's active tasks are spread, as Kafka Streams measures it: over
+/// the members in the group, the most and the fewest of its tasks one member runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SubtopologyBalance {
+    /// The subtopology's index (the first number of its task names).
+    pub subtopology: u32,
+    /// Its tasks (partitions).
+    pub tasks: u32,
+    /// The fewest of its active tasks on one member in the group.
+    pub min: u32,
+    /// The most of its active tasks on one member in the group.
+    pub max: u32,
+}
+
+impl SubtopologyBalance {
+    /// `max - min`: 0 or 1 when the subtopology is balanced.
+    pub fn spread(&self) -> u32 {
+        self.max - self.min
+    }
+}
+
+/// The balance of every subtopology (none when the tasks have no subtopology) for the active
+/// tasks of each member in the group.
+pub fn subtopology_balance(
+    tasks: &[Task],
+    assignment: &[(MemberId, Vec<TaskId>)],
+) -> Vec<SubtopologyBalance> {
+    let count = tasks
+        .iter()
+        .filter_map(|t| t.subtopology)
+        .max()
+        .map_or(0, |s| s as usize + 1);
+    (0..count)
+        .map(|s| {
+            let ours = |t: &TaskId| {
+                tasks
+                    .get(t.index())
+                    .is_some_and(|task| task.subtopology == Some(s as u32))
+            };
+            let per_member = assignment
+                .iter()
+                .map(|(_, active)| active.iter().filter(|t| ours(t)).count() as u32);
+            SubtopologyBalance {
+                subtopology: s as u32,
+                tasks: tasks
+                    .iter()
+                    .filter(|t| t.subtopology == Some(s as u32))
+                    .count() as u32,
+                min: per_member.clone().min().unwrap_or(0),
+                max: per_member.max().unwrap_or(0),
+            }
+        })
+        .collect()
 }
 
 /// The measures of a run at one moment.
@@ -46,6 +101,8 @@ pub struct Metrics {
     pub rest_since_ms: Option<u64>,
     /// The active tasks of each member in the group, in join order.
     pub assignment: Vec<(MemberId, Vec<TaskId>)>,
+    /// The balance of each subtopology, when the scenario has a topology.
+    pub subtopology_balance: Vec<SubtopologyBalance>,
 }
 
 impl Metrics {
@@ -64,6 +121,11 @@ impl Metrics {
             })
             .collect();
         let at_rest = engine.at_rest();
+        let assignment: Vec<(MemberId, Vec<TaskId>)> = engine
+            .participants()
+            .into_iter()
+            .map(|m| (m, engine.member(m).active.clone()))
+            .collect();
         let time_to_balance_ms = match (at_rest, tally.rest_since) {
             (true, Some(rest)) => Some(rest.saturating_sub(tally.first_command_at.unwrap_or(0))),
             _ => None,
@@ -87,11 +149,64 @@ impl Metrics {
             at_rest,
             balanced: engine.balanced(),
             rest_since_ms: if at_rest { tally.rest_since } else { None },
-            assignment: engine
-                .participants()
-                .into_iter()
-                .map(|m| (m, engine.member(m).active.clone()))
-                .collect(),
+            subtopology_balance: subtopology_balance(engine.tasks(), &assignment),
+            assignment,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(subtopology: Option<u32>) -> Task {
+        Task {
+            name: String::new(),
+            stateful: true,
+            changelog: 0,
+            write_rate: 0,
+            subtopology,
+        }
+    }
+
+    #[test]
+    fn subtopology_balance_counts_each_members_share_including_none() {
+        let tasks = vec![
+            task(Some(0)),
+            task(Some(0)),
+            task(Some(0)),
+            task(Some(1)),
+            task(Some(1)),
+        ];
+        let assignment = vec![
+            (MemberId(0), vec![TaskId(0), TaskId(1), TaskId(3)]),
+            (MemberId(1), vec![TaskId(2), TaskId(4)]),
+            (MemberId(2), vec![]),
+        ];
+        let b = subtopology_balance(&tasks, &assignment);
+        assert_eq!(
+            b,
+            [
+                SubtopologyBalance {
+                    subtopology: 0,
+                    tasks: 3,
+                    min: 0,
+                    max: 2
+                },
+                SubtopologyBalance {
+                    subtopology: 1,
+                    tasks: 2,
+                    min: 0,
+                    max: 1
+                }
+            ]
+        );
+        assert_eq!(b[0].spread(), 2);
+        assert!(subtopology_balance(&[task(None)], &assignment).is_empty());
+        assert_eq!(
+            subtopology_balance(&tasks, &[])[0].max,
+            0,
+            "nobody in the group"
+        );
     }
 }

@@ -163,6 +163,41 @@ fn learning_spans(run: &Run, until: u64, n: usize) -> Vec<Vec<(u64, u64)>> {
     out
 }
 
+/// How many task lines a chart of a large group draws: beyond this, rows get too thin to
+/// read and the drawing too large to ship.
+pub const CHART_TASKS: usize = 40;
+
+/// The time a task line spends not up (down or restoring).
+pub fn time_not_up(line: &TaskLine) -> u64 {
+    line.spans
+        .iter()
+        .filter(|s| s.state != Availability::Up)
+        .map(|s| s.to - s.from)
+        .sum()
+}
+
+/// At most `n` task lines: those with the most time not up (ties: the first tasks), back in
+/// task order. All of them when there are at most `n`.
+pub fn most_downtime(mut lines: Vec<TaskLine>, n: usize) -> Vec<TaskLine> {
+    if lines.len() > n {
+        lines.sort_by_key(|l| std::cmp::Reverse(time_not_up(l)));
+        lines.truncate(n);
+        lines.sort_by_key(|l| l.task);
+    }
+    lines
+}
+
+/// At most `n` load lines: those of the members whose load changed most often (ties: the
+/// first members), back in join order. All of them when there are at most `n`.
+pub fn most_changes(mut lines: Vec<LoadLine>, n: usize) -> Vec<LoadLine> {
+    if lines.len() > n {
+        lines.sort_by_key(|l| std::cmp::Reverse(l.steps.len()));
+        lines.truncate(n);
+        lines.sort_by_key(|l| l.member);
+    }
+    lines
+}
+
 /// Active tasks per member over time, from 0 to `until`.
 pub fn member_load(run: &Run, until: u64) -> Vec<LoadLine> {
     let members = run.engine().members().len();
@@ -281,6 +316,22 @@ mod tests {
                 "{id}: monotone"
             );
         }
+    }
+
+    #[test]
+    fn large_groups_keep_the_tasks_with_the_most_downtime_in_task_order() {
+        let r = run("scale-down-running");
+        let lines = availability(&r, r.frontier());
+        let kept = most_downtime(lines.clone(), 2);
+        let tasks: Vec<TaskId> = kept.iter().map(|l| l.task).collect();
+        // T3 is down twice, T4 once; the others never.
+        assert_eq!(tasks, [TaskId(2), TaskId(3)]);
+        assert!(kept.iter().all(|l| time_not_up(l) > 0));
+        assert_eq!(most_downtime(lines.clone(), 10), lines);
+        let load = member_load(&r, r.frontier());
+        let busiest = most_changes(load.clone(), 1);
+        let steps = busiest[0].steps.len();
+        assert!(load.iter().all(|l| l.steps.len() <= steps));
     }
 
     #[test]

@@ -259,6 +259,128 @@ fn malformed_scenarios_are_refused_with_field_and_reason() {
 }
 
 #[test]
+fn bad_topologies_and_instances_are_refused_with_field_and_reason() {
+    let topology = |subtopology: &str| {
+        format!(
+            r#"{{ "name": "x", "topology": {{ "subtopologies": [ {subtopology} ] }},
+                 "instances": {{ "count": 3, "threads": 2, "zones": ["a", "b"] }} }}"#
+        )
+    };
+    bad_scenario(
+        "zero-partitions.json",
+        &topology(r#"{ "name": "orders", "partitions": 0 }"#),
+        &[
+            "topology.subtopologies[0].partitions",
+            "at least 1 partition",
+        ],
+    );
+    bad_scenario(
+        "min-above-max.json",
+        &topology(r#"{ "name": "orders", "partitions": 4, "changelog": { "min": 9, "max": 3 } }"#),
+        &[
+            "topology.subtopologies[0].changelog",
+            "min (9) is above max (3)",
+        ],
+    );
+    bad_scenario(
+        "distribution.json",
+        &topology(
+            r#"{ "name": "orders", "partitions": 4, "changelog": { "min": 1, "max": 3, "distribution": "normal" } }"#,
+        ),
+        &[
+            "topology.subtopologies[0].changelog.distribution",
+            "normal",
+            "uniform",
+            "zipf",
+        ],
+    );
+    bad_scenario(
+        "too-many-partitions.json",
+        &topology(r#"{ "name": "orders", "partitions": 25000 }"#),
+        &[
+            "topology.subtopologies[0].partitions",
+            "25000 tasks, over the limit of 20000",
+            "the playground draws every task",
+        ],
+    );
+    bad_scenario(
+        "too-many-tasks.json",
+        &topology(
+            r#"{ "name": "orders", "partitions": 12000 }, { "name": "payments", "partitions": 12000 }"#,
+        ),
+        &[
+            "topology: 24000 tasks, over the limit of 20000",
+            "draws every task",
+        ],
+    );
+    bad_scenario(
+        "tasks-and-topology.json",
+        r#"{ "name": "x", "tasks": [ { "id": "T1" } ],
+             "topology": { "subtopologies": [ { "name": "orders", "partitions": 2 } ] } }"#,
+        &["topology", "not both"],
+    );
+    bad_scenario(
+        "members-and-instances.json",
+        r#"{ "name": "x", "tasks": [], "members": [ { "id": "S1" } ], "instances": { "count": 2 } }"#,
+        &["instances", "not both"],
+    );
+    bad_scenario(
+        "no-instances.json",
+        r#"{ "name": "x", "tasks": [], "instances": { "count": 0 } }"#,
+        &["instances.count", "at least 1"],
+    );
+    bad_scenario(
+        "zone-twice.json",
+        r#"{ "name": "x", "tasks": [], "instances": { "count": 2, "zones": ["a", "a"] } }"#,
+        &["instances.zones[1]", "twice"],
+    );
+}
+
+#[test]
+fn report_refuses_what_it_cannot_do_in_one_line() {
+    fails_with(
+        &[
+            "report",
+            "scenarios/scale-up-running.json",
+            "-o",
+            "no/such/dir/report.html",
+        ],
+        &["no/such/dir/report.html"],
+    );
+    fails_with(
+        &["report", "no/such/scenario.json"],
+        &["no/such/scenario.json"],
+    );
+    let out = handoff(
+        &[
+            "report",
+            "scenarios/scale-up-running.json",
+            "--strategies",
+            "magic",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn report_prints_a_page_for_any_scenario() {
+    let out = handoff(&["report", "scenarios/leader-transfer.json"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = stdout(&out);
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    for strategy in ["learner", "kip441", "cooperative", "eager"] {
+        assert!(html.contains(&format!(
+            "<section class=\"strategy\" id=\"strategy-{strategy}\">"
+        )));
+    }
+    // Without a topology there is no balance per subtopology, and the table keeps the
+    // columns `handoff compare` prints.
+    assert!(!html.contains("Balance per subtopology"));
+    assert!(!html.contains("subtopology spread"));
+}
+
+#[test]
 fn a_command_that_cannot_happen_is_refused_with_its_time() {
     bad_scenario(
         "crash-twice.json",

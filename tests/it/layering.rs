@@ -20,6 +20,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         "tour",
         "glossary",
         "playground",
+        "report",
     ];
     Some(match module {
         "model" => &[],
@@ -28,7 +29,8 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         "engine" => &["model", "assignor"],
         "history" => &["model", "assignor", "engine"],
         "views" => &["model", "assignor", "engine", "history"],
-        "compare" | "session" | "link" | "presets" | "tour" | "glossary" | "playground" => APP,
+        "compare" | "session" | "link" | "presets" | "tour" | "glossary" | "playground"
+        | "report" => APP,
         "ui" => APP,
         _ => return None,
     })

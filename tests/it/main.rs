@@ -1,6 +1,7 @@
 //! Handoff's integration tests, in one binary: the assignor's rules, the seed's scenarios as
 //! golden files, each strategy's nature, the command line, the README's generated blocks, the
-//! layering of the crate, and property tests over random groups.
+//! layering of the crate, property tests over random groups and applications, and design-review
+//! reports.
 //!
 //! `PROPTEST_CASES` sets the number of property cases; golden files are insta snapshots in
 //! `tests/golden/` (`INSTA_UPDATE=always cargo test` rewrites them after an intended change).
@@ -16,5 +17,7 @@ mod layering;
 mod operations;
 mod properties;
 mod readme;
+mod review;
 mod seed_scenarios;
 mod strategies;
+mod topology;

@@ -165,6 +165,7 @@ fn case(strategy: Design) -> impl Strategy<Value = Case> {
                         stateful,
                         changelog: if stateful { changelog } else { 0 },
                         write_rate: if stateful { write_rate } else { 0 },
+                        subtopology: None,
                     })
                     .collect();
                 let members: Vec<MemberSpec> = members
@@ -200,6 +201,8 @@ fn case(strategy: Design) -> impl Strategy<Value = Case> {
                         initial,
                         commands: Vec::new(),
                         until_ms: None,
+                        topology: None,
+                        instances: None,
                     },
                     intents,
                 }

@@ -1,0 +1,312 @@
+//! The design-review report: one self-contained HTML page for a scenario run under several
+//! strategies (`handoff report`, and the playground's report export). It holds the scenario
+//! summary, the comparison table (the figures `handoff compare` prints), and per strategy the
+//! availability, downtime and load charts (inline SVG from the same plotters code as the
+//! compare view), the balance per subtopology and the full round log in the seed's notation.
+//!
+//! A pure function of a comparison: no clock, no I/O, the same text natively and in wasm. The
+//! page loads nothing (no fonts, scripts or images from elsewhere; its Content-Security-Policy
+//! forbids it), reads without JavaScript, and prints on A4 or Letter.
+
+mod page;
+mod summary;
+
+use crate::compare::{self, Comparison, Outcome};
+use crate::history::RunError;
+use crate::model::{Scenario, Strategy};
+use crate::session::Session;
+use crate::views::charts::{self, draw_availability, draw_cumulative, draw_load};
+use crate::views::notation;
+use crate::views::timeline::{self, CHART_TASKS};
+use page::{escape, figure, seconds, table};
+use std::fmt::Write;
+
+/// Charts are this wide: the printable width of A4 with 15 mm margins at 96 pixels per inch.
+const CHART_WIDTH: u32 = 680;
+/// The height of the load and downtime charts.
+const CHART_HEIGHT: u32 = 300;
+/// The most members a load chart draws (those whose load changed most often).
+const CHART_MEMBERS: usize = 24;
+
+/// The report of `scenario` (its summary, with its own commands) and of its runs in
+/// `comparison`, as an HTML page.
+pub fn html(scenario: &Scenario, comparison: &Comparison) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    let title = format!("Handoff report: {}", scenario.name);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <meta name=\"generator\" content=\"Handoff {}\">\n<title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n",
+        env!("CARGO_PKG_VERSION"),
+        escape(&title),
+        page::STYLE
+    );
+    let names: Vec<&str> = comparison
+        .outcomes
+        .iter()
+        .map(|o| o.strategy.name())
+        .collect();
+    let _ = write!(out, "<header>\n<h1>{}</h1>\n", escape(&scenario.name));
+    if !scenario.description.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p class=\"lead\">{}</p>",
+            escape(&scenario.description)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">A design review by Handoff {}: the same scenario, the same commands at the same times, under {}. Every figure is simulated, deterministically: the same file gives the same report.</p>\n</header>\n<main>",
+        env!("CARGO_PKG_VERSION"),
+        escape(&names.join(", "))
+    );
+    summary::scenario_section(&mut out, scenario);
+    let until = comparison
+        .outcomes
+        .iter()
+        .map(|o| o.run.frontier())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    comparison_section(&mut out, comparison, until);
+    for outcome in &comparison.outcomes {
+        strategy_section(&mut out, outcome);
+    }
+    out.push_str("</main>\n</body>\n</html>\n");
+    out
+}
+
+/// The report of a playground session: its scenario with every command of the history being
+/// viewed (the loaded ones and the person's), run to the end under each of its strategies.
+pub fn of_session(session: &Session) -> Result<String, RunError> {
+    let scenario = Scenario {
+        commands: session.main().run.commands().to_vec(),
+        ..session.scenario().clone()
+    };
+    let comparison = Comparison::run(&scenario, &session.strategies())?;
+    Ok(html(&scenario, &comparison))
+}
+
+/// The comparison table and the downtime of every strategy on one chart.
+fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
+    out.push_str("<section id=\"comparison\">\n<h2>Comparison</h2>\n");
+    let (header, rows) = compare::cells(c);
+    let _ = write!(out, "<table class=\"comparison\">\n<thead><tr>");
+    for h in &header {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", escape(h));
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    for (outcome, row) in c.outcomes.iter().zip(&rows) {
+        let _ = write!(out, "<tr data-strategy=\"{}\">", outcome.strategy.name());
+        for (i, cell) in row.iter().enumerate() {
+            if i == 0 {
+                let _ = write!(
+                    out,
+                    "<th scope=\"row\"><a href=\"#strategy-{0}\">{0}</a></th>",
+                    escape(cell)
+                );
+            } else {
+                let _ = write!(out, "<td>{}</td>", escape(cell));
+            }
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out.push_str(
+        "<p class=\"note\">Downtime is task time not processed while some member was alive (summed over tasks, the longest single outage, the task with the most); time to balance runs from the first command to rest; records replayed counts learners and restoring owners.",
+    );
+    if header.len() > 8 {
+        out.push_str(
+            " Subtopology spread is the largest, over subtopologies, of max - min active tasks per member at the end (Kafka Streams calls 0 or 1 balanced).",
+        );
+    }
+    out.push_str("</p>\n");
+    let curves: Vec<(Strategy, Vec<(u64, u64)>)> = c
+        .outcomes
+        .iter()
+        .map(|o| (o.strategy, timeline::cumulative_downtime(&o.run, until)))
+        .collect();
+    let svg = charts::svg((CHART_WIDTH, CHART_HEIGHT), |a| {
+        draw_cumulative(a, &curves, until, until)
+    });
+    figure(
+        out,
+        "downtime",
+        svg,
+        "Task downtime so far, every strategy: the steeper, the more tasks are down at once.",
+    );
+    out.push_str("</section>\n");
+}
+
+/// One strategy: how its run ended, its balance per subtopology, its charts (over its own
+/// run, so that a quick strategy is not squeezed by a slow one) and its log.
+fn strategy_section(out: &mut String, o: &Outcome) {
+    let name = o.strategy.name();
+    let until = o.run.frontier().max(1);
+    let m = &o.metrics;
+    let _ = writeln!(
+        out,
+        "<section class=\"strategy\" id=\"strategy-{name}\">\n<h2>{name}</h2>"
+    );
+    let end = match (m.at_rest, m.balanced) {
+        (true, true) => "at rest and balanced",
+        (true, false) => "at rest but not balanced",
+        _ => "not at rest",
+    };
+    let _ = writeln!(
+        out,
+        "<p>The run ends at {} with {} members in the group, {end}: {} ms of task downtime in all, {} rebalances, {} moves.</p>",
+        seconds(m.at_ms),
+        m.assignment.len(),
+        m.total_task_downtime_ms,
+        m.rebalances,
+        m.moves
+    );
+    if !m.subtopology_balance.is_empty() {
+        balance(out, o);
+    }
+    let roster = o.run.engine().roster();
+    let lines = timeline::availability(&o.run, until);
+    let total = lines.len();
+    let lines = timeline::most_downtime(lines, CHART_TASKS);
+    let rows = lines.len().max(1) as u32;
+    let height = (rows * 11 + 90).max(CHART_HEIGHT);
+    let title = if total > lines.len() {
+        format!(
+            "{name}: {} of {total} tasks, most downtime first",
+            lines.len()
+        )
+    } else {
+        format!("{name}: task availability")
+    };
+    let svg = charts::svg((CHART_WIDTH, height), |a| {
+        draw_availability(a, &title, &lines, &roster.tasks, until, until)
+    });
+    let caption = if total > lines.len() {
+        format!(
+            "Availability of the {} tasks (of {total}) with the most time down or restoring: thin = processed, medium = restoring, full = down; shaded = a learner replays. The other tasks are left out to keep the chart readable and small.",
+            lines.len()
+        )
+    } else {
+        "Availability of every task: thin = processed, medium = restoring, full = down; shaded = a learner replays.".to_string()
+    };
+    figure(out, "availability", svg, &caption);
+    let curve = vec![(o.strategy, timeline::cumulative_downtime(&o.run, until))];
+    let svg = charts::svg((CHART_WIDTH, CHART_HEIGHT), |a| {
+        draw_cumulative(a, &curve, until, until)
+    });
+    figure(
+        out,
+        "downtime",
+        svg,
+        &format!("{name}: task downtime accumulated over the run."),
+    );
+    let load = timeline::member_load(&o.run, until);
+    let members = load.len();
+    let load = timeline::most_changes(load, CHART_MEMBERS);
+    let svg = charts::svg((CHART_WIDTH, CHART_HEIGHT), |a| {
+        draw_load(
+            a,
+            &format!("{name}: active tasks per member"),
+            &load,
+            &roster.members,
+            until,
+            until,
+        )
+    });
+    let caption = if members > load.len() {
+        format!(
+            "Active tasks per member: the {} members (of {members}) whose load changed most often.",
+            load.len()
+        )
+    } else {
+        "Active tasks per member over the run.".to_string()
+    };
+    figure(out, "load", svg, &caption);
+    let log = notation::log(o.run.engine(), o.run.rounds());
+    let _ = writeln!(
+        out,
+        "<details class=\"log\">\n<summary>Round log in the seed's notation ({} rounds; open to read or print)</summary>\n<pre>{}</pre>\n</details>\n</section>",
+        o.run.rounds().len(),
+        escape(log.trim_end())
+    );
+}
+
+/// The balance of each subtopology at the end of a run.
+fn balance(out: &mut String, o: &Outcome) {
+    let roster = o.run.engine().roster();
+    out.push_str("<h3>Balance per subtopology</h3>\n");
+    let rows: Vec<Vec<String>> = o
+        .metrics
+        .subtopology_balance
+        .iter()
+        .map(|b| {
+            let name = roster
+                .subtopologies
+                .get(b.subtopology as usize)
+                .map_or(String::new(), |n| format!(": {n}"));
+            vec![
+                format!("{}{name}", b.subtopology),
+                b.tasks.to_string(),
+                b.min.to_string(),
+                b.max.to_string(),
+                b.spread().to_string(),
+                if b.spread() <= 1 { "yes" } else { "no" }.to_string(),
+            ]
+        })
+        .collect();
+    table(
+        out,
+        "balance",
+        &[
+            "subtopology",
+            "tasks",
+            "fewest per member",
+            "most per member",
+            "spread",
+            "balanced",
+        ],
+        &rows,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Command, MemberSpec};
+    use crate::presets::Preset;
+
+    #[test]
+    fn a_session_report_shows_the_persons_commands_and_every_lane() {
+        let mut scenario = Preset::find("scale-up-running")
+            .expect("preset")
+            .scenario()
+            .expect("parses");
+        scenario.name = "Scale <up> & away".to_string();
+        let mut session =
+            Session::new(scenario, &[Strategy::Learner, Strategy::Cooperative]).expect("starts");
+        session.seek(1_000).expect("runs");
+        session
+            .command(Command::Join(MemberSpec {
+                name: "S9".to_string(),
+                capacity: 3,
+                restore_rate: None,
+                zone: Some("b".to_string()),
+            }))
+            .expect("joins");
+        let html = of_session(&session).expect("runs to the end");
+        assert!(html.contains("<title>Handoff report: Scale &lt;up&gt; &amp; away</title>"));
+        assert!(html.contains("<li><time>1.0 s</time> join S9 (3 threads, zone b)</li>"));
+        assert!(
+            html.contains("id=\"strategy-learner\"")
+                && html.contains("id=\"strategy-cooperative\"")
+        );
+        assert!(!html.contains("id=\"strategy-eager\""));
+        // The log of each lane is the whole run, the person's member included.
+        let learner = &html[html.find("id=\"strategy-learner\"").unwrap_or(0)..];
+        let log = &learner[learner.find("<pre>").unwrap_or(0)..learner.find("</pre>").unwrap_or(0)];
+        assert!(log.contains("\tS9(assigned: ["), "{log}");
+    }
+}

@@ -1,0 +1,311 @@
+//! The report's first section: the scenario as a reviewer checks it before reading results
+//! (the application, the members and zones, the configuration, the commands over time).
+
+use super::page::{escape, grouped, seconds, table};
+use crate::model::{Command, Scenario, Task, Topology};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Lists longer than this are summarised rather than printed row by row.
+const LISTED_ROWS: usize = 60;
+
+/// Writes the scenario section.
+pub(super) fn scenario_section(out: &mut String, scenario: &Scenario) {
+    out.push_str("<section id=\"scenario\">\n<h2>Scenario</h2>\n");
+    facts(out, scenario);
+    out.push_str("<h3>Application</h3>\n");
+    match &scenario.topology {
+        Some(topology) => subtopologies(out, topology, &scenario.tasks),
+        None => tasks(out, &scenario.tasks),
+    }
+    out.push_str("<h3>Members</h3>\n");
+    members(out, scenario);
+    out.push_str("<h3>Configuration</h3>\n");
+    config(out, scenario);
+    out.push_str("<h3>Commands</h3>\n");
+    commands(out, scenario);
+    out.push_str("</section>\n");
+}
+
+/// The figures in one list: tasks, subtopologies, members, zones, how the group starts.
+fn facts(out: &mut String, scenario: &Scenario) {
+    let stateful = scenario.tasks.iter().filter(|t| t.stateful).count();
+    let records: u64 = scenario.tasks.iter().map(|t| t.changelog).sum();
+    let capacity: u64 = scenario.members.iter().map(|m| u64::from(m.capacity)).sum();
+    let joins = scenario
+        .commands
+        .iter()
+        .filter(|c| matches!(c.command, Command::Join(_)))
+        .count();
+    let owned = scenario
+        .initial
+        .as_ref()
+        .map_or(0, |o| o.iter().flatten().count());
+    let start = if scenario.tasks.is_empty() {
+        "no tasks".to_string()
+    } else if owned == scenario.tasks.len() {
+        "running: every task owned and caught up".to_string()
+    } else if owned == 0 {
+        "empty: the first rebalance places every task, which restores from its changelog"
+            .to_string()
+    } else {
+        format!(
+            "{owned} of {} tasks owned and caught up; the others are placed by the first rebalance",
+            scenario.tasks.len()
+        )
+    };
+    let mut items = vec![
+        (
+            "Tasks",
+            format!(
+                "{} ({stateful} stateful, {} changelog records in all)",
+                scenario.tasks.len(),
+                grouped(records)
+            ),
+        ),
+        (
+            "Members at the start",
+            format!(
+                "{} ({capacity} threads in all); {joins} more join later",
+                scenario.members.len()
+            ),
+        ),
+        ("Zones", zones(scenario)),
+        ("The group starts", start),
+    ];
+    if let Some(t) = &scenario.topology {
+        items.insert(1, ("Subtopologies", t.subtopologies.len().to_string()));
+    }
+    if let Some(until) = scenario.until_ms {
+        items.push(("Runs until", seconds(until)));
+    }
+    out.push_str("<table class=\"config facts\">\n<tbody>\n");
+    for (label, value) in items {
+        let _ = writeln!(
+            out,
+            "<tr><th scope=\"row\">{label}</th><td>{}</td></tr>",
+            escape(&value)
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+}
+
+/// The zones of the members at the start, with how many members each holds.
+fn zones(scenario: &Scenario) -> String {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in &scenario.members {
+        if let Some(zone) = &m.zone {
+            *count.entry(zone.as_str()).or_default() += 1;
+        }
+    }
+    if count.is_empty() {
+        return "none given".to_string();
+    }
+    count
+        .iter()
+        .map(|(zone, n)| format!("{zone} ({n} members)"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One row per subtopology: its tasks, sizes as given and as derived, its write rate.
+fn subtopologies(out: &mut String, topology: &Topology, tasks: &[Task]) {
+    let rows: Vec<Vec<String>> = (0u32..)
+        .zip(&topology.subtopologies)
+        .map(|(index, s)| {
+            let ours: Vec<&Task> = tasks
+                .iter()
+                .filter(|t| t.subtopology == Some(index))
+                .collect();
+            let given = match (s.stateful, s.changelog) {
+                (false, _) => "stateless".to_string(),
+                (true, None) => "empty".to_string(),
+                (true, Some(c)) => format!(
+                    "{} to {}, {}",
+                    grouped(c.min),
+                    grouped(c.max),
+                    c.distribution
+                ),
+            };
+            let smallest = ours.iter().map(|t| t.changelog).min().unwrap_or(0);
+            let largest = ours.iter().map(|t| t.changelog).max().unwrap_or(0);
+            let total: u64 = ours.iter().map(|t| t.changelog).sum();
+            let last = s.partitions.saturating_sub(1);
+            vec![
+                format!("{index}: {}", s.name),
+                format!("{} ({index}_0 to {index}_{last})", s.partitions),
+                given,
+                format!("{} to {}", grouped(smallest), grouped(largest)),
+                grouped(total),
+                grouped(s.write_rate),
+            ]
+        })
+        .collect();
+    table(
+        out,
+        "subtopologies",
+        &[
+            "subtopology",
+            "tasks",
+            "changelog records (given)",
+            "smallest to largest (derived)",
+            "records in all",
+            "writes/s per task",
+        ],
+        &rows,
+    );
+    let _ = writeln!(
+        out,
+        "<p class=\"note\">Changelog sizes are derived from seed {} (splitmix64 of the seed and each task's position): the same file always gives the same tasks.</p>",
+        topology.seed
+    );
+}
+
+/// The tasks one by one, or summarised when there are many.
+fn tasks(out: &mut String, tasks: &[Task]) {
+    let rows: Vec<Vec<String>> = tasks
+        .iter()
+        .take(LISTED_ROWS)
+        .map(|t| {
+            vec![
+                t.name.clone(),
+                if t.stateful { "yes" } else { "no" }.to_string(),
+                grouped(t.changelog),
+                grouped(t.write_rate),
+            ]
+        })
+        .collect();
+    table(
+        out,
+        "tasks",
+        &["task", "stateful", "changelog records", "writes/s"],
+        &rows,
+    );
+    more(out, tasks.len(), "tasks");
+}
+
+/// Says how many rows a summarised list left out.
+fn more(out: &mut String, total: usize, what: &str) {
+    if total > LISTED_ROWS {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">The first {LISTED_ROWS} of {total} {what}.</p>"
+        );
+    }
+}
+
+/// The members at the start and those that join later, with threads, zone and restore rate.
+fn members(out: &mut String, scenario: &Scenario) {
+    let default_rate = scenario.config.restore_rate;
+    let row = |spec: &crate::model::MemberSpec, joins: String| {
+        vec![
+            spec.name.clone(),
+            spec.capacity.to_string(),
+            spec.zone.clone().unwrap_or_else(|| "-".to_string()),
+            grouped(spec.restore_rate.unwrap_or(default_rate)),
+            joins,
+        ]
+    };
+    let mut rows: Vec<Vec<String>> = scenario
+        .members
+        .iter()
+        .map(|m| row(m, "at the start".to_string()))
+        .collect();
+    for c in &scenario.commands {
+        if let Command::Join(spec) = &c.command {
+            rows.push(row(spec, format!("joins at {}", seconds(c.at_ms))));
+        }
+    }
+    let total = rows.len();
+    rows.truncate(LISTED_ROWS);
+    if let Some(i) = &scenario.instances {
+        let _ = writeln!(
+            out,
+            "<p>{} instances with {} threads each{}.</p>",
+            i.count,
+            i.threads,
+            if i.zones.is_empty() {
+                String::new()
+            } else {
+                format!(", zones dealt in turn: {}", escape(&i.zones.join(", ")))
+            }
+        );
+    }
+    table(
+        out,
+        "members",
+        &[
+            "member",
+            "threads",
+            "zone",
+            "restores records/s",
+            "in the group",
+        ],
+        &rows,
+    );
+    more(out, total, "members");
+}
+
+/// Every configuration setting, as the file names it.
+fn config(out: &mut String, scenario: &Scenario) {
+    let mut rows = Vec::new();
+    if let Ok(value) = serde_json::to_value(&scenario.config) {
+        flatten("", &value, &mut rows);
+    }
+    out.push_str(
+        "<p class=\"note\">As loaded; each strategy's run below replaces <code>strategy</code>.</p>\n",
+    );
+    table(out, "config", &["setting", "value"], &rows);
+}
+
+/// `kip441.probing_interval_ms`-style rows of a JSON object.
+fn flatten(prefix: &str, value: &serde_json::Value, rows: &mut Vec<Vec<String>>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map {
+                let name = if prefix.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{prefix}.{key}")
+                };
+                flatten(&name, v, rows);
+            }
+        }
+        serde_json::Value::Null => rows.push(vec![prefix.to_string(), "none".to_string()]),
+        serde_json::Value::String(s) => rows.push(vec![prefix.to_string(), s.clone()]),
+        other => rows.push(vec![prefix.to_string(), other.to_string()]),
+    }
+}
+
+/// The commands over time.
+fn commands(out: &mut String, scenario: &Scenario) {
+    if scenario.commands.is_empty() {
+        out.push_str("<p>No commands: the run shows the group settling from its start.</p>\n");
+        return;
+    }
+    out.push_str("<ol class=\"commands\">\n");
+    for c in &scenario.commands {
+        let detail = match &c.command {
+            Command::Join(spec) => {
+                let mut parts = vec![format!(
+                    "{} thread{}",
+                    spec.capacity,
+                    if spec.capacity == 1 { "" } else { "s" }
+                )];
+                if let Some(zone) = &spec.zone {
+                    parts.push(format!("zone {zone}"));
+                }
+                format!(" ({})", parts.join(", "))
+            }
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "<li><time>{}</time> {}{}</li>",
+            seconds(c.at_ms),
+            escape(&c.command.to_string()),
+            escape(&detail)
+        );
+    }
+    out.push_str("</ol>\n");
+}
