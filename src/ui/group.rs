@@ -6,6 +6,7 @@
 
 use crate::glossary;
 use crate::model::Command;
+use crate::playground::Action;
 use crate::views::frame::{Card, Chip, ChipRole};
 use std::collections::HashMap;
 use wasm_bindgen::{JsCast, JsValue};
@@ -103,24 +104,22 @@ pub struct CardProps {
     /// Names to highlight (tour).
     #[prop_or_default]
     pub highlight: Vec<String>,
-    /// Carries out a command.
-    pub on_command: Callback<Command>,
+    /// Carries out an action (a command here).
+    pub on_action: Callback<Action>,
 }
 
 /// A member: name, leader mark, state, capacity, its chips and its buttons.
 #[function_component(MemberCard)]
 pub fn member_card(props: &CardProps) -> Html {
     let card = &props.card;
-    let crash = {
-        let on = props.on_command.clone();
-        let name = card.name.clone();
-        Callback::from(move |_| on.emit(Command::Crash(name.clone())))
-    };
-    let drain = {
-        let on = props.on_command.clone();
-        let name = card.name.clone();
-        Callback::from(move |_| on.emit(Command::Drain(name.clone())))
-    };
+    let name = card.name.clone();
+    let crash = props
+        .on_action
+        .reform(move |_: MouseEvent| Action::Command(Command::Crash(name.clone())));
+    let name = card.name.clone();
+    let drain = props
+        .on_action
+        .reform(move |_: MouseEvent| Action::Command(Command::Drain(name.clone())));
     let state_name = card.status.name();
     let highlighted = props.highlight.iter().any(|h| h == &card.name);
     let state_text = match state_name {
@@ -180,8 +179,8 @@ pub struct GroupProps {
     /// Names to highlight.
     #[prop_or_default]
     pub highlight: Vec<String>,
-    /// Carries out a command.
-    pub on_command: Callback<Command>,
+    /// Carries out an action (a command here).
+    pub on_action: Callback<Action>,
     /// Animate chips that move.
     #[prop_or(true)]
     pub motion: bool,
@@ -301,7 +300,7 @@ pub fn group_view(props: &GroupProps) -> Html {
         <div ref={container} class={classes!("group", props.compact.then_some("small"))} role="region" aria-label={props.label.clone()}>
             { for props.cards.iter().map(|card| html! {
                 <MemberCard key={card.name.clone()} card={card.clone()} highlight={props.highlight.clone()}
-                    on_command={props.on_command.clone()} />
+                    on_action={props.on_action.clone()} />
             }) }
             if !props.unowned.is_empty() {
                 <section class="tray" aria-label="tasks no member runs">

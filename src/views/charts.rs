@@ -1,11 +1,162 @@
-//! The compare view's charts, drawn with plotters on any backend: a canvas in the browser,
-//! SVG text for export and for tests. Colours are Okabe-Ito; availability states also differ
-//! in bar height, so they read without colour.
+//! The compare view's charts as plain data ([`ChartData`]: the series, the axis), drawn with
+//! plotters on any backend (a canvas in the browser, SVG text for export and tests) and read
+//! back under a pointer ([`ChartData::describe`]). Colours are Okabe-Ito; availability states
+//! also differ in bar height, so they read without colour.
 
 use crate::model::Strategy;
 use crate::views::timeline::{Availability, LoadLine, TaskLine};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+
+/// Which chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartKind {
+    /// Task downtime accumulated, every strategy.
+    Cumulative,
+    /// Per-task availability of one lane.
+    Availability,
+    /// Per-member load of one lane.
+    Load,
+}
+
+impl ChartKind {
+    /// A short id for file names and tests.
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartKind::Cumulative => "cumulative",
+            ChartKind::Availability => "availability",
+            ChartKind::Load => "load",
+        }
+    }
+
+    /// What the chart shows, in words (its accessible name).
+    pub fn label(self) -> &'static str {
+        match self {
+            ChartKind::Cumulative => "Task downtime accumulated over time, one line per strategy",
+            ChartKind::Availability => {
+                "Availability of each task over time: up, restoring or down, with learner replay shaded"
+            }
+            ChartKind::Load => "Active tasks per member over time",
+        }
+    }
+}
+
+/// A chart's data: its series up to some moment, and the time axis (0 to `end`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartData {
+    /// The end of the time axis, in ms.
+    pub end: u64,
+    /// The series.
+    pub series: Series,
+}
+
+/// The series of each kind of chart.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Series {
+    /// Downtime so far of each strategy: (time, ms) points.
+    Cumulative(Vec<(Strategy, Vec<(u64, u64)>)>),
+    /// Each task's availability in one lane.
+    Availability {
+        /// The title.
+        title: String,
+        /// One line per task drawn.
+        lines: Vec<TaskLine>,
+        /// Task names.
+        names: Vec<String>,
+    },
+    /// Each member's active load in one lane.
+    Load {
+        /// The title.
+        title: String,
+        /// One line per member.
+        lines: Vec<LoadLine>,
+        /// Member names.
+        names: Vec<String>,
+    },
+}
+
+impl ChartData {
+    /// Which chart this is.
+    pub fn kind(&self) -> ChartKind {
+        match self.series {
+            Series::Cumulative(_) => ChartKind::Cumulative,
+            Series::Availability { .. } => ChartKind::Availability,
+            Series::Load { .. } => ChartKind::Load,
+        }
+    }
+
+    /// Draws the chart, with a line at the clock if one is given.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        clock: Option<u64>,
+    ) -> Result<PlotMap> {
+        match &self.series {
+            Series::Cumulative(curves) => draw_cumulative(area, curves, self.end, clock),
+            Series::Availability {
+                title,
+                lines,
+                names,
+            } => draw_availability(area, title, lines, names, self.end, clock),
+            Series::Load {
+                title,
+                lines,
+                names,
+            } => draw_load(area, title, lines, names, self.end, clock),
+        }
+    }
+
+    /// What a pointer at (time, value) points at, in words.
+    pub fn describe(&self, time: f64, value: f64) -> String {
+        let t = time.max(0.0) as u64;
+        match &self.series {
+            Series::Cumulative(curves) => {
+                let mut lines = vec![format!("{t} ms")];
+                for (strategy, curve) in curves {
+                    lines.push(format!("{strategy}: {} ms down", at_time(curve, t)));
+                }
+                lines.join("\n")
+            }
+            Series::Availability { lines, names, .. } => {
+                let row = lines.len().saturating_sub(value.ceil().max(1.0) as usize);
+                let line = lines.get(row);
+                let state = line.and_then(|l| l.spans.iter().find(|s| s.from <= t && t < s.to));
+                let name = line
+                    .and_then(|l| names.get(l.task.index()))
+                    .cloned()
+                    .unwrap_or_default();
+                format!(
+                    "{t} ms\n{name}: {}",
+                    match state.map(|s| s.state) {
+                        Some(Availability::Up) => "up",
+                        Some(Availability::Restoring) => "restoring (down)",
+                        Some(Availability::Down) => "down",
+                        None => "-",
+                    }
+                )
+            }
+            Series::Load { lines, names, .. } => {
+                let mut text = vec![format!("{t} ms")];
+                for l in lines {
+                    let v = l.steps.iter().rev().find(|s| s.0 <= t).map_or(0, |s| s.1);
+                    let name = names.get(l.member.index()).map_or("", String::as_str);
+                    text.push(format!("{name}: {v}"));
+                }
+                text.join("\n")
+            }
+        }
+    }
+}
+
+/// A piecewise-linear curve's value at a moment.
+fn at_time(curve: &[(u64, u64)], t: u64) -> u64 {
+    let i = curve.partition_point(|p| p.0 <= t);
+    match (i.checked_sub(1).and_then(|j| curve.get(j)), curve.get(i)) {
+        (Some(&(t0, v0)), Some(&(t1, v1))) if t1 > t0 => v0 + (v1 - v0) * (t - t0) / (t1 - t0),
+        (Some(&(_, v0)), _) => v0,
+        _ => 0,
+    }
+}
 
 /// Okabe-Ito colours.
 pub mod palette {
@@ -126,20 +277,22 @@ fn start<'a, DB: DrawingBackend + 'a>(
         .map_err(err)
 }
 
-/// The line marking the clock, and the mapping of the plot's pixels back to data.
+/// The line marking the clock (if given), and the mapping of the plot's pixels back to data.
 fn finish<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
-    clock: u64,
+    clock: Option<u64>,
     (end, top): (f64, f64),
     legend: Option<SeriesLabelPosition>,
 ) -> Result<PlotMap> {
-    let c = (clock as f64).min(end);
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(c, 0.0), (c, top)],
-            palette::BLACK.stroke_width(1),
-        )))
-        .map_err(err)?;
+    if let Some(clock) = clock {
+        let c = (clock as f64).min(end);
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(c, 0.0), (c, top)],
+                palette::BLACK.stroke_width(1),
+            )))
+            .map_err(err)?;
+    }
     if let Some(position) = legend {
         chart
             .configure_series_labels()
@@ -164,11 +317,11 @@ pub fn draw_availability<DB: DrawingBackend>(
     title: &str,
     lines: &[TaskLine],
     names: &[String],
-    until: u64,
-    clock: u64,
+    end: u64,
+    clock: Option<u64>,
 ) -> Result<PlotMap> {
     let rows = lines.len().max(1) as f64;
-    let end = until.max(1) as f64;
+    let end = end.max(1) as f64;
     let mut chart = start(area, title, 44, (end, rows))?;
     chart
         .configure_mesh()
@@ -231,10 +384,10 @@ pub fn draw_load<DB: DrawingBackend>(
     title: &str,
     lines: &[LoadLine],
     names: &[String],
-    until: u64,
-    clock: u64,
+    end: u64,
+    clock: Option<u64>,
 ) -> Result<PlotMap> {
-    let end = until.max(1) as f64;
+    let end = end.max(1) as f64;
     let top = lines
         .iter()
         .flat_map(|l| l.steps.iter().map(|s| s.1))
@@ -285,10 +438,10 @@ pub fn draw_load<DB: DrawingBackend>(
 pub fn draw_cumulative<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     curves: &[(Strategy, Vec<(u64, u64)>)],
-    until: u64,
-    clock: u64,
+    end: u64,
+    clock: Option<u64>,
 ) -> Result<PlotMap> {
-    let end = until.max(1) as f64;
+    let end = end.max(1) as f64;
     let top = curves
         .iter()
         .flat_map(|(_, c)| c.iter().map(|p| p.1))
@@ -361,7 +514,7 @@ mod tests {
         let lines = availability(run, until);
         let names = run.engine().roster().tasks.clone();
         let text = svg((640, 300), |a| {
-            draw_availability(a, "learner", &lines, &names, until, until / 2)
+            draw_availability(a, "learner", &lines, &names, until, Some(until / 2))
         })
         .expect("draws");
         assert!(text.starts_with("<svg"));
@@ -402,7 +555,7 @@ mod tests {
             .collect();
         let mut map = None;
         let text = svg((640, 300), |a| {
-            let m = draw_cumulative(a, &curves, until, 0)?;
+            let m = draw_cumulative(a, &curves, until, Some(0))?;
             map = Some(m);
             Ok(m)
         })
@@ -432,7 +585,7 @@ mod tests {
         let lines = member_load(run, run.frontier());
         let names = run.engine().roster().members.clone();
         let text = svg((640, 300), |a| {
-            draw_load(a, "load", &lines, &names, run.frontier(), 0)
+            draw_load(a, "load", &lines, &names, run.frontier(), None)
         })
         .expect("draws");
         for colour in &palette::CYCLE[..5] {

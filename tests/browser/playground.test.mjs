@@ -177,6 +177,47 @@ test('draining a member: it leaves once its learners took its tasks', async () =
   assert.ok(await page.$eval('[data-member-id=S3] [data-testid=crash]', (b) => b.disabled), 'a departed member cannot crash');
 });
 
+test('after pausing itself at rest, the reader\'s next command plays on', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await playToRest(page);
+  assert.match(await page.textContent('[data-testid=notice]'), /nothing more will happen until you act/);
+  await page.click('[data-member-id=S3] [data-testid=drain]');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'true', 'the drain plays on');
+  assert.equal(await page.$('[data-testid=notice]'), null, 'the at-rest notice is gone');
+  await page.waitForFunction(() => document.querySelector('[data-member-id=S3]').dataset.state === 'left', null, {
+    timeout: 20000,
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false');
+  // After taking the clock in hand (a scrub), a command does not start playing.
+  await seek(page, (await clock(page)) - 100);
+  await page.click('[data-member-id=S2] [data-testid=crash]');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false');
+});
+
+test('preferences: kept as JSON, and the first format is still read and moved over', async () => {
+  const page = await open();
+  await page.evaluate(() => {
+    localStorage.removeItem('handoff.preferences.v2');
+    localStorage.setItem('handoff.preferences.v1', 'theme=dark;motion=reduce;shortcuts=off');
+  });
+  await page.reload();
+  await page.waitForSelector('[data-testid=member]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await page.getAttribute('html', 'data-motion'), 'reduce');
+  const stored = await page.evaluate(() => [localStorage.getItem('handoff.preferences.v1'), localStorage.getItem('handoff.preferences.v2')]);
+  assert.equal(stored[0], null, 'the first format was moved');
+  assert.deepEqual(JSON.parse(stored[1]), { theme: 'dark', motion: false, shortcuts: false });
+  await page.click('[data-testid=theme]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'light');
+  await page.reload();
+  await page.waitForSelector('[data-testid=member]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'light', 'the choice is remembered');
+  await page.focus('body');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false', 'shortcuts still off');
+});
+
 test('crashing the leader: a new leader takes over after the session timeout', async () => {
   const page = await open();
   await preset(page, 'scale-up-running');
