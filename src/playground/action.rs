@@ -62,6 +62,8 @@ pub enum Action {
     View(ViewMode),
     /// Add a strategy to the comparison, or take it out.
     ToggleStrategy(Strategy),
+    /// Find a task or a member by name in the group (empty: stop finding).
+    Find(String),
     /// Which lane the compare view's per-lane charts show.
     ChartLane(usize),
     /// Show an error that happened in the browser.

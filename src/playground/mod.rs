@@ -48,6 +48,7 @@ pub struct Playground {
     paused_at_rest: bool,
     view: ViewMode,
     chart_lane: usize,
+    find: String,
     preset: Option<&'static str>,
     error: Option<String>,
     notice: Option<String>,
@@ -75,6 +76,7 @@ impl Playground {
             paused_at_rest: false,
             view: ViewMode::Single,
             chart_lane: 0,
+            find: String::new(),
             preset,
             error: None,
             notice: None,
@@ -114,6 +116,10 @@ impl Playground {
     pub fn chart_lane(&self) -> usize {
         self.chart_lane
             .min(self.session.lanes().len().saturating_sub(1))
+    }
+    /// What the reader looks for in the group (a task or member name), if anything.
+    pub fn find(&self) -> &str {
+        &self.find
     }
     /// The preset loaded, if the scenario is one.
     pub fn preset(&self) -> Option<&'static str> {
@@ -313,6 +319,10 @@ impl Playground {
                     .filter(|s| next.contains(s))
                     .collect();
                 self.relane(ordered)
+            }
+            Action::Find(text) => {
+                self.find = text.trim().to_string();
+                Vec::new()
             }
             Action::ChartLane(lane) => {
                 self.chart_lane = lane;

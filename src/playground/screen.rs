@@ -6,7 +6,7 @@
 use super::Playground;
 use crate::format::ScenarioFile;
 use crate::history::invariants::Violation;
-use crate::model::{Command, Roster, Strategy};
+use crate::model::{Command, Strategy};
 use crate::session::Lane;
 use crate::views::charts::{self, ChartData, ChartKind, Series};
 use crate::views::frame::{ChipRole, Frame, PhaseView};
@@ -88,8 +88,10 @@ pub struct Single {
     pub frame: Frame,
     /// The measures at the clock.
     pub metrics: Metrics,
-    /// Task names (for the downtime list).
-    pub roster: Roster,
+    /// The tasks down longest, with their downtime (ms), worst first.
+    pub worst: Vec<(String, u64)>,
+    /// How many other tasks had downtime.
+    pub others_down: usize,
     /// What is going on between rounds, in words.
     pub quiet: &'static str,
     /// When something last happened.
@@ -102,6 +104,88 @@ pub struct Single {
     pub current_round: Option<u32>,
     /// The member toolbar.
     pub toolbar: Toolbar,
+    /// The group is large: members show their tasks as small marks, not one chip each.
+    pub compact: bool,
+    /// What the reader looked for, if anything.
+    pub found: Option<Found>,
+}
+
+/// Where a task or a member looked for by name is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The name looked for, as the group spells it.
+    pub name: String,
+    /// What it is and where, in words.
+    pub text: String,
+    /// The member to bring into view (the member itself, or the task's active owner).
+    pub member: Option<String>,
+}
+
+/// Above this many tasks, members show their tasks as small marks on a canvas rather than one
+/// chip (a few DOM nodes) each: hundreds of chips changing every frame cost more than a
+/// frame, and no eye reads them one by one.
+pub const COMPACT_TASKS: usize = 150;
+
+/// Looks a task or a member up by name (case does not matter) in a frame.
+pub fn find(frame: &Frame, roster: &crate::model::Roster, query: &str) -> Option<Found> {
+    let query = query.trim();
+    if query.is_empty() {
+        return None;
+    }
+    let same = |name: &str| name.eq_ignore_ascii_case(query);
+    if let Some(card) = frame.cards.iter().find(|c| same(&c.name)) {
+        let count = |role: ChipRole| card.chips.iter().filter(|c| c.role == role).count();
+        let down = card
+            .chips
+            .iter()
+            .filter(|c| c.role == ChipRole::Active && !c.up)
+            .count();
+        return Some(Found {
+            name: card.name.clone(),
+            text: format!(
+                "{}: {}{}, {} active ({} restoring), {} learning, {} standby",
+                card.name,
+                card.status.name(),
+                if card.leader { ", leader" } else { "" },
+                count(ChipRole::Active),
+                down,
+                count(ChipRole::Learner),
+                count(ChipRole::Standby)
+            ),
+            member: Some(card.name.clone()),
+        });
+    }
+    let Some(task) = roster.tasks.iter().find(|t| same(t)) else {
+        return Some(Found {
+            name: query.to_string(),
+            text: format!("No task or member is named {query:?}."),
+            member: None,
+        });
+    };
+    let mut places = Vec::new();
+    let mut owner = None;
+    for card in &frame.cards {
+        for chip in card.chips.iter().filter(|c| &c.name == task) {
+            let state = match chip.role {
+                ChipRole::Active if chip.up => "running".to_string(),
+                ChipRole::Active => format!("restoring, {}% replayed", chip.progress),
+                ChipRole::Learner if chip.ready => "ready".to_string(),
+                _ => format!("{}% replayed", chip.progress),
+            };
+            if chip.role == ChipRole::Active {
+                owner = Some(card.name.clone());
+            }
+            places.push(format!("{} on {} ({state})", chip.role.name(), card.name));
+        }
+    }
+    if frame.unowned.iter().any(|c| &c.name == task) {
+        places.push("no member runs it (down)".to_string());
+    }
+    Some(Found {
+        name: task.clone(),
+        text: format!("{task}: {}", places.join(" \u{00B7} ")),
+        member: owner,
+    })
 }
 
 /// One strategy's lane in the compare view.
@@ -165,6 +249,8 @@ pub struct Memos {
     log: Memo<(usize, usize, usize, usize), Vec<LogRound>>,
     /// The scenario as a file, for the configuration editor.
     scenario: Memo<(), ScenarioFile>,
+    /// The tasks' names.
+    task_names: Memo<(), Vec<String>>,
 }
 
 impl Memos {
@@ -173,8 +259,12 @@ impl Memos {
         self.charts.clear();
         self.log.clear();
         self.scenario.clear();
+        self.task_names.clear();
     }
 }
+
+/// The most tasks the metrics panel lists by downtime.
+pub const WORST_TASKS: usize = 12;
 
 /// The most tasks the availability chart draws: those with the most downtime.
 pub const AVAILABILITY_ROWS: usize = 40;
@@ -272,12 +362,28 @@ impl Playground {
         } else {
             "waiting for the next round"
         };
-        let highlight = self
+        let mut down: Vec<(usize, u64)> = metrics
+            .task_downtime
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.total_ms > 0)
+            .map(|(t, d)| (t, d.total_ms))
+            .collect();
+        down.sort_by_key(|&(t, ms)| (std::cmp::Reverse(ms), t));
+        let others_down = down.len().saturating_sub(WORST_TASKS);
+        let worst = down
+            .into_iter()
+            .take(WORST_TASKS)
+            .map(|(t, ms)| (view.roster().tasks[t].clone(), ms))
+            .collect();
+        let found = find(&frame, view.roster(), &self.find);
+        let mut highlight: Vec<String> = self
             .tour
             .as_ref()
             .and_then(|p| crate::tour::Tour::find(&p.tour).and_then(|t| t.steps.get(p.step)))
             .map(|s| s.highlight.iter().map(|h| h.to_string()).collect())
             .unwrap_or_default();
+        highlight.extend(found.as_ref().map(|f| f.name.clone()));
         Single {
             current_round: frame.round.index.or(log.rounds.last().map(|r| r.index)),
             last_change: main
@@ -287,8 +393,11 @@ impl Playground {
                 .rev()
                 .find(|e| e.at <= clock)
                 .map_or(0, |e| e.at),
-            roster: view.roster().clone(),
+            worst,
+            others_down,
             toolbar: self.toolbar(),
+            compact: view.tasks().len() > COMPACT_TASKS,
+            found,
             frame,
             metrics,
             quiet,
@@ -331,6 +440,12 @@ impl Playground {
         self.memos
             .scenario
             .get((), || scenario.to_file(&scenario.commands))
+    }
+
+    /// The tasks' names, shared by every member's marks in a large group.
+    pub fn task_names(&self) -> Rc<Vec<String>> {
+        let roster = self.session.main().run.engine().roster();
+        self.memos.task_names.get((), || roster.tasks.clone())
     }
 
     /// The log of the main lane as known at the clock.
@@ -377,7 +492,11 @@ fn log_rounds(lane: &Lane, clock: u64) -> Vec<LogRound> {
     lane.rounds_as_of(clock)
         .iter()
         .map(|r| {
-            let text = notation::round(roster, r, standbys, ready_lag);
+            let text = if r.joined.len() > LOG_FULL_MEMBERS {
+                condensed_round(roster, r, standbys, ready_lag)
+            } else {
+                notation::round(roster, r, standbys, ready_lag)
+            };
             let (heading, body) = text.split_once('\n').unwrap_or((&text, ""));
             LogRound {
                 index: r.index,
@@ -387,6 +506,99 @@ fn log_rounds(lane: &Lane, clock: u64) -> Vec<LogRound> {
             }
         })
         .collect()
+}
+
+/// Rounds of groups larger than this show only the members with something to report or a
+/// change to receive (the export has every line).
+pub const LOG_FULL_MEMBERS: usize = 12;
+
+/// A round in the seed's notation, keeping only the members that report something (leaving,
+/// revoked, learning) or receive a change; a line counts the others.
+fn condensed_round(
+    roster: &crate::model::Roster,
+    round: &crate::engine::coordinator::Round,
+    standbys: bool,
+    ready_lag: u64,
+) -> String {
+    use std::fmt::Write;
+    let notable = |meta: &crate::model::JoinMetadata| {
+        let changed = round.assignment.of(meta.member).is_some_and(|a| {
+            a.assigned != meta.assigned
+                || a.learning != meta.learning
+                || !a.revoked.is_empty()
+                || (standbys && a.standby != meta.standby)
+        });
+        meta.leaving
+            || !meta.revoked.is_empty()
+            || !meta.learning.is_empty()
+            || changed
+            || meta.member == round.leader
+    };
+    let shown: Vec<&crate::model::JoinMetadata> =
+        round.joined.iter().filter(|m| notable(m)).collect();
+    let quiet = round.joined.len() - shown.len();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} (generation {}, {} ms)",
+        notation::heading(round.index),
+        round.generation,
+        round.started_at
+    );
+    for sentence in notation::cause_sentences(&round.causes, roster) {
+        let _ = writeln!(out, "{sentence}");
+    }
+    if let Some(previous) = round.previous_leader {
+        let _ = writeln!(
+            out,
+            "{} takes over the leader from {}.",
+            roster.member(round.leader),
+            roster.member(previous)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} members join with following metadata:",
+        round.joined.len()
+    );
+    for meta in &shown {
+        let _ = writeln!(
+            out,
+            "\t{}",
+            notation::join_line(roster, meta, standbys, ready_lag)
+        );
+    }
+    let _ = writeln!(out, "\t({quiet} more, with nothing to report)");
+    let _ = writeln!(
+        out,
+        "{} performs task assignments:",
+        roster.member(round.leader)
+    );
+    for meta in &shown {
+        if let Some(a) = round.assignment.of(meta.member) {
+            let _ = writeln!(
+                out,
+                "\t{}",
+                notation::assignment_line(roster, roster.member(meta.member), a, standbys)
+            );
+        }
+    }
+    let _ = writeln!(out, "\t({quiet} more, unchanged)");
+    if round.abandoned {
+        let _ = writeln!(
+            out,
+            "{} was gone before the sync: this assignment never reached the members.",
+            roster.member(round.leader)
+        );
+    }
+    for &m in &round.departed {
+        let _ = writeln!(
+            out,
+            "{} shuts itself down upon the new assignment since there is no assigned task left.",
+            roster.member(m)
+        );
+    }
+    out
 }
 
 fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {

@@ -6,7 +6,7 @@ use super::*;
 use crate::link::{SavedSession, ViewMode};
 use crate::model::{Command, MemberSpec};
 use crate::presets::Preset;
-use crate::views::frame::Frame;
+use crate::views::frame::{ChipRole, Frame};
 use std::rc::Rc;
 
 fn preset(id: &str) -> Playground {
@@ -508,4 +508,85 @@ fn the_single_view_reads_the_log_as_known_at_the_clock() {
     assert!(marks
         .iter()
         .any(|m| matches!(m, Mark::Command(0, what) if what.contains("S4"))));
+}
+
+#[test]
+fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
+    let session = Session::new(crate::presets::scale_out(18, 20, 200), &[]).expect("starts");
+    let mut pg = Playground::new(session, None);
+    assert!(pg.single().compact, "200 tasks are drawn compactly");
+    assert!(!preset("scale-up-running").single().compact);
+    pg.act(Action::Seek(2_000));
+    let frame = pg.single().frame;
+    let (learner, chip) = frame
+        .cards
+        .iter()
+        .find_map(|c| {
+            let chip = c.chips.iter().find(|x| x.role == ChipRole::Learner)?;
+            Some((c.name.clone(), chip.clone()))
+        })
+        .expect("a learner at 2 s");
+    let owner = frame
+        .cards
+        .iter()
+        .find(|c| {
+            c.chips
+                .iter()
+                .any(|x| x.task == chip.task && x.role == ChipRole::Active)
+        })
+        .map(|c| c.name.clone())
+        .expect("an owner");
+    pg.act(Action::Find(chip.name.to_lowercase()));
+    let found = pg.single().found.expect("found");
+    assert_eq!(found.name, chip.name);
+    assert!(
+        found
+            .text
+            .starts_with(&format!("{}: active on {owner}", chip.name)),
+        "{}",
+        found.text
+    );
+    assert!(
+        found.text.contains(&format!(
+            "learner on {learner} ({}% replayed)",
+            chip.progress
+        )),
+        "{}",
+        found.text
+    );
+    assert_eq!(found.member, Some(owner));
+    assert!(pg.single().highlight.contains(&chip.name));
+    pg.act(Action::Find("S20".into()));
+    let found = pg.single().found.expect("found");
+    assert!(found.text.starts_with("S20: live"), "{}", found.text);
+    assert_eq!(found.member.as_deref(), Some("S20"));
+    pg.act(Action::Find("T999".into()));
+    let found = pg.single().found.expect("answered");
+    assert_eq!(found.text, "No task or member is named \"T999\".");
+    pg.act(Action::Find(" ".into()));
+    assert_eq!(pg.single().found, None);
+}
+
+#[test]
+fn the_log_of_a_large_group_shows_only_the_members_with_news() {
+    let session = Session::new(crate::presets::scale_out(45, 50, 100), &[]).expect("starts");
+    let mut pg = Playground::new(session, None);
+    pg.act(Action::StepRound);
+    pg.act(Action::Seek(pg.session().clock() + 2_000));
+    let log = pg.single().log;
+    let first = &log.rounds[0];
+    assert!(first
+        .body
+        .contains("50 members join with following metadata:"));
+    let lines = first.body.lines().filter(|l| l.starts_with('\t')).count();
+    assert!(lines < 40, "{lines} lines:\n{}", first.body);
+    // The newcomers receive learners: their lines are there; the others are counted.
+    assert!(first.body.contains("\tS46("), "{}", first.body);
+    assert!(first.body.contains("more, unchanged)"), "{}", first.body);
+    // The export keeps every line.
+    let effects = pg.act(Action::ExportLog);
+    let [Effect::Download { text, .. }] = effects.as_slice() else {
+        panic!("a download")
+    };
+    assert!(text.contains("\tS12(assigned:"), "the full log");
 }

@@ -30,6 +30,12 @@ pub struct CompareProps {
     pub chart_lane: usize,
     /// Animate chips that move.
     pub motion: bool,
+    /// Tasks as small marks (a large group).
+    pub mini: bool,
+    /// Task names, for the marks.
+    pub names: Rc<Vec<String>>,
+    /// Dark theme.
+    pub dark: bool,
     /// Carries out an action (in every lane).
     pub on_action: Callback<Action>,
 }
@@ -92,7 +98,8 @@ pub fn compare_view(props: &CompareProps) -> Html {
                             </h2>
                             <p class="waiting">{ format!("downtime {} ms \u{00B7} {} rebalances{}", m.total_task_downtime_ms, m.rebalances, if m.at_rest { " \u{00B7} at rest" } else { "" }) }</p>
                             <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
-                                motion={props.motion} compact=true label={format!("members under {}", s.name())} />
+                                motion={props.motion} small=true mini={props.mini} names={props.names.clone()} dark={props.dark}
+                                label={format!("members under {}", s.name())} />
                         </section>
                     }
                 }) }

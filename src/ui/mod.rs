@@ -8,9 +8,11 @@ mod compare;
 mod config;
 mod controls;
 mod dom;
+mod find;
 mod group;
 mod help;
 mod hooks;
+mod mini;
 mod side;
 mod term;
 mod toolbar;
@@ -69,6 +71,7 @@ pub fn app() -> Html {
     let clock = session.clock();
     let comparing = pg.comparing();
     let motion = pg.motion() && pg.continuous();
+    let dark = pg.theme() == Theme::Dark;
     // The single view's data is read even when comparing: the transport and banner use it.
     let single = pg.single();
     let frame = &single.frame;
@@ -76,7 +79,8 @@ pub fn app() -> Html {
         html! {
             <main id="stage" class="body compare">
                 <compare::CompareView lanes={pg.lanes()} clock={clock} toolbar={single.toolbar.clone()}
-                    charts={pg.charts()} chart_lane={pg.chart_lane()} motion={motion} on_action={on_action.clone()} />
+                    charts={pg.charts()} chart_lane={pg.chart_lane()} motion={motion} mini={single.compact} names={pg.task_names()} dark={dark}
+                    on_action={on_action.clone()} />
             </main>
         }
     } else {
@@ -85,14 +89,17 @@ pub fn app() -> Html {
                 <section id="stage" class="panel" aria-label="the group">
                     <banner::Banner round={frame.round.clone()} at_rest={single.metrics.at_rest}
                         balanced={single.metrics.balanced} quiet={single.quiet} />
+                    if single.compact {
+                        <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
+                    }
                     <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
                         highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion}
-                        label="members of the group" />
+                        mini={single.compact} names={pg.task_names()} dark={dark} label="members of the group" />
                     <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
                     <toolbar::Legend />
                 </section>
                 <aside class="side">
-                    <side::MetricsPanel metrics={single.metrics.clone()} roster={single.roster.clone()}
+                    <side::MetricsPanel metrics={single.metrics.clone()} worst={single.worst.clone()} others_down={single.others_down}
                         last_change={single.last_change} />
                     <side::LogPanel log={single.log.clone()} current={single.current_round} on_action={on_action.clone()} />
                     <config::ConfigPanel scenario={pg.scenario_file()}

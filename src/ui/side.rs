@@ -3,10 +3,10 @@
 
 use super::term::Term;
 use crate::history::invariants::Violation;
-use crate::model::Roster;
 use crate::playground::screen::{Log, LogRound};
 use crate::playground::Action;
 use crate::views::metrics::Metrics;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Properties of the metrics panel.
@@ -14,8 +14,10 @@ use yew::prelude::*;
 pub struct MetricsProps {
     /// The measures at the clock.
     pub metrics: Metrics,
-    /// Task names.
-    pub roster: Roster,
+    /// The tasks down longest, with their downtime (ms), worst first.
+    pub worst: Vec<(String, u64)>,
+    /// How many other tasks had downtime.
+    pub others_down: usize,
     /// When something last happened.
     pub last_change: u64,
 }
@@ -50,19 +52,21 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                     { if m.balanced { ", balanced" } else { ", unbalanced" } }
                 </dd>
             </dl>
-            <div class="downtime" role="list" aria-label="downtime per task">
-                { for m.task_downtime.iter().enumerate().filter(|(_, d)| d.total_ms > 0).map(|(t, d)| {
-                    let name = props.roster.tasks.get(t).cloned().unwrap_or_default();
-                    let width = format!("width: {:.1}%", d.total_ms as f64 / worst as f64 * 100.0);
+            <div class="downtime" role="list" aria-label="the tasks down longest">
+                { for props.worst.iter().map(|(name, ms)| {
+                    let width = format!("width: {:.1}%", *ms as f64 / worst as f64 * 100.0);
                     html! {
                         <div key={name.clone()} role="listitem">
                             <span>{ name }</span>
                             <span class="dbar" style={width}></span>
-                            <span>{ format!("{} ms", d.total_ms) }</span>
+                            <span>{ format!("{ms} ms") }</span>
                         </div>
                     }
                 }) }
             </div>
+            if props.others_down > 0 {
+                <p class="waiting">{ format!("and {} more tasks with downtime", props.others_down) }</p>
+            }
         </section>
     }
 }
@@ -78,10 +82,31 @@ pub struct LogProps {
     pub on_action: Callback<Action>,
 }
 
+/// Rounds drawn in the log unless the reader asks for all of them.
+const LOG_RECENT: usize = 8;
+
 /// The rounds in the seed's notation, with violations in red.
 #[function_component(LogPanel)]
 pub fn log_panel(props: &LogProps) -> Html {
     let log = &props.log;
+    let everything = use_state(|| false);
+    let container = use_node_ref();
+    {
+        // Follow the round in progress (or the last one): scroll it into the log's view.
+        let container = container.clone();
+        use_effect_with((props.current, log.pending.is_some()), move |_| {
+            if let Some(el) = container.cast::<web_sys::HtmlElement>() {
+                let target = el
+                    .query_selector(".pending, .round.current")
+                    .ok()
+                    .flatten()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+                if let Some(t) = target {
+                    el.set_scroll_top(t.offset_top() - el.offset_top() - 4);
+                }
+            }
+        });
+    }
     let round_html = |r: &LogRound| {
         let jump = {
             let at = r.started_at;
@@ -90,7 +115,7 @@ pub fn log_panel(props: &LogProps) -> Html {
                 .reform(move |_: MouseEvent| Action::Seek(at))
         };
         html! {
-            <div key={r.index} class={classes!("round", (props.current == Some(r.index)).then_some("current"))}
+            <div class={classes!("round", (props.current == Some(r.index)).then_some("current"))}
                 data-round={r.index.to_string()} data-at={r.started_at.to_string()}>
                 <button class="jump" onclick={jump} title={format!("jump to {} ms", r.started_at)}>{ r.heading.clone() }</button>
                 { format!("\n{}", r.body) }
@@ -113,17 +138,37 @@ pub fn log_panel(props: &LogProps) -> Html {
             </div>
         }
     };
+    // Only the latest rounds are drawn unless asked: a large group writes long rounds, and a
+    // busy history many of them (the export has them all).
+    let hidden = if *everything {
+        0
+    } else {
+        log.rounds.len().saturating_sub(LOG_RECENT)
+    };
+    let show_all = {
+        let everything = everything.clone();
+        Callback::from(move |_| everything.set(true))
+    };
     html! {
         <section class="panel" aria-labelledby="log-title">
             <h2 id="log-title">{ "Log" }</h2>
-            <div class="log" data-testid="log" tabindex="0" aria-label="rebalance log in the seed's notation">
+            <div class="log" data-testid="log" tabindex="0" aria-label="rebalance log in the seed's notation" ref={container}>
                 if log.rounds.is_empty() && log.violations.is_empty() && log.pending.is_none() {
                     <div class="end">{ "No rebalance yet." }</div>
                 }
-                { for log.rounds.iter().map(|r| {
-                    let violations: Html = log.violations.iter().filter(|v| v.round == Some(r.index)).map(violation_html).collect();
-                    html! { <>{ round_html(r) }{ violations }</> }
-                }) }
+                if hidden > 0 {
+                    <button class="earlier" data-testid="log-earlier" onclick={show_all}>
+                        { format!("show the {hidden} earlier rounds") }
+                    </button>
+                }
+                <div class="rounds">
+                    { for log.rounds.iter().skip(hidden).map(|r| html! {
+                        <div key={r.index} class="entry">
+                            { round_html(r) }
+                            { for log.violations.iter().filter(|v| v.round == Some(r.index)).map(violation_html) }
+                        </div>
+                    }) }
+                </div>
                 { for log.violations.iter().filter(|v| v.round.is_none()).map(violation_html) }
                 if let Some(pending) = &log.pending {
                     <div class="pending">{ pending }</div>
