@@ -53,8 +53,9 @@ impl ScenarioError {
     }
 }
 
-/// Parses JSON text into a file type, naming the path of the first problem.
-fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+/// Parses JSON text into a file type, naming the path of the first problem. Every reader of
+/// JSON goes through here, so the browser build holds one deserializer of each type.
+pub fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();

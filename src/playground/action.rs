@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 /// Playback speeds offered (virtual seconds per real second).
 pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
 
+/// The speeds as written (the same order).
+pub const SPEED_LABELS: [&str; 7] = ["0.25", "0.5", "1", "2", "4", "8", "16"];
+
 /// Light or dark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -12,7 +12,7 @@ mod startup;
 #[cfg(test)]
 mod tests;
 
-pub use action::{Action, Effect, Theme, SPEEDS};
+pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use startup::{Query, Startup};
 
@@ -359,14 +359,11 @@ impl Playground {
                     text: notation::log(lane.view(), &rounds),
                 }]
             }
-            Action::ExportChart(kind) => match screen::chart_svg(self, kind) {
-                Ok(text) => vec![Effect::Download {
-                    name: format!("handoff-{}.svg", kind.id()),
-                    mime: "image/svg+xml",
-                    text,
-                }],
-                Err(e) => self.fail(format!("the chart could not be exported: {e}")),
-            },
+            Action::ExportChart(kind) => vec![Effect::Download {
+                name: format!("handoff-{}.svg", kind.id()),
+                mime: "image/svg+xml",
+                text: screen::chart_svg(self, kind),
+            }],
             Action::Help(open) => {
                 self.help = open;
                 Vec::new()

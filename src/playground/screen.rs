@@ -8,7 +8,7 @@ use crate::format::ScenarioFile;
 use crate::history::invariants::Violation;
 use crate::model::{Command, Strategy};
 use crate::session::Lane;
-use crate::views::charts::{self, ChartData, ChartKind, Series};
+use crate::views::charts::{ChartData, ChartKind, Series};
 use crate::views::frame::{ChipRole, Frame, PhaseView};
 use crate::views::metrics::Metrics;
 use crate::views::notation;
@@ -158,7 +158,7 @@ pub fn find(frame: &Frame, roster: &crate::model::Roster, query: &str) -> Option
     let Some(task) = roster.tasks.iter().find(|t| same(t)) else {
         return Some(Found {
             name: query.to_string(),
-            text: format!("No task or member is named {query:?}."),
+            text: format!("No task or member is named \"{query}\"."),
             member: None,
         });
     };
@@ -210,6 +210,33 @@ pub struct Charts {
     pub load: ChartData,
 }
 
+/// The task timeline: one row per task over time, grouped by the member running it at the
+/// end of the history shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskTimeline {
+    /// The end of the time axis (the scrubber's), in ms.
+    pub end: u64,
+    /// How far the rows go, in ms.
+    pub until: u64,
+    /// The rows, grouped.
+    pub rows: Vec<TimelineRow>,
+    /// Rounds: when each started and when it synced (if it did by `until`).
+    pub rounds: Vec<(u64, Option<u64>)>,
+    /// Member names, for the owners.
+    pub members: Vec<String>,
+}
+
+/// One task's row in the task timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimelineRow {
+    /// The task's name.
+    pub name: String,
+    /// The first row of a group: the group's member (or `None`: nobody runs these).
+    pub group: Option<Option<String>>,
+    /// The task over time.
+    pub line: timeline::TaskLine,
+}
+
 /// A value kept until what it was read from changes (the key).
 #[derive(Debug)]
 pub struct Memo<K, V>(RefCell<Option<(K, Rc<V>)>>);
@@ -251,6 +278,8 @@ pub struct Memos {
     scenario: Memo<(), ScenarioFile>,
     /// The tasks' names.
     task_names: Memo<(), Vec<String>>,
+    /// The task timeline: by history shown, events and forks, axis.
+    timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
 }
 
 impl Memos {
@@ -260,6 +289,7 @@ impl Memos {
         self.log.clear();
         self.scenario.clear();
         self.task_names.clear();
+        self.timeline.clear();
     }
 }
 
@@ -442,6 +472,19 @@ impl Playground {
             .get((), || scenario.to_file(&scenario.commands))
     }
 
+    /// The task timeline of the main lane, rebuilt as the history grows by a step of the
+    /// axis (or forks).
+    pub fn task_timeline(&self) -> Rc<TaskTimeline> {
+        let lane = self.session.main();
+        let end = self.scale();
+        let step = (end / CHART_STEPS).max(1);
+        let until = ((lane.run.frontier() / step) * step).max(1);
+        let key = (until, lane.run.events().len(), lane.run.forks().len(), end);
+        self.memos
+            .timeline
+            .get(key, || task_timeline(lane, until, end))
+    }
+
     /// The tasks' names, shared by every member's marks in a large group.
     pub fn task_names(&self) -> Rc<Vec<String>> {
         let roster = self.session.main().run.engine().roster();
@@ -601,6 +644,46 @@ fn condensed_round(
     out
 }
 
+fn task_timeline(lane: &Lane, until: u64, end: u64) -> TaskTimeline {
+    let roster = lane.run.engine().roster();
+    let mut lines = timeline::availability(&lane.run, until);
+    // Group by the member running each task at the end; tasks nobody runs come last.
+    let last_owner = |l: &timeline::TaskLine| {
+        l.owners
+            .last()
+            .filter(|o| o.1 >= until)
+            .map(|o| o.2.index())
+    };
+    lines.sort_by_key(|l| (last_owner(l).map_or(usize::MAX, |m| m), l.task));
+    let mut previous = None;
+    let rows = lines
+        .into_iter()
+        .map(|line| {
+            let owner = last_owner(&line);
+            let group = (previous != Some(owner)).then(|| owner.map(|m| roster.members[m].clone()));
+            previous = Some(owner);
+            TimelineRow {
+                name: roster.tasks[line.task.index()].clone(),
+                group,
+                line,
+            }
+        })
+        .collect();
+    TaskTimeline {
+        end,
+        until,
+        rows,
+        rounds: lane
+            .run
+            .rounds()
+            .iter()
+            .filter(|r| r.started_at <= until)
+            .map(|r| (r.started_at, r.synced_at.filter(|&s| s <= until)))
+            .collect(),
+        members: roster.members.clone(),
+    }
+}
+
 fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
     let session = &pg.session;
     let lane = &session.lanes()[pg.chart_lane()];
@@ -659,12 +742,12 @@ fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
 pub const CHART_SIZE: (u32, u32) = (640, 300);
 
 /// A compare chart as SVG text, with the clock marked.
-pub fn chart_svg(pg: &Playground, kind: ChartKind) -> Result<String, String> {
+pub fn chart_svg(pg: &Playground, kind: ChartKind) -> String {
     let charts = pg.charts();
     let data = match kind {
         ChartKind::Cumulative => &charts.cumulative,
         ChartKind::Availability => &charts.availability,
         ChartKind::Load => &charts.load,
     };
-    charts::svg(CHART_SIZE, |area| data.draw(area, Some(pg.session.clock())))
+    data.svg(CHART_SIZE, Some(pg.session.clock()))
 }

@@ -1,4 +1,4 @@
-//! One compare chart on a canvas: drawn by plotters from its data when the data changes,
+//! One compare chart on a canvas: drawn from its data when the data changes,
 //! with the clock as a line over it (so playing moves a line, not a redraw), values under the
 //! pointer, click to seek, and PNG and SVG export.
 
@@ -6,11 +6,11 @@ use super::dom;
 use super::hooks::maybe;
 use crate::playground::screen::{Charts, CHART_SIZE};
 use crate::playground::Action;
-use crate::views::charts::{ChartData, ChartKind, PlotMap};
-use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
+use crate::views::charts::{Anchor, ChartData, ChartKind, Pen, PlotMap};
+use crate::views::fixed;
 use std::rc::Rc;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 /// Properties of one chart.
@@ -34,6 +34,46 @@ fn data(charts: &Charts, kind: ChartKind) -> &ChartData {
     }
 }
 
+/// Draws on a canvas.
+struct CanvasPen(CanvasRenderingContext2d);
+
+impl Pen for CanvasPen {
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, opacity: f64) {
+        self.0.set_global_alpha(opacity);
+        self.0.set_fill_style_str(fill);
+        self.0.fill_rect(x, y, w, h);
+        self.0.set_global_alpha(1.0);
+    }
+
+    fn line(&mut self, points: &[(f64, f64)], stroke: &str, width: f64) {
+        let ctx = &self.0;
+        ctx.set_stroke_style_str(stroke);
+        ctx.set_line_width(width);
+        ctx.begin_path();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                ctx.move_to(x, y);
+            } else {
+                ctx.line_to(x, y);
+            }
+        }
+        ctx.stroke();
+    }
+
+    fn text(&mut self, x: f64, y: f64, text: &str, size: u32, anchor: Anchor, fill: &str) {
+        let ctx = &self.0;
+        ctx.set_font(&format!("{size}px sans-serif"));
+        ctx.set_text_align(match anchor {
+            Anchor::Start => "left",
+            Anchor::Middle => "center",
+            Anchor::End => "right",
+        });
+        ctx.set_text_baseline("middle");
+        ctx.set_fill_style_str(fill);
+        let _ = ctx.fill_text(text, x, y);
+    }
+}
+
 /// The canvas pixel under a pointer, and the pointer's place in the figure.
 fn pixel(canvas: &NodeRef, e: &MouseEvent) -> Option<(i32, i32, i32, i32)> {
     let c = canvas.cast::<HtmlCanvasElement>()?;
@@ -51,14 +91,14 @@ pub fn chart(props: &ChartProps) -> Html {
     {
         let (canvas, map) = (canvas.clone(), map.clone());
         use_effect_with((props.charts.clone(), props.kind), move |(charts, kind)| {
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                if let Some(backend) = CanvasBackend::with_canvas_object(c) {
-                    let area = backend.into_drawing_area();
-                    let drawn = data(charts, *kind).draw(&area, None).ok();
-                    let _ = area.present();
-                    if *map != drawn {
-                        map.set(drawn);
-                    }
+            let ctx = canvas
+                .cast::<HtmlCanvasElement>()
+                .and_then(|c| c.get_context("2d").ok().flatten())
+                .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+            if let Some(ctx) = ctx {
+                let drawn = Some(data(charts, *kind).draw(&mut CanvasPen(ctx), CHART_SIZE, None));
+                if *map != drawn {
+                    map.set(drawn);
                 }
             }
         });
@@ -114,10 +154,13 @@ pub fn chart(props: &ChartProps) -> Html {
         let fx = (props.clock as f64 / end).min(1.0);
         let x = m.x_pixels.0 as f64 + fx * (m.x_pixels.1 - m.x_pixels.0) as f64;
         format!(
-            "left: {:.2}%; top: {:.2}%; height: {:.2}%",
-            x / CHART_SIZE.0 as f64 * 100.0,
-            m.y_pixels.0 as f64 / CHART_SIZE.1 as f64 * 100.0,
-            (m.y_pixels.1 - m.y_pixels.0) as f64 / CHART_SIZE.1 as f64 * 100.0
+            "left: {}%; top: {}%; height: {}%",
+            fixed(x / CHART_SIZE.0 as f64 * 100.0, 2),
+            fixed(m.y_pixels.0 as f64 / CHART_SIZE.1 as f64 * 100.0, 2),
+            fixed(
+                (m.y_pixels.1 - m.y_pixels.0) as f64 / CHART_SIZE.1 as f64 * 100.0,
+                2
+            )
         )
     });
     html! {

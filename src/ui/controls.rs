@@ -3,7 +3,8 @@
 
 use super::hooks::maybe;
 use crate::playground::screen::Mark;
-use crate::playground::{Action, SPEEDS};
+use crate::playground::{Action, SPEEDS, SPEED_LABELS};
+use crate::views::fixed;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -46,12 +47,12 @@ struct MarksProps {
 #[function_component(Marks)]
 fn marks(props: &MarksProps) -> Html {
     let max = props.scale.max(1) as f64;
-    let pos = |t: u64| format!("left: {:.3}%", (t as f64 / max * 100.0).min(100.0));
+    let pos = |t: u64| format!("left: {}%", fixed((t as f64 / max * 100.0).min(100.0), 3));
     let width = |a: u64, b: u64| {
         format!(
-            "left: {:.3}%; width: {:.3}%",
-            (a as f64 / max * 100.0).min(100.0),
-            (b.saturating_sub(a) as f64 / max * 100.0).min(100.0)
+            "left: {}%; width: {}%",
+            fixed((a as f64 / max * 100.0).min(100.0), 3),
+            fixed((b.saturating_sub(a) as f64 / max * 100.0).min(100.0), 3)
         )
     };
     html! {
@@ -80,16 +81,14 @@ pub fn transport(props: &TransportProps) -> Html {
         let value = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
             .value();
-        value.parse::<f64>().ok().map(Action::Speed)
+        let index = SPEED_LABELS.iter().position(|l| *l == value)?;
+        SPEEDS.get(index).map(|&s| Action::Speed(s))
     });
     let seek = maybe(on, |e: InputEvent| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlInputElement>()
             .value();
-        value
-            .parse::<f64>()
-            .ok()
-            .map(|v| Action::Seek(v.max(0.0) as u64))
+        value.parse::<u64>().ok().map(Action::Seek)
     });
     let max = props.scale;
     html! {
@@ -105,8 +104,8 @@ pub fn transport(props: &TransportProps) -> Html {
                 <button data-testid="reset" onclick={reset} title="Start this scenario again from 0 ms" aria-label="reset">{ "\u{27F2}" }</button>
                 <label for="speed" class="visually-hidden">{ "speed" }</label>
                 <select id="speed" data-testid="speed" onchange={speed} title="Speed (keys 1 to 7)">
-                    { for SPEEDS.iter().map(|&s| html! {
-                        <option value={s.to_string()} selected={(s - props.speed).abs() < 1e-9}>{ format!("{s}\u{00D7}") }</option>
+                    { for SPEEDS.iter().zip(SPEED_LABELS).map(|(&s, label)| html! {
+                        <option value={label} selected={(s - props.speed).abs() < 1e-9}>{ format!("{label}\u{00D7}") }</option>
                     }) }
                 </select>
             </div>
@@ -116,7 +115,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     value={props.clock.to_string()} oninput={seek} aria-valuetext={props.position_text.clone()} />
                 <div class="timeline" aria-hidden="true">
                     <Marks marks={props.marks.clone()} scale={props.scale} />
-                    <span class="frontier" style={format!("left: {:.3}%", (props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0))}
+                    <span class="frontier" style={format!("left: {}%", fixed((props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0), 3))}
                         title="simulated so far"></span>
                 </div>
             </div>

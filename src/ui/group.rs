@@ -8,6 +8,7 @@ use super::mini::MiniChips;
 use crate::glossary;
 use crate::model::Command;
 use crate::playground::Action;
+use crate::views::fixed;
 use crate::views::frame::{duration, Card, Chip, ChipRole, Dot};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -71,7 +72,7 @@ pub fn task_chip(props: &ChipProps) -> Html {
         >
             <span class="label"><span class="glyph" aria-hidden="true">{ glyph }</span>{ &chip.name }</span>
             if let Some(tip) = tip {
-                <span class="bar" aria-hidden="true"><span class="fill" style={format!("--p: {:.2}", f64::from(chip.progress) / 100.0)}></span></span>
+                <span class="bar" aria-hidden="true"><span class="fill" style={format!("--p: {}", fixed(f64::from(chip.progress) / 100.0, 2))}></span></span>
                 <span class="tip" aria-hidden="true" data-testid="replay-tip">{ tip }</span>
             }
         </div>
@@ -254,7 +255,11 @@ fn play_flip(container: &Element, before: &Positions, after: &Positions) {
         };
         let from = match before.get(&key) {
             Some(&(ox, oy)) if (ox - nx).abs() > 1.0 || (oy - ny).abs() > 1.0 => {
-                format!("translate({}px, {}px)", ox - nx, oy - ny)
+                format!(
+                    "translate({}px, {}px)",
+                    fixed(ox - nx, 1),
+                    fixed(oy - ny, 1)
+                )
             }
             Some(_) => continue,
             None => "scale(0.4)".to_string(),

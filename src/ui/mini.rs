@@ -4,7 +4,9 @@
 //! it is, a click finds the task everywhere. Marks change only by tenths of replay, so a
 //! member is not drawn again on every frame.
 
+use super::colours::{Colours, DARK, LIGHT};
 use crate::playground::Action;
+use crate::views::fixed;
 use crate::views::frame::{ChipRole, Dot};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -18,37 +20,6 @@ const SIDE: f64 = 11.0;
 const STEP: f64 = 14.0;
 /// Canvas pixels per CSS pixel (sharp on high-density screens, fine on others).
 const SCALE: f64 = 2.0;
-
-/// The theme's colours, as the style sheet has them.
-struct Colours {
-    active: &'static str,
-    learner: &'static str,
-    standby: &'static str,
-    learned: &'static str,
-    ready: &'static str,
-    panel: &'static str,
-    ink: &'static str,
-}
-
-const LIGHT: Colours = Colours {
-    active: "#0072b2",
-    learner: "#e69f00",
-    standby: "#009e73",
-    learned: "#cc79a7",
-    ready: "#009e73",
-    panel: "#ffffff",
-    ink: "#1d1d1f",
-};
-
-const DARK: Colours = Colours {
-    active: "#56b4e9",
-    learner: "#e69f00",
-    standby: "#2bc18f",
-    learned: "#e08dbd",
-    ready: "#2bc18f",
-    panel: "#1e1e23",
-    ink: "#ececf1",
-};
 
 /// Properties of a member's marks.
 #[derive(Properties, PartialEq)]
@@ -218,8 +189,8 @@ pub fn mini_chips(props: &MiniProps) -> Html {
     let (width, height) = (COLUMNS as f64 * STEP, rows as f64 * STEP);
     html! {
         <div class="mini">
-            <canvas ref={canvas} data-testid="mini" width={(width * SCALE).to_string()} height={(height * SCALE).to_string()}
-                style={format!("width: {width}px; height: {height}px")} aria-hidden="true"
+            <canvas ref={canvas} data-testid="mini" width={fixed(width * SCALE, 0)} height={fixed(height * SCALE, 0)}
+                style={format!("width: {}px; height: {}px", fixed(width, 0), fixed(height, 0))} aria-hidden="true"
                 onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></canvas>
             if let Some((x, y, text)) = &*hover {
                 <div class="hover" style={format!("left: {}px; top: {}px", x + 10, y + 14)} data-testid="mini-hover">{ text }</div>

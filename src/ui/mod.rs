@@ -4,6 +4,7 @@
 
 mod banner;
 mod chart;
+mod colours;
 mod compare;
 mod config;
 mod controls;
@@ -15,6 +16,7 @@ mod hooks;
 mod mini;
 mod side;
 mod term;
+mod timeline;
 mod toolbar;
 mod topbar;
 mod tour;
@@ -97,6 +99,8 @@ pub fn app() -> Html {
                         mini={single.compact} names={pg.task_names()} dark={dark} label="members of the group" />
                     <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
                     <toolbar::Legend />
+                    <timeline::TaskTimelineView data={pg.task_timeline()} clock={clock} dark={dark}
+                        on_action={on_action.clone()} />
                 </section>
                 <aside class="side">
                     <side::MetricsPanel metrics={single.metrics.clone()} worst={single.worst.clone()} others_down={single.others_down}
