@@ -14,6 +14,7 @@ mod group;
 mod help;
 mod hooks;
 mod mini;
+mod protocol;
 mod side;
 mod term;
 mod timeline;
@@ -91,6 +92,7 @@ pub fn app() -> Html {
                 <section id="stage" class="panel" aria-label="the group">
                     <banner::Banner round={frame.round.clone()} at_rest={single.metrics.at_rest}
                         balanced={single.metrics.balanced} quiet={single.quiet} />
+                    <protocol::ProtocolStrip round={frame.round.clone()} clock={clock} />
                     if single.compact {
                         <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
                     }

@@ -98,12 +98,12 @@ pub fn log_panel(props: &LogProps) -> Html {
         use_effect_with((props.current, log.pending.is_some()), move |_| {
             if let Some(el) = container.cast::<web_sys::HtmlElement>() {
                 let target = el
-                    .query_selector(".pending, .round.current")
+                    .query_selector(".pending, .entry:has(.round.current)")
                     .ok()
                     .flatten()
                     .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
                 if let Some(t) = target {
-                    el.set_scroll_top(t.offset_top() - el.offset_top() - 4);
+                    el.set_scroll_top(t.offset_top() - 4);
                 }
             }
         });

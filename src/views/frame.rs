@@ -226,8 +226,14 @@ pub struct RoundView {
     pub causes: Vec<String>,
     /// Kinds of the causes (`member_joined`, `learner_ready`, ...).
     pub cause_kinds: Vec<&'static str>,
+    /// The causes in a few words each ("S4 joins", "S3 is ready").
+    pub cause_labels: Vec<String>,
     /// When it started.
     pub started_at: Option<u64>,
+    /// When the phase under way began and when it ends (the join deadline, the sync).
+    pub phase_span: Option<(u64, u64)>,
+    /// How many members take part (rejoin, or receive the assignment).
+    pub members: usize,
 }
 
 /// Everything drawn at one moment.
@@ -241,6 +247,22 @@ pub struct Frame {
     pub unowned: Vec<Chip>,
     /// The round.
     pub round: RoundView,
+}
+
+/// A cause in a few words, for the protocol strip.
+pub fn cause_label(cause: &Cause, roster: &crate::model::Roster) -> String {
+    let name = |m: &MemberId| roster.member(*m).to_string();
+    match cause {
+        Cause::Startup => "the group forms".into(),
+        Cause::MemberJoined(m) => format!("{} joins", name(m)),
+        Cause::LearnerReady(m) => format!("{} is ready", name(m)),
+        Cause::Drain(m) => format!("{} is leaving", name(m)),
+        Cause::CrashDetected(m) => format!("{} timed out (crashed)", name(m)),
+        Cause::MemberLeft(m) => format!("{} left", name(m)),
+        Cause::ScaleDownTimeout(m) => format!("{} gave up draining", name(m)),
+        Cause::FollowUp => "revoked tasks need owners".into(),
+        Cause::Probing => "probing warm-ups".into(),
+    }
 }
 
 /// Rounds to two significant digits: 12,345 becomes 12,000.
@@ -369,7 +391,10 @@ impl Frame {
                 leader: leader.map(|l| roster.member(l).to_string()),
                 causes: Vec::new(),
                 cause_kinds: Vec::new(),
+                cause_labels: Vec::new(),
                 started_at: None,
+                phase_span: None,
+                members: engine.participants().len(),
             },
             Some(r) => RoundView {
                 generation: coordinator.generation,
@@ -384,7 +409,16 @@ impl Frame {
                 },
                 causes: crate::views::notation::cause_sentences(&r.causes, roster),
                 cause_kinds: r.causes.iter().map(Cause::kind).collect(),
+                cause_labels: r.causes.iter().map(|c| cause_label(c, roster)).collect(),
                 started_at: Some(r.started_at),
+                phase_span: Some(match &r.phase {
+                    Phase::Joining { deadline } => (r.started_at, *deadline),
+                    Phase::Syncing { sync_at, round } => (round.assigned_at, *sync_at),
+                }),
+                members: match &r.phase {
+                    Phase::Syncing { round, .. } => round.joined.len(),
+                    Phase::Joining { .. } => engine.participants().len(),
+                },
             },
         };
         Frame {
@@ -458,8 +492,12 @@ mod tests {
         let joining = Frame::of(&run_to("scale-up-running", 100));
         assert_eq!(joining.round.phase, PhaseView::Joining);
         assert_eq!(joining.round.cause_kinds, ["member_joined"]);
+        assert_eq!(joining.round.cause_labels, ["S4 joins"]);
+        assert_eq!(joining.round.phase_span, Some((0, 250)));
+        assert_eq!(joining.round.members, 4);
         let syncing = Frame::of(&run_to("scale-up-running", 300));
         assert_eq!(syncing.round.phase, PhaseView::Syncing);
+        assert_eq!(syncing.round.phase_span, Some((250, 500)));
         assert_eq!(syncing.round.generation, 1);
         let stable = Frame::of(&run_to("scale-up-running", 600));
         assert_eq!(stable.round.phase, PhaseView::Stable);
