@@ -14,8 +14,17 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 
-/// A row's height, in CSS pixels.
-const ROW: f64 = 14.0;
+/// A row's height, in CSS pixels: roomy for a few tasks, tight for many.
+fn row_height(rows: usize) -> f64 {
+    if rows <= 12 {
+        22.0
+    } else {
+        14.0
+    }
+}
+
+/// The time axis's height above the rows.
+const AXIS: f64 = 16.0;
 /// The label column's width.
 const LABELS: f64 = 78.0;
 /// The most rows in view before the timeline scrolls.
@@ -55,24 +64,41 @@ fn draw(
     c: &Colours,
 ) {
     let visible = data.rows.len().clamp(1, VISIBLE_ROWS);
-    let height = visible as f64 * ROW;
+    let row = row_height(data.rows.len());
+    let height = AXIS + visible as f64 * row;
     ctx.set_fill_style_str(c.panel);
     ctx.fill_rect(0.0, 0.0, width, height);
     let x = |t: u64| x_of(t, width, data.end);
+    // The time axis: a label every fifth of the scrubber's range.
+    ctx.set_font("11px system-ui, sans-serif");
+    ctx.set_text_baseline("middle");
+    ctx.set_fill_style_str(c.muted);
+    for i in 0..=5u64 {
+        let t = data.end * i / 5;
+        ctx.set_text_align(match i {
+            0 => "left",
+            5 => "right",
+            _ => "center",
+        });
+        let _ = ctx.fill_text(&crate::views::frame::duration(t), x(t), AXIS / 2.0);
+    }
     // Rounds: shaded from start to sync, a line at the start.
     for &(start, synced) in &data.rounds {
         let to = synced.unwrap_or(data.until);
         ctx.set_fill_style_str(c.line);
         ctx.set_global_alpha(0.35);
-        ctx.fill_rect(x(start), 0.0, (x(to) - x(start)).max(1.0), height);
+        ctx.fill_rect(x(start), AXIS, (x(to) - x(start)).max(1.0), height - AXIS);
         ctx.set_global_alpha(1.0);
-        ctx.fill_rect(x(start), 0.0, 1.0, height);
+        ctx.fill_rect(x(start), AXIS, 1.0, height - AXIS);
     }
     ctx.set_font("600 10px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
+    // Roomy rows get thicker bars.
+    let bar = if row > 20.0 { 1.4 } else { 1.0 };
+    let row_height = row;
     for (i, row) in data.rows.iter().enumerate().skip(first).take(visible + 1) {
-        let y = (i - first) as f64 * ROW;
-        let mid = y + ROW / 2.0;
+        let y = AXIS + (i - first) as f64 * row_height;
+        let mid = y + row_height / 2.0;
         if let Some(group) = &row.group {
             ctx.set_fill_style_str(c.muted);
             ctx.fill_rect(0.0, y, width, 1.0);
@@ -85,9 +111,9 @@ fn draw(
         let _ = ctx.fill_text(&row.name, LABELS - 6.0, mid);
         for span in &row.line.spans {
             let (colour, h) = match span.state {
-                Availability::Up => (c.active, 6.0),
-                Availability::Restoring => (c.learner, 8.0),
-                Availability::Down => (c.down, 10.0),
+                Availability::Up => (c.active, 6.0 * bar),
+                Availability::Restoring => (c.learner, 8.0 * bar),
+                Availability::Down => (c.down, 10.0 * bar),
             };
             ctx.set_fill_style_str(colour);
             ctx.fill_rect(
@@ -104,13 +130,18 @@ fn draw(
         }
         ctx.set_fill_style_str(c.standby);
         for &(from, to) in &row.line.standby {
-            ctx.fill_rect(x(from), y + ROW - 3.0, (x(to) - x(from)).max(0.5), 2.0);
+            ctx.fill_rect(
+                x(from),
+                y + row_height - 3.0,
+                (x(to) - x(from)).max(0.5),
+                2.0,
+            );
         }
         // Who ran it: a tick where the owner changes, the name where there is room.
         for (k, &(from, to, member)) in row.line.owners.iter().enumerate() {
             if k > 0 {
                 ctx.set_fill_style_str(c.ink);
-                ctx.fill_rect(x(from) - 0.5, mid - 6.0, 1.5, 12.0);
+                ctx.fill_rect(x(from) - 0.5, mid - 6.0 * bar, 1.5, 12.0 * bar);
             }
             if x(to) - x(from) > 26.0 {
                 ctx.set_text_align("left");
@@ -174,7 +205,10 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                     width.set(w);
                 }
                 c.set_width((w * SCALE) as u32);
-                c.set_height((data.rows.len().clamp(1, VISIBLE_ROWS) as f64 * ROW * SCALE) as u32);
+                let rows = data.rows.len();
+                c.set_height(
+                    ((AXIS + rows.clamp(1, VISIBLE_ROWS) as f64 * row_height(rows)) * SCALE) as u32,
+                );
                 let ctx = c
                     .get_context("2d")
                     .ok()
@@ -189,9 +223,10 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     }
     let on_scroll = {
         let (scroller, first) = (scroller.clone(), first.clone());
+        let rows = props.data.rows.len();
         Callback::from(move |_: Event| {
             if let Some(el) = scroller.cast::<HtmlElement>() {
-                let row = (f64::from(el.scroll_top()) / ROW) as usize;
+                let row = (f64::from(el.scroll_top()) / row_height(rows)) as usize;
                 if row != *first {
                     first.set(row);
                 }
@@ -202,8 +237,11 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         let (hover, data, first, width) = (hover.clone(), props.data.clone(), *first, *width);
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
-            let found = t_of(x, width, data.end)
-                .and_then(|t| describe(&data, first + (y / ROW) as usize, t));
+            let row = ((y - AXIS) / row_height(data.rows.len())).floor();
+            let found = (row >= 0.0)
+                .then(|| t_of(x, width, data.end))
+                .flatten()
+                .and_then(|t| describe(&data, first + row as usize, t));
             hover.set(found.map(|text| (x, y, text)));
         })
     };
@@ -220,6 +258,8 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         })
     };
     let visible = rows.clamp(1, VISIBLE_ROWS);
+    let row = row_height(rows);
+    let view_height = AXIS + visible as f64 * row;
     let clock_left = (*width > 0.0).then(|| x_of(props.clock, *width, props.data.end));
     html! {
         <section class="panel task-timeline" aria-labelledby="timeline-title" data-testid="task-timeline"
@@ -234,8 +274,8 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                 <span class="key round"></span>{ "a round, start to sync" }
             </p>
             <div class="tt-scroll" ref={scroller} onscroll={on_scroll}
-                style={format!("height: {}px", fixed(visible as f64 * ROW, 0))}>
-                <div class="tt-view" style={format!("height: {}px", fixed(visible as f64 * ROW, 0))}>
+                style={format!("height: {}px", fixed(view_height, 0))}>
+                <div class="tt-view" style={format!("height: {}px", fixed(view_height, 0))}>
                     <canvas ref={canvas} data-testid="task-timeline-canvas" role="img"
                         aria-label="Each task over time: who ran it, when it was up, restoring or down, learner replay and standbys, with the rounds; click to move the clock there"
                         onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></canvas>
@@ -247,7 +287,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                             style={format!("left: {}px; top: {}px", fixed((x + 12.0).min(*width - 260.0).max(0.0), 0), fixed(y + 14.0, 0))}>{ text }</div>
                     }
                 </div>
-                <div style={format!("height: {}px", fixed((rows - visible.min(rows)) as f64 * ROW, 0))}></div>
+                <div style={format!("height: {}px", fixed((rows - visible.min(rows)) as f64 * row, 0))}></div>
             </div>
         </section>
     }

@@ -573,11 +573,12 @@ test('the task timeline shows every task over time, and a click on it moves the 
   });
   assert.ok(blue > 1000, `running spans drawn (${blue} px)`);
   const box = await (await page.$('[data-testid=task-timeline-canvas]')).boundingBox();
-  await page.mouse.move(box.x + box.width * 0.3, box.y + 5);
+  // Below the time axis, in the first row.
+  await page.mouse.move(box.x + box.width * 0.3, box.y + 26);
   await page.waitForSelector('[data-testid=timeline-hover]');
   assert.match(await page.textContent('[data-testid=timeline-hover]'), /^T\d+ at .* \u00B7 (running on S\d|restoring|down)/);
   const end = await clock(page);
-  await page.mouse.click(box.x + box.width * 0.3, box.y + 5);
+  await page.mouse.click(box.x + box.width * 0.3, box.y + 26);
   const t = await clock(page);
   assert.ok(t > 0 && t < end, `the click moved the clock to ${t} (end ${end})`);
 });
