@@ -130,8 +130,8 @@ pub fn compare_view(props: &CompareProps) -> Html {
                 </table>
             </section>
             <section class="panel">
-                <h2>
-                    { "Charts " }
+                <h2>{ "Charts" }</h2>
+                <p class="chart-pick">
                     <label>{ "per-lane charts for " }
                         <select data-testid="chart-lane" onchange={pick_lane}>
                             { for lanes.iter().enumerate().map(|(i, l)| html! {
@@ -139,7 +139,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                             }) }
                         </select>
                     </label>
-                </h2>
+                </p>
                 <div class="charts">
                     { for [ChartKind::Cumulative, ChartKind::Availability, ChartKind::Load].into_iter().map(|kind| html! {
                         <Chart charts={props.charts.clone()} kind={kind} clock={props.clock} on_action={on.clone()} />

@@ -12,14 +12,32 @@ use yew::prelude::*;
 /// The playground, shared by the page's callbacks.
 pub type Shared = Rc<RefCell<Playground>>;
 
+/// How long the session must be left alone before it is saved: a scrub or a run of clicks
+/// saves once, not on every step (saving encodes the whole history).
+const SAVE_AFTER_MS: u32 = 400;
+
+/// A save waiting for a quiet moment.
+type PendingSave = Rc<RefCell<Option<gloo_timers::callback::Timeout>>>;
+
+/// Saves the session now.
+fn save(shared: &Shared) {
+    if let Some(text) = shared.borrow().autosave_text() {
+        dom::save_session(&text);
+    }
+}
+
 /// Carries out what an action asked of the browser.
-fn run(playground: &Playground, effects: Vec<Effect>) {
+fn run(shared: &Shared, pending: &PendingSave, effects: Vec<Effect>) {
     for effect in effects {
         match effect {
             Effect::Autosave => {
-                if let Some(text) = playground.autosave_text() {
-                    dom::save_session(&text);
-                }
+                let (shared, slot) = (shared.clone(), pending.clone());
+                let timeout = gloo_timers::callback::Timeout::new(SAVE_AFTER_MS, move || {
+                    slot.borrow_mut().take();
+                    save(&shared);
+                });
+                // Replacing a pending save cancels it: the later one saves the later state.
+                *pending.borrow_mut() = Some(timeout);
             }
             Effect::SetAside(text) => dom::set_aside(&text),
             Effect::SavePreferences(p) => dom::save_preferences(&p),
@@ -43,20 +61,31 @@ where
         (Rc::new(RefCell::new(playground)), RefCell::new(effects))
     });
     let shared = started.0.clone();
+    let pending: PendingSave = use_mut_ref(|| None);
     {
-        let started = started.clone();
+        let (started, pending) = (started.clone(), pending.clone());
         use_effect_with((), move |_| {
             let effects = std::mem::take(&mut *started.1.borrow_mut());
-            run(&started.0.borrow(), effects);
+            run(&started.0, &pending, effects);
+            // A save still waiting when the page goes away is made at once.
+            let shared = started.0.clone();
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, "pagehide", move |_| {
+                    if pending.borrow_mut().take().is_some() {
+                        save(&shared);
+                    }
+                })
+            });
+            move || drop(listener)
         });
     }
     let redraw = use_force_update();
     let dispatch = use_memo((), {
-        let shared = shared.clone();
+        let (shared, pending) = (shared.clone(), pending.clone());
         move |_| {
             Callback::from(move |action: Action| {
                 let effects = shared.borrow_mut().act(action);
-                run(&shared.borrow(), effects);
+                run(&shared, &pending, effects);
                 redraw.force_update();
             })
         }
