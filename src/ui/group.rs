@@ -327,7 +327,7 @@ pub fn group_view(props: &GroupProps) -> Html {
         <div ref={container} class={classes!("group", props.small.then_some("small"), props.mini.then_some("mini-group"))} role="region" aria-label={props.label.clone()}>
             { for props.cards.iter().map(|card| html! {
                 <MemberCard key={card.name.clone()} highlight={props.highlight.clone()}
-                    card={if props.mini { Card { chips: Vec::new(), ..card.clone() } } else { card.clone() }}
+                    card={if props.mini { without_chips(card) } else { card.clone() }}
                     dots={props.mini.then(|| card.chips.iter().map(Dot::of).collect::<Vec<_>>())}
                     names={props.names.clone()} dark={props.dark}
                     on_action={props.on_action.clone()} />
@@ -352,6 +352,22 @@ pub fn group_view(props: &GroupProps) -> Html {
                 </section>
             }
         </div>
+    }
+}
+
+/// A card's header and buttons, for a member whose tasks are drawn as marks (cloning the
+/// chips too would cost thousands of copies a frame in a large group).
+fn without_chips(card: &Card) -> Card {
+    Card {
+        id: card.id,
+        name: card.name.clone(),
+        status: card.status,
+        leader: card.leader,
+        capacity: card.capacity,
+        restore_rate: card.restore_rate,
+        chips: Vec::new(),
+        can_crash: card.can_crash,
+        can_drain: card.can_drain,
     }
 }
 
