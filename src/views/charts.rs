@@ -409,7 +409,7 @@ fn start(
     pen.text(w / 2.0, 14.0, title, 15, Anchor::Middle, palette::BLACK);
     let frame = Frame {
         left: 8.0 + y_labels,
-        right: w - 12.0,
+        right: w - 20.0,
         top: 30.0,
         bottom: h - 30.0,
         end: end.max(1.0),
