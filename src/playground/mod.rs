@@ -5,7 +5,10 @@
 //! only renders what this holds and runs the effects.
 
 mod action;
+mod find;
 mod loading;
+mod log;
+mod over_time;
 mod preferences;
 pub mod screen;
 mod startup;
