@@ -34,6 +34,7 @@ pub mod glossary;
 pub mod history;
 pub mod link;
 pub mod model;
+pub mod playground;
 pub mod presets;
 pub mod report;
 pub mod session;

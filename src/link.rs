@@ -53,6 +53,12 @@ pub struct SavedSession {
     pub tour: Option<TourPosition>,
 }
 
+/// Only the format version of a saved session, read before the rest.
+#[derive(Deserialize)]
+struct Version {
+    v: Option<u64>,
+}
+
 /// Why a link or a saved session could not be opened.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LinkError {
@@ -127,9 +133,9 @@ impl SavedSession {
         }
         let json = String::from_utf16(&units).map_err(|_| LinkError::Damaged)?;
         // Read the version first, so a newer format is named as such rather than as garbage.
-        let value: serde_json::Value =
+        let version: Version =
             serde_json::from_str(&json).map_err(|e| LinkError::NotASession(e.to_string()))?;
-        match value.get("v").and_then(serde_json::Value::as_u64) {
+        match version.v {
             None => return Err(LinkError::NotASession("no format version".to_string())),
             Some(v) if v > u64::from(VERSION) => {
                 return Err(LinkError::FromTheFuture {
@@ -138,7 +144,7 @@ impl SavedSession {
             }
             Some(_) => {}
         }
-        serde_json::from_value(value).map_err(|e| LinkError::NotASession(e.to_string()))
+        crate::format::parse(&json).map_err(|e| LinkError::NotASession(e.to_string()))
     }
 }
 

@@ -59,26 +59,159 @@ impl ScenarioError {
     }
 }
 
-/// Parses JSON text into a file type, naming the path of the first problem.
-fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        ScenarioError::Json {
-            path: if path == "." {
-                "(root)".to_string()
-            } else {
-                path
-            },
-            message: inner.to_string(),
-        }
-    })?;
-    de.end().map_err(|e| ScenarioError::Json {
-        path: "(root)".to_string(),
+/// Parses JSON text into a file type, naming the path of the first problem. Every reader of
+/// JSON goes through here, so the browser build holds one deserializer of each type.
+pub fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+        path: path_at(text, e.line(), e.column()),
         message: e.to_string(),
-    })?;
-    Ok(value)
+    })
+}
+
+/// One level of nesting while scanning JSON.
+enum Level {
+    /// In an object: the key being read, and whether a key comes next.
+    Object(Option<String>, bool),
+    /// In an array: the index of the element being read.
+    Array(usize),
+}
+
+/// The path (`tasks[2].write_rate`) of the value being read where serde stopped (its line
+/// and column, as serde reports them): the text up to there is scanned for the objects and
+/// arrays it is inside. Serde reports the position just after what it could not take, so
+/// the path names that value (or, for a missing field, the object just closed).
+fn path_at(text: &str, line: usize, column: usize) -> String {
+    let start = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    let end = (start + column).min(text.len());
+    let bytes = &text.as_bytes()[..end];
+    let mut stack: Vec<Level> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => stack.push(Level::Object(None, true)),
+            b'[' => stack.push(Level::Array(0)),
+            b'}' | b']' => {
+                // Serde stops on the brace closing an object when a field is missing: the
+                // path is then the object's own.
+                if i + 1 < bytes.len() {
+                    stack.pop();
+                } else if let Some(Level::Object(key, _)) = stack.last_mut() {
+                    *key = None;
+                }
+            }
+            b',' => match stack.last_mut() {
+                Some(Level::Array(index)) => *index += 1,
+                Some(Level::Object(key, next)) => {
+                    *key = None;
+                    *next = true;
+                }
+                None => {}
+            },
+            b'"' => {
+                let from = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Level::Object(key, next)) = stack.last_mut() {
+                    if *next {
+                        *key = text.get(from..i.min(end)).map(str::to_string);
+                        *next = false;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for level in &stack {
+        match level {
+            Level::Object(Some(key), _) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Level::Object(None, _) => {}
+            Level::Array(index) => path.push_str(&format!("[{index}]")),
+        }
+    }
+    if path.is_empty() {
+        "(root)".to_string()
+    } else {
+        path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Task {
+        id: String,
+        #[serde(default)]
+        write_rate: u64,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct File {
+        name: String,
+        tasks: Vec<Task>,
+        #[serde(default)]
+        lags: std::collections::BTreeMap<String, u64>,
+    }
+
+    fn error(text: &str) -> String {
+        parse::<File>(text).expect_err("invalid").to_string()
+    }
+
+    #[test]
+    fn errors_name_the_path_of_the_value() {
+        let e = error(
+            r#"{ "name": "x", "tasks": [ { "id": "T1" }, { "id": "T2", "write_rate": -5 } ] }"#,
+        );
+        assert!(
+            e.starts_with("tasks[1].write_rate: invalid value: integer `-5`"),
+            "{e}"
+        );
+        let e = error("{\n  \"name\": \"x\",\n  \"tasks\": [\n    { \"write_rate\": 3 }\n  ]\n}");
+        assert!(e.starts_with("tasks[0]: missing field `id`"), "{e}");
+        let e = error(r#"{ "name": "x", "tasks": [ { "id": "T1", "colour": "red" } ] }"#);
+        assert!(
+            e.starts_with("tasks[0].colour: unknown field `colour`"),
+            "{e}"
+        );
+        let e = error(r#"{ "name": "x", "tasks": [], "lags": { "T1": -3 } }"#);
+        assert!(e.starts_with("lags.T1: invalid value"), "{e}");
+        let e = error(r#"{ "name": 7, "tasks": [] }"#);
+        assert!(e.starts_with("name: invalid type"), "{e}");
+        assert!(error(r#"{ "tasks": [] }"#).starts_with("(root): missing field `name`"));
+        assert!(
+            error("[1, 2").starts_with("[0]: invalid type"),
+            "{}",
+            error("[1, 2")
+        );
+        assert!(
+            error("{ \"name\": ").starts_with("name: "),
+            "{}",
+            error("{ \"name\": ")
+        );
+        let e = error(
+            r#"{ "name": "a \"quoted\" one", "tasks": [ { "id": "T1", "write_rate": "x" } ] }"#,
+        );
+        assert!(e.starts_with("tasks[0].write_rate: invalid type"), "{e}");
+    }
 }
 
 /// Serde defaults and skips shared by the file formats.

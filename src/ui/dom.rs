@@ -1,40 +1,64 @@
 //! Small wrappers over the browser: storage, the URL, media queries, files, downloads and the
 //! clipboard. Each fails quietly (returns `None` or does nothing) when the browser refuses.
 
+use crate::playground::{
+    Preferences, AUTOSAVE_KEY, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY, SET_ASIDE_KEY,
+};
+use gloo_storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlAnchorElement, HtmlInputElement, Storage, Window};
-
-/// Where the session is autosaved.
-pub const AUTOSAVE_KEY: &str = "handoff.session.v1";
-
-/// Where the reader's preferences (theme, motion, shortcuts) are kept.
-pub const PREFERENCES_KEY: &str = "handoff.preferences.v1";
+use web_sys::{HtmlAnchorElement, HtmlInputElement, Window};
 
 fn window() -> Option<Window> {
     web_sys::window()
 }
 
-fn storage() -> Option<Storage> {
-    window()?.local_storage().ok().flatten()
+/// The autosaved session's text (a share link's), kept as it is.
+pub fn autosave() -> Option<String> {
+    LocalStorage::raw().get_item(AUTOSAVE_KEY).ok().flatten()
 }
 
-/// Reads a saved value.
-pub fn load(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok().flatten()
+/// Saves the session; quota errors are ignored (the session simply is not saved).
+pub fn save_session(text: &str) {
+    let _ = LocalStorage::raw().set_item(AUTOSAVE_KEY, text);
 }
 
-/// Saves a value; quota errors are ignored (the session simply is not saved).
-pub fn save(key: &str, value: &str) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(key, value);
+/// Keeps an autosave that could not be restored, before it is overwritten.
+pub fn set_aside(text: &str) {
+    let _ = LocalStorage::raw().set_item(SET_ASIDE_KEY, text);
+}
+
+/// The reader's saved preferences; the first format is read once and moved to the second.
+pub fn preferences() -> Option<Preferences> {
+    if let Ok(p) = LocalStorage::get::<Preferences>(PREFERENCES_KEY) {
+        return Some(p);
     }
+    let legacy = LocalStorage::raw()
+        .get_item(LEGACY_PREFERENCES_KEY)
+        .ok()
+        .flatten()?;
+    let p = Preferences::from_legacy(&legacy);
+    save_preferences(&p);
+    LocalStorage::delete(LEGACY_PREFERENCES_KEY);
+    Some(p)
 }
 
-/// Forgets a saved value.
-pub fn forget(key: &str) {
-    if let Some(s) = storage() {
-        let _ = s.remove_item(key);
-    }
+/// Saves the reader's preferences.
+pub fn save_preferences(p: &Preferences) {
+    let _ = LocalStorage::set(PREFERENCES_KEY, p);
+}
+
+/// The page's address without its fragment (a share link is this plus `#s=...`).
+pub fn address() -> String {
+    let Some(w) = window() else {
+        return String::new();
+    };
+    let location = w.location();
+    format!(
+        "{}{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    )
 }
 
 /// The URL fragment without its `#`.
@@ -61,20 +85,6 @@ pub fn replace_fragment(fragment: &str) {
         format!("{path}#{fragment}")
     };
     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-}
-
-/// The full URL of the page with another fragment.
-pub fn url_with_fragment(fragment: &str) -> String {
-    let Some(w) = window() else {
-        return String::new();
-    };
-    let location = w.location();
-    format!(
-        "{}{}{}#{fragment}",
-        location.origin().unwrap_or_default(),
-        location.pathname().unwrap_or_default(),
-        location.search().unwrap_or_default()
-    )
 }
 
 /// A query parameter of the page's URL.
@@ -137,12 +147,11 @@ pub fn download_url(filename: &str, url: &str) {
     }
 }
 
-/// Copies text to the clipboard; returns false when the browser refuses.
-pub fn copy(text: &str) -> bool {
-    let Some(w) = window() else { return false };
-    let clipboard = w.navigator().clipboard();
-    let _ = clipboard.write_text(text);
-    true
+/// Copies text to the clipboard (the link is also shown, to copy by hand if this fails).
+pub fn copy(text: &str) {
+    if let Some(w) = window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
 }
 
 /// Reads the file chosen in a file input.

@@ -4,10 +4,14 @@
 //! group then plays a FLIP animation (first, last, invert, play): each chip that moved is
 //! drawn at its old place and slides to its new one, so the eye follows it.
 
+use super::mini::MiniChips;
 use crate::glossary;
 use crate::model::Command;
-use crate::views::frame::{Card, Chip, ChipRole};
+use crate::playground::Action;
+use crate::views::fixed;
+use crate::views::frame::{duration, Card, Chip, ChipRole, Dot};
 use std::collections::HashMap;
+use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::Element;
 use yew::prelude::*;
@@ -24,39 +28,6 @@ pub struct ChipProps {
     pub highlight: bool,
 }
 
-fn describe(chip: &Chip, member: &str) -> String {
-    let mut parts = vec![format!("{} on {member}", chip.name)];
-    parts.push(
-        match (chip.role, chip.up) {
-            (ChipRole::Active, true) => "active, running",
-            (ChipRole::Active, false) if chip.stateful => "active, restoring its store (task down)",
-            (ChipRole::Active, false) => "active, starting",
-            (ChipRole::Learner, _) => "learner",
-            (ChipRole::Standby, _) => "standby",
-        }
-        .to_string(),
-    );
-    if chip.learned {
-        parts.push("learned: a learner replays it elsewhere".into());
-    }
-    if !chip.stateful {
-        parts.push("stateless".into());
-    } else if chip.role != ChipRole::Active || !chip.up {
-        parts.push(format!(
-            "{}% replayed, about {} records behind",
-            chip.progress, chip.lag
-        ));
-    }
-    if chip.role == ChipRole::Learner {
-        parts.push(if chip.ready {
-            "ready".into()
-        } else {
-            "not ready yet".into()
-        });
-    }
-    parts.join(" · ")
-}
-
 /// A task as one member holds it: its shape and pattern say the role.
 #[function_component(TaskChip)]
 pub fn task_chip(props: &ChipProps) -> Html {
@@ -70,7 +41,18 @@ pub fn task_chip(props: &ChipProps) -> Html {
         ChipRole::Standby => "\u{25A2}",
     };
     let shows_bar = chip.stateful && (chip.role != ChipRole::Active || !chip.up);
-    let label = describe(chip, &props.member);
+    let label = chip.describe(&props.member);
+    // What the bar says, shown on hover and focus: how far, and how long to go.
+    let tip = shows_bar.then(|| match chip.ready_in_ms {
+        Some(ms) if chip.role == ChipRole::Learner => {
+            format!("{}% \u{00B7} ready in {}", chip.progress, duration(ms))
+        }
+        Some(ms) => format!("{}% \u{00B7} caught up in {}", chip.progress, duration(ms)),
+        None if chip.role == ChipRole::Learner && chip.ready => {
+            format!("{}% \u{00B7} ready", chip.progress)
+        }
+        None => format!("{}%", chip.progress),
+    });
     html! {
         <div
             class={classes!("chip", props.highlight.then_some("highlight"))}
@@ -85,11 +67,13 @@ pub fn task_chip(props: &ChipProps) -> Html {
             data-progress={(chip.role != ChipRole::Active || !chip.up).then(|| chip.progress.to_string())}
             title={label.clone()}
             role="listitem"
+            tabindex={shows_bar.then_some("0")}
             aria-label={label}
         >
             <span class="label"><span class="glyph" aria-hidden="true">{ glyph }</span>{ &chip.name }</span>
-            if shows_bar {
-                <progress class="bar" max="100" value={chip.progress.to_string()} aria-hidden="true"></progress>
+            if let Some(tip) = tip {
+                <span class="bar" aria-hidden="true"><span class="fill" style={format!("--p: {}", fixed(f64::from(chip.progress) / 100.0, 2))}></span></span>
+                <span class="tip" aria-hidden="true" data-testid="replay-tip">{ tip }</span>
             }
         </div>
     }
@@ -100,27 +84,49 @@ pub fn task_chip(props: &ChipProps) -> Html {
 pub struct CardProps {
     /// What to draw.
     pub card: Card,
+    /// The tasks as small marks (a large group: the card's chips are then left out).
+    #[prop_or_default]
+    pub dots: Option<Vec<Dot>>,
+    /// Task names, for the marks.
+    #[prop_or_default]
+    pub names: Rc<Vec<String>>,
+    /// Dark theme (the marks' colours).
+    #[prop_or_default]
+    pub dark: bool,
     /// Names to highlight (tour).
     #[prop_or_default]
     pub highlight: Vec<String>,
-    /// Carries out a command.
-    pub on_command: Callback<Command>,
+    /// Carries out an action (a command here).
+    pub on_action: Callback<Action>,
+}
+
+/// What a member holds, in words, for a card whose tasks are drawn as marks.
+fn summary(dots: &[Dot]) -> String {
+    let count = |role: ChipRole| dots.iter().filter(|c| c.role == role).count();
+    let restoring = dots
+        .iter()
+        .filter(|c| c.role == ChipRole::Active && !c.up)
+        .count();
+    format!(
+        ": {} active ({restoring} restoring), {} learning, {} standby",
+        count(ChipRole::Active),
+        count(ChipRole::Learner),
+        count(ChipRole::Standby)
+    )
 }
 
 /// A member: name, leader mark, state, capacity, its chips and its buttons.
 #[function_component(MemberCard)]
 pub fn member_card(props: &CardProps) -> Html {
     let card = &props.card;
-    let crash = {
-        let on = props.on_command.clone();
-        let name = card.name.clone();
-        Callback::from(move |_| on.emit(Command::Crash(name.clone())))
-    };
-    let drain = {
-        let on = props.on_command.clone();
-        let name = card.name.clone();
-        Callback::from(move |_| on.emit(Command::Drain(name.clone())))
-    };
+    let name = card.name.clone();
+    let crash = props
+        .on_action
+        .reform(move |_: MouseEvent| Action::Command(Command::Crash(name.clone())));
+    let name = card.name.clone();
+    let drain = props
+        .on_action
+        .reform(move |_: MouseEvent| Action::Command(Command::Drain(name.clone())));
     let state_name = card.status.name();
     let highlighted = props.highlight.iter().any(|h| h == &card.name);
     let state_text = match state_name {
@@ -134,7 +140,8 @@ pub fn member_card(props: &CardProps) -> Html {
             data-member-id={card.name.clone()}
             data-state={state_name}
             data-leader={card.leader.to_string()}
-            aria-label={format!("member {}, {}{}", card.name, state_text, if card.leader { ", leader" } else { "" })}
+            aria-label={format!("member {}, {}{}{}", card.name, state_text, if card.leader { ", leader" } else { "" },
+                props.dots.as_ref().map(|d| summary(d)).unwrap_or_default())}
         >
             <header>
                 <span class="name">{ &card.name }</span>
@@ -148,6 +155,10 @@ pub fn member_card(props: &CardProps) -> Html {
                     { format!("cap {} · {}k/s", card.capacity, card.restore_rate / 1000) }
                 </span>
             </header>
+            if let Some(dots) = &props.dots {
+                <MiniChips dots={dots.clone()} names={props.names.clone()} member={card.name.clone()}
+                    highlight={props.highlight.clone()} dark={props.dark} on_action={props.on_action.clone()} />
+            } else {
             <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)}>
                 { for card.chips.iter().map(|chip| html! {
                     <TaskChip
@@ -158,6 +169,7 @@ pub fn member_card(props: &CardProps) -> Html {
                     />
                 }) }
             </div>
+            }
             <div class="actions">
                 <button data-testid="crash" class="danger" disabled={!card.can_crash} onclick={crash}
                     aria-label={format!("crash {}", card.name)}
@@ -180,17 +192,29 @@ pub struct GroupProps {
     /// Names to highlight.
     #[prop_or_default]
     pub highlight: Vec<String>,
-    /// Carries out a command.
-    pub on_command: Callback<Command>,
+    /// Carries out an action (a command here).
+    pub on_action: Callback<Action>,
     /// Animate chips that move.
     #[prop_or(true)]
     pub motion: bool,
     /// A smaller layout (compare view).
     #[prop_or_default]
-    pub compact: bool,
+    pub small: bool,
+    /// Tasks as small marks, not chips (a large group).
+    #[prop_or_default]
+    pub mini: bool,
+    /// Task names, for the marks.
+    #[prop_or_default]
+    pub names: Rc<Vec<String>>,
+    /// Dark theme (the marks' colours).
+    #[prop_or_default]
+    pub dark: bool,
     /// An accessible name for the group.
     pub label: AttrValue,
 }
+
+/// The largest group whose moves are animated.
+const FLIP_MAX_CHIPS: usize = 160;
 
 /// Where each chip is drawn, relative to the group.
 type Positions = HashMap<String, (f64, f64)>;
@@ -231,7 +255,11 @@ fn play_flip(container: &Element, before: &Positions, after: &Positions) {
         };
         let from = match before.get(&key) {
             Some(&(ox, oy)) if (ox - nx).abs() > 1.0 || (oy - ny).abs() > 1.0 => {
-                format!("translate({}px, {}px)", ox - nx, oy - ny)
+                format!(
+                    "translate({}px, {}px)",
+                    fixed(ox - nx, 1),
+                    fixed(oy - ny, 1)
+                )
             }
             Some(_) => continue,
             None => "scale(0.4)".to_string(),
@@ -261,32 +289,30 @@ fn play_flip(container: &Element, before: &Positions, after: &Positions) {
 pub fn group_view(props: &GroupProps) -> Html {
     let container = use_node_ref();
     let positions = use_mut_ref(Positions::new);
-    // Where every chip is placed; the animation runs only when this changes.
-    let placement: Vec<(String, String)> = props
-        .cards
-        .iter()
-        .flat_map(|c| {
-            c.chips.iter().map(move |chip| {
-                (
-                    c.name.clone(),
-                    format!("{}:{}", chip.name, chip.role.name()),
-                )
+    // Where every chip is placed; the animation runs only when this changes. In a large
+    // group the eye cannot follow hundreds of moves, and measuring every chip forces a
+    // layout: chips are simply redrawn there.
+    let chips: usize = props.cards.iter().map(|c| c.chips.len()).sum();
+    let animate = props.motion && !props.mini && chips <= FLIP_MAX_CHIPS;
+    let placement: Vec<(u32, u32, &'static str)> = if animate {
+        props
+            .cards
+            .iter()
+            .flat_map(|c| {
+                c.chips
+                    .iter()
+                    .map(move |chip| (c.id.0, chip.task.0, chip.role.name()))
             })
-        })
-        .chain(
-            props
-                .unowned
-                .iter()
-                .map(|c| ("-".to_string(), c.name.clone())),
-        )
-        .collect();
+            .chain(props.unowned.iter().map(|c| (u32::MAX, c.task.0, "")))
+            .collect()
+    } else {
+        Vec::new()
+    };
     {
         let container = container.clone();
         let positions = positions.clone();
-        let motion = props.motion;
         use_effect_with(placement, move |_| {
-            // Measuring is a layout pass: only when the move will be animated.
-            if !motion {
+            if !animate {
                 positions.borrow_mut().clear();
             } else if let Some(el) = container.cast::<Element>() {
                 let after = measure(&el);
@@ -298,14 +324,20 @@ pub fn group_view(props: &GroupProps) -> Html {
         });
     }
     html! {
-        <div ref={container} class={classes!("group", props.compact.then_some("small"))} role="region" aria-label={props.label.clone()}>
+        <div ref={container} class={classes!("group", props.small.then_some("small"), props.mini.then_some("mini-group"))} role="region" aria-label={props.label.clone()}>
             { for props.cards.iter().map(|card| html! {
-                <MemberCard key={card.name.clone()} card={card.clone()} highlight={props.highlight.clone()}
-                    on_command={props.on_command.clone()} />
+                <MemberCard key={card.name.clone()} highlight={props.highlight.clone()}
+                    card={if props.mini { without_chips(card) } else { card.clone() }}
+                    dots={props.mini.then(|| card.chips.iter().map(Dot::of).collect::<Vec<_>>())}
+                    names={props.names.clone()} dark={props.dark}
+                    on_action={props.on_action.clone()} />
             }) }
             if !props.unowned.is_empty() {
                 <section class="tray" aria-label="tasks no member runs">
                     <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
+                    if props.mini {
+                        <p data-testid="orphans">{ orphans(&props.unowned) }</p>
+                    } else {
                     <div class="chips" role="list">
                         { for props.unowned.iter().map(|chip| html! {
                             <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| h == &chip.name).then_some("highlight"))}
@@ -316,8 +348,43 @@ pub fn group_view(props: &GroupProps) -> Html {
                             </div>
                         }) }
                     </div>
+                    }
                 </section>
             }
         </div>
     }
+}
+
+/// A card's header and buttons, for a member whose tasks are drawn as marks (cloning the
+/// chips too would cost thousands of copies a frame in a large group).
+fn without_chips(card: &Card) -> Card {
+    Card {
+        id: card.id,
+        name: card.name.clone(),
+        status: card.status,
+        leader: card.leader,
+        capacity: card.capacity,
+        restore_rate: card.restore_rate,
+        chips: Vec::new(),
+        can_crash: card.can_crash,
+        can_drain: card.can_drain,
+    }
+}
+
+/// The tasks nobody runs, in words (the first few by name).
+fn orphans(chips: &[Chip]) -> String {
+    const NAMED: usize = 24;
+    let names: Vec<&str> = chips.iter().take(NAMED).map(|c| c.name.as_str()).collect();
+    let more = chips.len().saturating_sub(NAMED);
+    format!(
+        "{} task{}: {}{}",
+        chips.len(),
+        if chips.len() == 1 { "" } else { "s" },
+        names.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }

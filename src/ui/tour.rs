@@ -1,9 +1,10 @@
 //! The guided tour panel: the step's narration, the terms it introduces, and next, back
 //! and leave.
 
-use super::panels::Term;
+use super::term::Term;
 use crate::glossary;
 use crate::link::TourPosition;
+use crate::playground::Action;
 use crate::tour::Tour;
 use yew::prelude::*;
 
@@ -12,10 +13,8 @@ use yew::prelude::*;
 pub struct TourProps {
     /// Where the reader is.
     pub position: TourPosition,
-    /// Go to a step.
-    pub on_step: Callback<usize>,
-    /// Leave the tour and play freely.
-    pub on_leave: Callback<()>,
+    /// Carries out an action (a step, leaving).
+    pub on_action: Callback<Action>,
 }
 
 /// The tour being read.
@@ -28,15 +27,10 @@ pub fn tour_panel(props: &TourProps) -> Html {
     let Some(step) = tour.steps.get(index) else {
         return html! {};
     };
-    let back = {
-        let on = props.on_step.clone();
-        Callback::from(move |_| on.emit(index.saturating_sub(1)))
-    };
-    let next = {
-        let on = props.on_step.clone();
-        Callback::from(move |_| on.emit(index + 1))
-    };
-    let leave = props.on_leave.reform(|_: MouseEvent| ());
+    let on = &props.on_action;
+    let back = on.reform(move |_: MouseEvent| Action::TourStep(index.saturating_sub(1)));
+    let next = on.reform(move |_: MouseEvent| Action::TourStep(index + 1));
+    let leave = on.reform(|_: MouseEvent| Action::LeaveTour);
     let last = index + 1 == tour.steps.len();
     html! {
         <aside class="tour" data-testid="tour" data-step={index.to_string()} aria-labelledby="tour-title" role="region">

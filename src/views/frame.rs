@@ -50,6 +50,120 @@ pub struct Chip {
     pub lag: u64,
     /// For an active chip: the task is being processed (not restoring).
     pub up: bool,
+    /// For a store still replaying (a learner, a restoring active): virtual ms until it is
+    /// ready (caught up), at the rate it replays now, to two significant digits.
+    pub ready_in_ms: Option<u64>,
+}
+
+impl Chip {
+    /// The chip in words, as one member holds it: role, state, replay progress and the
+    /// time to ready (tooltips and screen readers).
+    pub fn describe(&self, member: &str) -> String {
+        let mut parts = vec![format!("{} on {member}", self.name)];
+        parts.push(
+            match (self.role, self.up) {
+                (ChipRole::Active, true) => "active, running",
+                (ChipRole::Active, false) if self.stateful => {
+                    "active, restoring its store (task down)"
+                }
+                (ChipRole::Active, false) => "active, starting",
+                (ChipRole::Learner, _) => "learner",
+                (ChipRole::Standby, _) => "standby",
+            }
+            .to_string(),
+        );
+        if self.learned {
+            parts.push("learned: a learner replays it elsewhere".into());
+        }
+        if !self.stateful {
+            parts.push("stateless".into());
+        } else if self.role != ChipRole::Active || !self.up {
+            parts.push(format!(
+                "{}% replayed, about {} records behind",
+                self.progress, self.lag
+            ));
+        }
+        if self.role == ChipRole::Learner {
+            parts.push(if self.ready {
+                "ready".into()
+            } else {
+                "not ready yet".into()
+            });
+        }
+        if let Some(ms) = self.ready_in_ms {
+            let what = if self.role == ChipRole::Learner {
+                "ready"
+            } else {
+                "caught up"
+            };
+            parts.push(format!("{what} in about {}", duration(ms)));
+        }
+        parts.join(" \u{00B7} ")
+    }
+}
+
+/// A chip as a small mark draws it in a large group: what changes its look and nothing
+/// finer, so that a member whose marks look the same is not drawn again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dot {
+    /// The task.
+    pub task: TaskId,
+    /// The member's role for it.
+    pub role: ChipRole,
+    /// Whether it has state.
+    pub stateful: bool,
+    /// For an active: processed (not restoring).
+    pub up: bool,
+    /// An active some learner replays.
+    pub learned: bool,
+    /// A learner within the acceptable lag.
+    pub ready: bool,
+    /// Replay progress in tenths (0 to 10).
+    pub tenths: u8,
+}
+
+impl Dot {
+    /// The mark of a chip.
+    pub fn of(chip: &Chip) -> Dot {
+        Dot {
+            task: chip.task,
+            role: chip.role,
+            stateful: chip.stateful,
+            up: chip.up,
+            learned: chip.learned,
+            ready: chip.ready,
+            tenths: chip.progress / 10,
+        }
+    }
+
+    /// The mark in words (a pointer over it); the chip itself says more.
+    pub fn describe(&self, task: &str, member: &str) -> String {
+        let what = match self.role {
+            ChipRole::Active if !self.stateful => "active, stateless".to_string(),
+            ChipRole::Active if self.up => "active, running".to_string(),
+            ChipRole::Active => {
+                format!("active, restoring (down), about {}0% replayed", self.tenths)
+            }
+            ChipRole::Learner if self.ready => "learner, ready".to_string(),
+            ChipRole::Learner => format!("learner, about {}0% replayed", self.tenths),
+            ChipRole::Standby => format!("standby, about {}0% replayed", self.tenths),
+        };
+        let learned = if self.learned {
+            " \u{00B7} learned"
+        } else {
+            ""
+        };
+        format!("{task} on {member} \u{00B7} {what}{learned}")
+    }
+}
+
+/// A duration for people: `850 ms`, `3.2 s`, `2 min 5 s`.
+pub fn duration(ms: u64) -> String {
+    match ms {
+        0..=999 => format!("{ms} ms"),
+        1_000..=59_999 => format!("{} s", super::fixed(ms as f64 / 1000.0, 1)),
+        _ => format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000),
+    }
 }
 
 /// A member's card.
@@ -155,8 +269,14 @@ pub struct RoundView {
     pub causes: Vec<String>,
     /// Kinds of the causes (`member_joined`, `learner_ready`, ...).
     pub cause_kinds: Vec<&'static str>,
+    /// The causes in a few words each ("S4 joins", "S3 is ready").
+    pub cause_labels: Vec<String>,
     /// When it started.
     pub started_at: Option<u64>,
+    /// When the phase under way began and when it ends (the join deadline, the sync).
+    pub phase_span: Option<(u64, u64)>,
+    /// How many members take part (rejoin, or receive the assignment).
+    pub members: usize,
 }
 
 /// Everything drawn at one moment.
@@ -176,6 +296,22 @@ pub struct Frame {
     pub rolling_restart: Option<RollingView>,
     /// Whether a rolling restart would do anything now.
     pub can_rolling_restart: bool,
+}
+
+/// A cause in a few words, for the protocol strip.
+pub fn cause_label(cause: &Cause, roster: &crate::model::Roster) -> String {
+    let name = |m: &MemberId| roster.member(*m).to_string();
+    match cause {
+        Cause::Startup => "the group forms".into(),
+        Cause::MemberJoined(m) => format!("{} joins", name(m)),
+        Cause::LearnerReady(m) => format!("{} is ready", name(m)),
+        Cause::Drain(m) => format!("{} is leaving", name(m)),
+        Cause::CrashDetected(m) => format!("{} timed out (crashed)", name(m)),
+        Cause::MemberLeft(m) => format!("{} left", name(m)),
+        Cause::ScaleDownTimeout(m) => format!("{} gave up draining", name(m)),
+        Cause::FollowUp => "revoked tasks need owners".into(),
+        Cause::Probing => "probing warm-ups".into(),
+    }
 }
 
 /// Rounds to two significant digits: 12,345 becomes 12,000.
@@ -216,10 +352,30 @@ impl Frame {
             .enumerate()
             .map(|(i, m)| {
                 let id = MemberId(i as u32);
+                let replays = if m.status.alive() {
+                    engine.replays(id)
+                } else {
+                    Vec::new()
+                };
                 let chip = |task: TaskId, role: ChipRole| {
                     let spec = &engine.tasks()[task.index()];
                     let end = engine.changelog_end(task);
                     let lag = engine.lag(id, task).unwrap_or(end);
+                    // A learner is ready within the acceptable lag; anything else caught up.
+                    let target = if role == ChipRole::Learner {
+                        ready_lag
+                    } else {
+                        0.0
+                    };
+                    let replaying = spec.stateful
+                        && lag > target + 1e-6
+                        && (role != ChipRole::Active || !engine.is_up(task));
+                    let ready_in_ms = replaying
+                        .then(|| replays.iter().find(|r| r.task == task))
+                        .flatten()
+                        .map(|r| r.rate - r.write_rate)
+                        .filter(|&gain| gain > 1e-9)
+                        .map(|gain| two_digits(((lag - target) / gain * 1000.0).ceil() as u64));
                     Chip {
                         task,
                         name: roster.task(task).to_string(),
@@ -234,6 +390,7 @@ impl Frame {
                         },
                         lag: two_digits(lag.ceil() as u64),
                         up: role == ChipRole::Active && engine.is_up(task),
+                        ready_in_ms,
                     }
                 };
                 let mut chips: Vec<Chip> = m
@@ -286,6 +443,7 @@ impl Frame {
                 progress: 0,
                 lag: 0,
                 up: false,
+                ready_in_ms: None,
             })
             .collect();
         let coordinator = engine.coordinator();
@@ -297,7 +455,10 @@ impl Frame {
                 leader: leader.map(|l| roster.member(l).to_string()),
                 causes: Vec::new(),
                 cause_kinds: Vec::new(),
+                cause_labels: Vec::new(),
                 started_at: None,
+                phase_span: None,
+                members: engine.participants().len(),
             },
             Some(r) => RoundView {
                 generation: coordinator.generation,
@@ -312,7 +473,16 @@ impl Frame {
                 },
                 causes: crate::views::notation::cause_sentences(&r.causes, roster),
                 cause_kinds: r.causes.iter().map(Cause::kind).collect(),
+                cause_labels: r.causes.iter().map(|c| cause_label(c, roster)).collect(),
                 started_at: Some(r.started_at),
+                phase_span: Some(match &r.phase {
+                    Phase::Joining { deadline } => (r.started_at, *deadline),
+                    Phase::Syncing { sync_at, round } => (round.assigned_at, *sync_at),
+                }),
+                members: match &r.phase {
+                    Phase::Syncing { round, .. } => round.joined.len(),
+                    Phase::Joining { .. } => engine.participants().len(),
+                },
             },
         };
         let zones = engine
@@ -388,6 +558,27 @@ mod tests {
         let s1 = early.cards.iter().find(|c| c.name == "S1").expect("S1");
         assert!(s1.leader);
         assert!(s1.chips[0].learned, "T1 is learned on S1");
+        let words = chip.describe("S4");
+        assert!(
+            words.starts_with("T1 on S4 \u{00B7} learner \u{00B7} ")
+                && words.contains("% replayed, about ")
+                && words.contains("not ready yet \u{00B7} ready in about "),
+            "{words}"
+        );
+        assert_eq!(duration(850), "850 ms");
+        assert_eq!(duration(3_240), "3.2 s");
+        assert_eq!(duration(125_000), "2 min 5 s");
+        let ready_in = chip.ready_in_ms.expect("replaying");
+        // S4 replays T1's 50,000 records at 10,000 records/s while 100/s are written.
+        let expected = (chip.lag as f64 / 9_900.0 * 1000.0) as u64;
+        assert!(
+            ready_in.abs_diff(expected) <= expected / 10,
+            "{ready_in} ms to ready, about {expected}"
+        );
+        assert_eq!(
+            s1.chips[0].ready_in_ms, None,
+            "a running active replays nothing"
+        );
         let later = Frame::of(&run_to("scale-up-running", 5_555));
         let s4 = later.cards.iter().find(|c| c.name == "S4").expect("S4");
         assert!(s4
@@ -401,8 +592,12 @@ mod tests {
         let joining = Frame::of(&run_to("scale-up-running", 100));
         assert_eq!(joining.round.phase, PhaseView::Joining);
         assert_eq!(joining.round.cause_kinds, ["member_joined"]);
+        assert_eq!(joining.round.cause_labels, ["S4 joins"]);
+        assert_eq!(joining.round.phase_span, Some((0, 250)));
+        assert_eq!(joining.round.members, 4);
         let syncing = Frame::of(&run_to("scale-up-running", 300));
         assert_eq!(syncing.round.phase, PhaseView::Syncing);
+        assert_eq!(syncing.round.phase_span, Some((250, 500)));
         assert_eq!(syncing.round.generation, 1);
         let stable = Frame::of(&run_to("scale-up-running", 600));
         assert_eq!(stable.round.phase, PhaseView::Stable);

@@ -37,6 +37,10 @@ pub struct TaskLine {
     pub spans: Vec<Span>,
     /// When some member was learning it.
     pub learning: Vec<(u64, u64)>,
+    /// Who ran it (its active owner), over time: (from, to, member).
+    pub owners: Vec<(u64, u64, MemberId)>,
+    /// When some member kept a standby of it.
+    pub standby: Vec<(u64, u64)>,
 }
 
 /// A member's active task count over time, as steps.
@@ -58,6 +62,8 @@ pub fn availability(run: &Run, until: u64) -> Vec<TaskLine> {
         .unwrap_or_else(|| vec![None; n]);
     owner.resize(n, None);
     let mut up = vec![false; n];
+    let mut owners: Vec<Vec<(u64, u64, MemberId)>> = vec![Vec::new(); n];
+    let mut owned_since = vec![0u64; n];
     let mut since = vec![0u64; n];
     let mut state: Vec<Availability> = vec![Availability::Down; n];
     let mut spans: Vec<Vec<Span>> = vec![Vec::new(); n];
@@ -81,12 +87,21 @@ pub fn availability(run: &Run, until: u64) -> Vec<TaskLine> {
     for e in run.events().iter().take_while(|e| e.at <= until) {
         let t = match e.kind {
             EventKind::TaskStarted(t, m) => {
-                owner[t.index()] = Some(m);
+                let i = t.index();
+                if let Some(previous) = owner[i].filter(|&p| p != m) {
+                    owners[i].push((owned_since[i], e.at, previous));
+                }
+                if owner[i] != Some(m) {
+                    owned_since[i] = e.at;
+                }
+                owner[i] = Some(m);
                 t
             }
             EventKind::TaskStopped(t, m) => {
-                if owner[t.index()] == Some(m) {
-                    owner[t.index()] = None;
+                let i = t.index();
+                if owner[i] == Some(m) {
+                    owners[i].push((owned_since[i], e.at, m));
+                    owner[i] = None;
                 }
                 t
             }
@@ -110,9 +125,16 @@ pub fn availability(run: &Run, until: u64) -> Vec<TaskLine> {
         };
         close(i, e.at, next, &mut state, &mut since);
     }
-    let learning = learning_spans(run, until, n);
+    let (learning, standby) = replica_spans(run, until, n);
     (0..n)
         .map(|i| {
+            let mut owned = std::mem::take(&mut owners[i]);
+            if let Some(m) = owner[i] {
+                if until > owned_since[i] {
+                    owned.push((owned_since[i], until, m));
+                }
+            }
+            owned.retain(|&(from, to, _)| to > from);
             let mut s = std::mem::take(&mut spans[i]);
             if until > since[i] {
                 s.push(Span {
@@ -125,42 +147,55 @@ pub fn availability(run: &Run, until: u64) -> Vec<TaskLine> {
                 task: TaskId(i as u32),
                 spans: s,
                 learning: learning[i].clone(),
+                owners: owned,
+                standby: standby[i].clone(),
             }
         })
         .collect()
 }
 
-/// When each task had a learner: from the sync that placed it to the sync that removed it.
-fn learning_spans(run: &Run, until: u64, n: usize) -> Vec<Vec<(u64, u64)>> {
-    let mut open: Vec<Option<u64>> = vec![None; n];
-    let mut out: Vec<Vec<(u64, u64)>> = vec![Vec::new(); n];
+/// When each task had a learner, and when a standby: from the sync that placed it to the
+/// sync that removed it.
+type Spans = Vec<Vec<(u64, u64)>>;
+
+fn replica_spans(run: &Run, until: u64, n: usize) -> (Spans, Spans) {
+    let mut open: [Vec<Option<u64>>; 2] = [vec![None; n], vec![None; n]];
+    let mut out: [Spans; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
     for r in run.rounds() {
         let Some(synced) = r.synced_at.filter(|&s| s <= until) else {
             continue;
         };
-        let mut learned = vec![false; n];
+        let mut held = [vec![false; n], vec![false; n]];
         for (_, a) in &r.assignment.members {
             for &t in &a.learning {
-                learned[t.index()] = true;
+                held[0][t.index()] = true;
+            }
+            for &t in &a.standby {
+                held[1][t.index()] = true;
             }
         }
-        for t in 0..n {
-            match (open[t], learned[t]) {
-                (None, true) => open[t] = Some(synced),
-                (Some(from), false) => {
-                    out[t].push((from, synced));
-                    open[t] = None;
+        for kind in 0..2 {
+            for t in 0..n {
+                match (open[kind][t], held[kind][t]) {
+                    (None, true) => open[kind][t] = Some(synced),
+                    (Some(from), false) => {
+                        out[kind][t].push((from, synced));
+                        open[kind][t] = None;
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
     }
-    for t in 0..n {
-        if let Some(from) = open[t] {
-            out[t].push((from, until));
+    for kind in 0..2 {
+        for t in 0..n {
+            if let Some(from) = open[kind][t] {
+                out[kind][t].push((from, until));
+            }
         }
     }
-    out
+    let [learning, standby] = out;
+    (learning, standby)
 }
 
 /// How many task lines a chart of a large group draws: beyond this, rows get too thin to
@@ -293,8 +328,29 @@ mod tests {
         assert_eq!(down.len(), 1, "{:?}", t4.spans);
         assert_eq!(down[0].to - down[0].from, 500);
         assert!(!t4.learning.is_empty(), "T4 had a learner on S3");
+        // T4 ran on S2, then on S3.
+        let owners: Vec<(MemberId, u64)> = t4.owners.iter().map(|&(f, _, m)| (m, f)).collect();
+        assert_eq!(owners.first().map(|o| o.0), Some(MemberId(1)), "{owners:?}");
+        assert_eq!(owners.last().map(|o| o.0), Some(MemberId(2)), "{owners:?}");
+        assert_eq!(t4.owners.last().map(|o| o.1), Some(end));
         assert_eq!(t4.spans.first().map(|s| s.from), Some(0));
         assert_eq!(t4.spans.last().map(|s| s.to), Some(end));
+    }
+
+    #[test]
+    fn standbys_show_over_time() {
+        let mut scenario = Preset::find("scale-up-running")
+            .expect("preset")
+            .scenario()
+            .expect("parses");
+        scenario.config.num_standby_replicas = 1;
+        let mut r = Run::new(scenario);
+        r.run_to_end().expect("runs");
+        let lines = availability(&r, r.frontier());
+        assert!(
+            lines.iter().all(|l| !l.standby.is_empty()),
+            "every task got a standby"
+        );
     }
 
     #[test]

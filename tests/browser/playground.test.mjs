@@ -94,6 +94,15 @@ async function seek(page, ms) {
   await page.waitForFunction((v) => document.querySelector('[data-testid=clock]').textContent === String(v), ms);
 }
 
+/** Moves the clock to any moment, simulating ahead: the scrubber only reaches a little past the frontier. */
+async function seekFar(page, ms) {
+  for (let i = 0; i < 50 && (await clock(page)) !== ms; i++) {
+    const max = Number(await page.getAttribute('[data-testid=scrubber]', 'max'));
+    await seek(page, Math.min(ms, max));
+  }
+  assert.equal(await clock(page), ms);
+}
+
 /** Plays at 16x until the group is at rest (the playground pauses itself then). */
 async function playToRest(page, timeout = 20000) {
   await fast(page);
@@ -175,6 +184,47 @@ test('draining a member: it leaves once its learners took its tasks', async () =
   });
   assert.deepEqual(await chips(page, 'S3'), []);
   assert.ok(await page.$eval('[data-member-id=S3] [data-testid=crash]', (b) => b.disabled), 'a departed member cannot crash');
+});
+
+test('after pausing itself at rest, the reader\'s next command plays on', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await playToRest(page);
+  assert.match(await page.textContent('[data-testid=notice]'), /nothing more will happen until you act/);
+  await page.click('[data-member-id=S3] [data-testid=drain]');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'true', 'the drain plays on');
+  assert.equal(await page.$('[data-testid=notice]'), null, 'the at-rest notice is gone');
+  await page.waitForFunction(() => document.querySelector('[data-member-id=S3]').dataset.state === 'left', null, {
+    timeout: 20000,
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false');
+  // After taking the clock in hand (a scrub), a command does not start playing.
+  await seek(page, (await clock(page)) - 100);
+  await page.click('[data-member-id=S2] [data-testid=crash]');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false');
+});
+
+test('preferences: kept as JSON, and the first format is still read and moved over', async () => {
+  const page = await open();
+  await page.evaluate(() => {
+    localStorage.removeItem('handoff.preferences.v2');
+    localStorage.setItem('handoff.preferences.v1', 'theme=dark;motion=reduce;shortcuts=off');
+  });
+  await page.reload();
+  await page.waitForSelector('[data-testid=member]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await page.getAttribute('html', 'data-motion'), 'reduce');
+  const stored = await page.evaluate(() => [localStorage.getItem('handoff.preferences.v1'), localStorage.getItem('handoff.preferences.v2')]);
+  assert.equal(stored[0], null, 'the first format was moved');
+  assert.deepEqual(JSON.parse(stored[1]), { theme: 'dark', motion: false, shortcuts: false });
+  await page.click('[data-testid=theme]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'light');
+  await page.reload();
+  await page.waitForSelector('[data-testid=member]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'light', 'the choice is remembered');
+  await page.focus('body');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false', 'shortcuts still off');
 });
 
 test('crashing the leader: a new leader takes over after the session timeout', async () => {
@@ -509,15 +559,134 @@ test('a tour plays in an embed and travels in a share link', async () => {
   assert.equal(await clock(other), await clock(page));
 });
 
-test('no serious or critical accessibility violations (axe-core)', async () => {
+test('the task timeline shows every task over time, and a click on it moves the clock', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await playToRest(page);
+  assert.equal(await page.getAttribute('[data-testid=task-timeline]', 'data-rows'), '5');
+  // Pixels of the running colour (the active blue) are drawn for the rows.
+  const blue = await page.$eval('[data-testid=task-timeline-canvas]', (c) => {
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] === 0 && data[i + 1] === 114 && data[i + 2] === 178) n++;
+    return n;
+  });
+  assert.ok(blue > 1000, `running spans drawn (${blue} px)`);
+  const box = await (await page.$('[data-testid=task-timeline-canvas]')).boundingBox();
+  // Below the time axis, in the first row.
+  await page.mouse.move(box.x + box.width * 0.3, box.y + 26);
+  await page.waitForSelector('[data-testid=timeline-hover]');
+  assert.match(await page.textContent('[data-testid=timeline-hover]'), /^T\d+ at .* \u00B7 (running on S\d|restoring|down)/);
+  const end = await clock(page);
+  await page.mouse.click(box.x + box.width * 0.3, box.y + 26);
+  const t = await clock(page);
+  assert.ok(t > 0 && t < end, `the click moved the clock to ${t} (end ${end})`);
+});
+
+test('the protocol strip lights each step of a round, with its causes', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  const step = () => page.$eval('[data-testid=protocol] .step.on', (s) => s.dataset.step).catch(() => null);
+  assert.equal(await page.getAttribute('[data-testid=protocol]', 'data-phase'), 'members joining');
+  assert.equal(await step(), 'join');
+  assert.match(await page.textContent('[data-testid=protocol-causes]'), /S4 joins/);
+  await page.click('[data-testid=step]');
+  assert.equal(await page.getAttribute('[data-testid=protocol]', 'data-phase'), 'leader assigned, members syncing');
+  assert.equal(await step(), 'sync');
+  assert.ok(await page.$('[data-testid=protocol] .step.done[data-step=join]'), 'joining is done');
+  await page.click('[data-testid=step]');
+  assert.equal(await page.getAttribute('[data-testid=protocol]', 'data-phase'), 'stable');
+  assert.equal(await step(), null);
+});
+
+test('a replay bar tells its percent and time to ready on focus, and the log follows the round', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await seek(page, 900);
+  const learner = '[data-member-id=S4] [data-testid=task][data-role=learner]';
+  await page.focus(learner);
+  const tip = await page.$eval(`${learner} [data-testid=replay-tip]`, (t) => [getComputedStyle(t).display, t.textContent]);
+  assert.notEqual(tip[0], 'none', 'shown on focus');
+  assert.match(tip[1], /^\d+% \u00B7 ready in \d+(\.\d)? s$/);
+  assert.match(await page.getAttribute(learner, 'aria-label'), /% replayed, .* ready in about/);
+  await playToRest(page);
+  const followed = await page.$eval('[data-testid=log]', (l) => {
+    const current = l.querySelector('.round.current').parentElement;
+    return current.offsetTop >= l.scrollTop - 1 && current.offsetTop < l.scrollTop + l.clientHeight;
+  });
+  assert.ok(followed, 'the current round is in view');
+  const wraps = await page.$eval('[data-testid=log]', (l) => l.scrollWidth <= l.clientWidth);
+  assert.ok(wraps, 'no line is cut off sideways');
+});
+
+test('a large group is drawn compactly, and a task or member can be found in it', async () => {
+  const page = await open();
+  const members = Array.from({ length: 18 }, (_, i) => ({ id: `S${i + 1}` }));
+  const initial = {};
+  for (let t = 0; t < 200; t++) (initial[`S${(t % 18) + 1}`] ||= []).push(`T${t + 1}`);
+  await page.setInputFiles('[data-testid=import]', {
+    name: 'large.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({
+      name: 'Large',
+      tasks: Array.from({ length: 200 }, (_, i) => ({ id: `T${i + 1}`, changelog: 40000 })),
+      members,
+      initial,
+      events: [{ at_ms: 0, join: 'S19' }, { at_ms: 0, join: 'S20' }],
+    })),
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported'));
+  assert.equal(await page.$$eval('[data-testid=task]', (t) => t.length), 0, 'no chip per task');
+  assert.equal(await page.$$eval('[data-testid=mini]', (c) => c.length), 20, 'a canvas of marks per member');
+  assert.match(await page.getAttribute('[data-member-id=S1]', 'aria-label'), /: 12 active \(0 restoring\), 0 learning, 0 standby/);
+  await page.click('[data-testid=step-round]');
+  await page.click('[data-testid=step]');
+  await page.fill('[data-testid=find]', 'S20');
+  await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('S20: live'));
+  assert.match(await page.textContent('[data-testid=found]'), /S20: live, 0 active \(0 restoring\), \d+ learning/);
+  await page.fill('[data-testid=find]', 't1');
+  await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('T1: active on S1'));
+  await page.fill('[data-testid=find]', 'T999');
+  await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent === 'No task or member is named "T999".');
+  // A mark says what it is under the pointer, and a click finds its task.
+  const box = await (await page.$('[data-member-id=S2] [data-testid=mini]')).boundingBox();
+  await page.mouse.move(box.x + 5, box.y + 5);
+  await page.waitForSelector('[data-testid=mini-hover]');
+  assert.match(await page.textContent('[data-testid=mini-hover]'), /^T2 on S2 \u00B7 active/);
+  await page.mouse.click(box.x + 5, box.y + 5);
+  await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('T2: active on S2'));
+});
+
+/**
+ * Every member state the playground draws, and a scenario that shows them all at
+ * STATES_AT ms. A new state (issue 10's `restarting`) is one more name here and one more
+ * event in the scenario.
+ */
+const MEMBER_STATES = ['live', 'leaving', 'crashed', 'left'];
+const STATES_AT = 7000;
+const STATES_SCENARIO = {
+  name: 'Every member state',
+  config: { rebalance_ms: 500, restore_rate: 10000 },
+  tasks: [
+    { id: 'T1', changelog: 50000 }, { id: 'T2', changelog: 50000 }, { id: 'T3', changelog: 900000 },
+    { id: 'T4', changelog: 900000 }, { id: 'T5', changelog: 50000 }, { id: 'T6', changelog: 1000 },
+  ],
+  members: [{ id: 'S1' }, { id: 'S2' }, { id: 'S3' }, { id: 'S4' }, { id: 'S5' }],
+  initial: { S1: ['T1', 'T2'], S2: ['T3', 'T4'], S3: ['T5'], S4: ['T6'] },
+  events: [
+    { at_ms: 0, drain: 'S4' }, // left by STATES_AT
+    { at_ms: 5000, drain: 'S2' }, // still leaving: its stores are large
+    { at_ms: 6000, crash: 'S3' }, // crashed, not yet timed out
+  ],
+};
+
+test('no serious or critical accessibility violations in any member state, theme or view (axe-core)', async () => {
   const require = createRequire(import.meta.url);
   const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // The page's Content-Security-Policy would refuse the injected audit script.
   const page = await open('', { bypassCSP: true });
-  await preset(page, 'scale-up-running');
-  await page.click('[data-testid=step-round]');
+  await page.addScriptTag({ content: axe });
   const audit = async (where) => {
-    await page.addScriptTag({ content: axe });
     const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     assert.deepEqual(
@@ -526,14 +695,40 @@ test('no serious or critical accessibility violations (axe-core)', async () => {
       `${where}: ${JSON.stringify(bad.map((v) => v.nodes.slice(0, 2).map((n) => n.html)))}`,
     );
   };
-  await audit('main view');
-  await page.click('[data-testid=view-toggle]');
-  await page.waitForSelector('[data-testid=compare]');
-  await audit('compare view');
-  await page.click('[data-testid=view-toggle]');
+  await page.setInputFiles('[data-testid=import]', {
+    name: 'states.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(STATES_SCENARIO)),
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported'));
+  await seekFar(page, STATES_AT);
+  const shown = await page.$$eval('[data-testid=member]', (m) => m.map((x) => x.dataset.state));
+  for (const s of MEMBER_STATES) assert.ok(shown.includes(s), `a member is ${s}: ${shown}`);
+  for (const theme of ['light', 'dark']) {
+    if ((await page.getAttribute('html', 'data-theme')) !== theme) await page.click('[data-testid=theme]');
+    assert.equal(await page.getAttribute('html', 'data-theme'), theme);
+    await audit(`main view, ${theme}`);
+    await page.click('[data-testid=view-toggle]');
+    await page.waitForSelector('[data-testid=compare]');
+    const lanes = await page.$$eval('[data-testid=lane][data-strategy=learner] [data-testid=member]', (m) => m.map((x) => x.dataset.state));
+    for (const s of MEMBER_STATES) assert.ok(lanes.includes(s), `compare: a member is ${s}: ${lanes}`);
+    await audit(`compare view, ${theme}`);
+    await page.click('[data-testid=view-toggle]');
+    await page.waitForSelector('[data-testid=compare]', { state: 'detached' });
+  }
   await page.selectOption('[data-testid=tour-select]', 'leader-transfer');
   await page.waitForSelector('[data-testid=tour]');
   await audit('tour step');
+  await page.click('[data-testid=help-button]');
+  await page.waitForSelector('[data-testid=help]');
+  await audit('help');
+});
+
+test('the back button is named by what it shows (WCAG 2.5.3)', async () => {
+  const page = await open();
+  const [label, text] = await page.$eval('[data-testid=back]', (b) => [b.getAttribute('aria-label'), b.textContent]);
+  const visible = text.replace(/[^a-z ]/gi, '').trim();
+  assert.ok(label.toLowerCase().includes(visible.toLowerCase()), `"${label}" contains "${visible}"`);
 });
 
 test('the docs page embeds working playgrounds', async () => {

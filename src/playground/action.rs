@@ -1,0 +1,124 @@
+//! What can happen to the playground ([`Action`]: a person's click or key, a frame of the
+//! clock) and what the browser must do about it ([`Effect`]: save, copy, download).
+
+use crate::format::ScenarioFile;
+use crate::link::ViewMode;
+use crate::model::{Command, Strategy};
+use crate::views::charts::ChartKind;
+use serde::{Deserialize, Serialize};
+
+/// Playback speeds offered (virtual seconds per real second).
+pub const SPEEDS: [f64; 7] = [0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0];
+
+/// The speeds as written (the same order).
+pub const SPEED_LABELS: [&str; 7] = ["0.25", "0.5", "1", "2", "4", "8", "16"];
+
+/// Light or dark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Theme {
+    /// Dark text on light.
+    Light,
+    /// Light text on dark.
+    Dark,
+}
+
+/// Something that changes the playground.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// An animation frame at this timestamp (real ms).
+    Frame(f64),
+    /// Play or pause.
+    Play(bool),
+    /// Toggle play and pause.
+    TogglePlay,
+    /// Jump to the next event.
+    StepEvent,
+    /// Jump back to the previous event.
+    StepBack,
+    /// Jump to the start of the next rebalance round.
+    StepRound,
+    /// Move the clock.
+    Seek(u64),
+    /// Set the speed.
+    Speed(f64),
+    /// Restart the current scenario from time 0.
+    Reset,
+    /// Load a preset by its id.
+    Preset(String),
+    /// Load a scenario file a person chose: its name and its text.
+    Import {
+        /// The file's name.
+        name: String,
+        /// Its contents.
+        text: String,
+    },
+    /// A file a person chose could not be read at all.
+    Unreadable(String),
+    /// Restart with an edited scenario (the configuration editor).
+    Apply(ScenarioFile),
+    /// Forget the session and start the first preset afresh.
+    NewSession,
+    /// Do something to the group at the clock.
+    Command(Command),
+    /// Switch views.
+    View(ViewMode),
+    /// Add a strategy to the comparison, or take it out.
+    ToggleStrategy(Strategy),
+    /// Find a task or a member by name in the group (empty: stop finding).
+    Find(String),
+    /// Which lane the compare view's per-lane charts show.
+    ChartLane(usize),
+    /// Show an error that happened in the browser.
+    Error(String),
+    /// Hide the error.
+    DismissError,
+    /// Make a share link of this moment; the page's address without its fragment is given.
+    Share(String),
+    /// Download the scenario with every command as JSON.
+    ExportScenario,
+    /// Download the log in the seed's notation.
+    ExportLog,
+    /// Download a compare chart as SVG.
+    ExportChart(ChartKind),
+    /// Open or close the help.
+    Help(bool),
+    /// Turn single-key shortcuts on or off.
+    Shortcuts(bool),
+    /// Set the theme.
+    Theme(Theme),
+    /// Animate chip movements or not.
+    Motion(bool),
+    /// Start a tour by its id.
+    StartTour(String),
+    /// Go to a tour step.
+    TourStep(usize),
+    /// Leave the tour and play freely from here.
+    LeaveTour,
+}
+
+/// What the browser must do after an action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Something worth keeping changed: save [`crate::playground::Playground::autosave_text`]
+    /// under the autosave key.
+    Autosave,
+    /// Keep an autosave that could not be restored under
+    /// [`crate::playground::SET_ASIDE_KEY`], before it is overwritten.
+    SetAside(String),
+    /// Save the reader's preferences.
+    SavePreferences(super::Preferences),
+    /// Replace the URL fragment without a new history entry (empty removes it).
+    ReplaceFragment(String),
+    /// Copy text to the clipboard.
+    Copy(String),
+    /// Offer text as a file download.
+    Download {
+        /// The file name.
+        name: String,
+        /// Its media type.
+        mime: &'static str,
+        /// Its contents.
+        text: String,
+    },
+}

@@ -1,0 +1,190 @@
+//! The log in the seed's notation as the playground shows it: the rounds as known at the
+//! clock (kept between frames), violations, the round still joining, the last lines at rest;
+//! in a large group, only the members with news.
+
+use super::Playground;
+use crate::history::invariants::Violation;
+use crate::session::Lane;
+use crate::views::frame::{Frame, PhaseView};
+use crate::views::notation;
+use std::rc::Rc;
+
+/// The log in the seed's notation, as known at the clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Log {
+    /// One entry per round assigned by the clock.
+    pub rounds: Rc<Vec<LogRound>>,
+    /// Invariant violations seen by the clock.
+    pub violations: Vec<Violation>,
+    /// The round in its join phase, not yet assigned, in words.
+    pub pending: Option<String>,
+    /// The last lines when the group is at rest.
+    pub ending: Option<String>,
+}
+
+/// One round of the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogRound {
+    /// Its index (1 = first).
+    pub index: u32,
+    /// When it started.
+    pub started_at: u64,
+    /// Its heading line (`#First Rebalance ...`).
+    pub heading: String,
+    /// The lines under the heading.
+    pub body: String,
+}
+
+impl Playground {
+    /// The log of the main lane as known at the clock.
+    pub(super) fn log(&self, frame: &Frame, at_rest: bool) -> Log {
+        let lane = self.session.main();
+        let clock = self.session.clock();
+        let known = lane.rounds_until(clock);
+        let synced = known
+            .iter()
+            .filter(|r| r.synced_at.is_some_and(|s| s <= clock))
+            .count();
+        let abandoned = known.iter().filter(|r| r.abandoned).count();
+        let key = (known.len(), synced, abandoned, lane.run.forks().len());
+        let rounds = self.memos.log.get(key, || log_rounds(lane, clock));
+        let view = lane.view();
+        Log {
+            violations: lane
+                .run
+                .violations()
+                .iter()
+                .filter(|v| v.at_ms <= clock)
+                .cloned()
+                .collect(),
+            pending: (frame.round.phase == PhaseView::Joining).then(|| {
+                format!(
+                    "{}\n{}\nMembers joining\u{2026}",
+                    notation::heading(frame.round.index.unwrap_or(0)),
+                    frame.round.causes.join("\n")
+                )
+            }),
+            ending: (at_rest && !rounds.is_empty())
+                .then(|| notation::log(view, &[]).trim().to_string()),
+            rounds,
+        }
+    }
+}
+
+/// The rounds of a lane as known at the clock, in the seed's notation.
+fn log_rounds(lane: &Lane, clock: u64) -> Vec<LogRound> {
+    let view = lane.view();
+    let roster = view.roster();
+    let standbys = view.config().num_standby_replicas > 0;
+    let ready_lag = view.config().ready_lag();
+    lane.rounds_as_of(clock)
+        .iter()
+        .map(|r| {
+            let text = if r.joined.len() > LOG_FULL_MEMBERS {
+                condensed_round(roster, r, standbys, ready_lag)
+            } else {
+                notation::round(roster, r, standbys, ready_lag)
+            };
+            let (heading, body) = text.split_once('\n').unwrap_or((&text, ""));
+            LogRound {
+                index: r.index,
+                started_at: r.started_at,
+                heading: heading.to_string(),
+                body: body.to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Rounds of groups larger than this show only the members with something to report or a
+/// change to receive (the export has every line).
+pub const LOG_FULL_MEMBERS: usize = 12;
+
+/// A round in the seed's notation, keeping only the members that report something (leaving,
+/// revoked, learning) or receive a change; a line counts the others.
+fn condensed_round(
+    roster: &crate::model::Roster,
+    round: &crate::engine::coordinator::Round,
+    standbys: bool,
+    ready_lag: u64,
+) -> String {
+    use std::fmt::Write;
+    let notable = |meta: &crate::model::JoinMetadata| {
+        let changed = round.assignment.of(meta.member).is_some_and(|a| {
+            a.assigned != meta.assigned
+                || a.learning != meta.learning
+                || !a.revoked.is_empty()
+                || (standbys && a.standby != meta.standby)
+        });
+        meta.leaving
+            || !meta.revoked.is_empty()
+            || !meta.learning.is_empty()
+            || changed
+            || meta.member == round.leader
+    };
+    let shown: Vec<&crate::model::JoinMetadata> =
+        round.joined.iter().filter(|m| notable(m)).collect();
+    let quiet = round.joined.len() - shown.len();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} (generation {}, {} ms)",
+        notation::heading(round.index),
+        round.generation,
+        round.started_at
+    );
+    for sentence in notation::cause_sentences(&round.causes, roster) {
+        let _ = writeln!(out, "{sentence}");
+    }
+    if let Some(previous) = round.previous_leader {
+        let _ = writeln!(
+            out,
+            "{} takes over the leader from {}.",
+            roster.member(round.leader),
+            roster.member(previous)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{} members join with following metadata:",
+        round.joined.len()
+    );
+    for meta in &shown {
+        let _ = writeln!(
+            out,
+            "\t{}",
+            notation::join_line(roster, meta, standbys, ready_lag)
+        );
+    }
+    let _ = writeln!(out, "\t({quiet} more, with nothing to report)");
+    let _ = writeln!(
+        out,
+        "{} performs task assignments:",
+        roster.member(round.leader)
+    );
+    for meta in &shown {
+        if let Some(a) = round.assignment.of(meta.member) {
+            let _ = writeln!(
+                out,
+                "\t{}",
+                notation::assignment_line(roster, roster.member(meta.member), a, standbys)
+            );
+        }
+    }
+    let _ = writeln!(out, "\t({quiet} more, unchanged)");
+    if round.abandoned {
+        let _ = writeln!(
+            out,
+            "{} was gone before the sync: this assignment never reached the members.",
+            roster.member(round.leader)
+        );
+    }
+    for &m in &round.departed {
+        let _ = writeln!(
+            out,
+            "{} shuts itself down upon the new assignment since there is no assigned task left.",
+            roster.member(m)
+        );
+    }
+    out
+}

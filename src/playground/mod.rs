@@ -1,0 +1,477 @@
+//! The playground's state machine, without the browser: the session (histories, clock) and
+//! everything the page shows around it (playing, speed, view, tour, notices, theme...).
+//! [`Playground::act`] takes an [`Action`] and returns the [`Effect`]s the browser must carry
+//! out (save, copy, download), so every behaviour of the page is tested natively; the UI
+//! only renders what this holds and runs the effects.
+
+mod action;
+mod find;
+mod loading;
+mod log;
+mod over_time;
+mod preferences;
+pub mod screen;
+mod startup;
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
+pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
+pub use startup::{Query, Startup};
+
+use crate::link::{SavedSession, TourPosition, ViewMode};
+use crate::model::{Scenario, Strategy};
+use crate::presets::PRESETS;
+use crate::session::{Session, MAX_LANES};
+use crate::views::notation;
+
+/// Where the session is autosaved (the text of a share link).
+pub const AUTOSAVE_KEY: &str = "handoff.session.v1";
+
+/// Where an autosave that could not be restored is kept, so that nothing is lost.
+pub const SET_ASIDE_KEY: &str = "handoff.session.v1.unreadable";
+
+/// While playing, the session is saved this often (real ms), so a crashed tab loses little.
+const SAVE_WHILE_PLAYING_MS: f64 = 5_000.0;
+
+/// The notice shown when the playground paused itself because nothing more will happen.
+const AT_REST: &str = "The group is at rest: nothing more will happen until you act.";
+
+/// The whole state of the page.
+#[derive(Debug)]
+pub struct Playground {
+    session: Session,
+    playing: bool,
+    speed: f64,
+    /// The last animation frame's timestamp, while playing.
+    last_frame: Option<f64>,
+    /// When the session was last saved while playing (real ms).
+    last_save: f64,
+    /// The playground paused itself at rest; a reader's command plays on.
+    paused_at_rest: bool,
+    view: ViewMode,
+    chart_lane: usize,
+    find: String,
+    preset: Option<&'static str>,
+    error: Option<String>,
+    notice: Option<String>,
+    share_link: Option<String>,
+    tour: Option<TourPosition>,
+    shortcuts: bool,
+    help: bool,
+    theme: Theme,
+    motion: bool,
+    continuous: bool,
+    embed: bool,
+    /// Views read off the session, kept between frames.
+    memos: screen::Memos,
+}
+
+impl Playground {
+    /// A playground showing a session, paused at its clock.
+    pub fn new(session: Session, preset: Option<&'static str>) -> Playground {
+        Playground {
+            session,
+            playing: false,
+            speed: 1.0,
+            last_frame: None,
+            last_save: 0.0,
+            paused_at_rest: false,
+            view: ViewMode::Single,
+            chart_lane: 0,
+            find: String::new(),
+            preset,
+            error: None,
+            notice: None,
+            share_link: None,
+            tour: None,
+            shortcuts: true,
+            help: false,
+            theme: Theme::Light,
+            motion: true,
+            continuous: false,
+            embed: false,
+            memos: screen::Memos::default(),
+        }
+    }
+
+    /// The session: histories of every lane and the clock.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+    /// The clock runs.
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+    /// Virtual seconds per real second.
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+    /// Single playground or comparison.
+    pub fn view(&self) -> ViewMode {
+        self.view
+    }
+    /// Whether the compare view is shown (asked for, with at least two lanes).
+    pub fn comparing(&self) -> bool {
+        self.view == ViewMode::Compare && self.session.lanes().len() > 1
+    }
+    /// The lane whose per-lane charts the compare view shows.
+    pub fn chart_lane(&self) -> usize {
+        self.chart_lane
+            .min(self.session.lanes().len().saturating_sub(1))
+    }
+    /// What the reader looks for in the group (a task or member name), if anything.
+    pub fn find(&self) -> &str {
+        &self.find
+    }
+    /// The preset loaded, if the scenario is one.
+    pub fn preset(&self) -> Option<&'static str> {
+        self.preset
+    }
+    /// The latest error, shown until dismissed.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+    /// A short note (saved, copied, restored, at rest).
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+    /// The last share link made, shown so it can be copied by hand too.
+    pub fn share_link(&self) -> Option<&str> {
+        self.share_link.as_deref()
+    }
+    /// The guided tour being read.
+    pub fn tour(&self) -> Option<&TourPosition> {
+        self.tour.as_ref()
+    }
+    /// Single-key shortcuts are on (they can be turned off, WCAG 2.1.4).
+    pub fn shortcuts(&self) -> bool {
+        self.shortcuts
+    }
+    /// The help dialog is open.
+    pub fn help(&self) -> bool {
+        self.help
+    }
+    /// The colour theme.
+    pub fn theme(&self) -> Theme {
+        self.theme
+    }
+    /// Chip movements animate (off when the reader prefers reduced motion).
+    pub fn motion(&self) -> bool {
+        self.motion
+    }
+    /// The last change moved the clock a little (playing, stepping, acting), so moved chips
+    /// are animated; a scrub or a load jumps, and chips are simply redrawn.
+    pub fn continuous(&self) -> bool {
+        self.continuous
+    }
+    /// Compact chrome for embedding in docs; nothing is saved.
+    pub fn embed(&self) -> bool {
+        self.embed
+    }
+
+    /// The preferences as they are now, to be saved when the reader changes one.
+    pub fn preferences(&self) -> Preferences {
+        Preferences {
+            theme: Some(self.theme),
+            motion: Some(self.motion),
+            shortcuts: Some(self.shortcuts),
+        }
+    }
+
+    /// The text to autosave (a share link's), or `None` in an embed, which never
+    /// overwrites the full playground's session.
+    pub fn autosave_text(&self) -> Option<String> {
+        (!self.embed).then(|| self.saved().encode())
+    }
+
+    fn saved(&self) -> SavedSession {
+        SavedSession::capture(&self.session, self.view, self.tour.clone())
+    }
+
+    /// Carries out an action; returns what the browser must do.
+    pub fn act(&mut self, action: Action) -> Vec<Effect> {
+        self.continuous = matches!(
+            action,
+            Action::Frame(_)
+                | Action::StepEvent
+                | Action::StepRound
+                | Action::Command(_)
+                | Action::TourStep(_)
+        );
+        // Taking the clock in hand (or loading anything) ends "play on when the reader acts".
+        if matches!(
+            action,
+            Action::Play(_)
+                | Action::TogglePlay
+                | Action::StepEvent
+                | Action::StepBack
+                | Action::StepRound
+                | Action::Seek(_)
+                | Action::Reset
+                | Action::Preset(_)
+                | Action::Import { .. }
+                | Action::Apply(_)
+                | Action::NewSession
+                | Action::StartTour(_)
+                | Action::TourStep(_)
+        ) {
+            self.paused_at_rest = false;
+        }
+        let sharing = matches!(action, Action::Share(_));
+        let notice = self.notice.clone();
+        let effects = self.carry_out(action);
+        // A share link is shown with the notice that announced it, and goes with it.
+        if !sharing && self.notice != notice {
+            self.share_link = None;
+        }
+        effects
+    }
+
+    fn carry_out(&mut self, action: Action) -> Vec<Effect> {
+        match action {
+            Action::Frame(now) => self.frame(now),
+            Action::Play(play) => self.play(play),
+            Action::TogglePlay => self.play(!self.playing),
+            Action::StepEvent => {
+                self.playing = false;
+                match self.session.next_event() {
+                    Some(t) => self.seek(t),
+                    None => {
+                        self.notice = Some("Nothing more happens: the group is at rest.".into());
+                        Vec::new()
+                    }
+                }
+            }
+            Action::StepBack => {
+                self.playing = false;
+                let target = self.session.previous_event().unwrap_or(0);
+                self.seek(target)
+            }
+            Action::StepRound => {
+                self.playing = false;
+                match self.session.next_round() {
+                    Ok(Some(t)) => self.seek(t),
+                    Ok(None) => {
+                        self.notice = Some("No further rebalance: the group is at rest.".into());
+                        Vec::new()
+                    }
+                    Err(e) => self.fail(e.to_string()),
+                }
+            }
+            Action::Seek(t) => {
+                self.playing = false;
+                self.seek(t)
+            }
+            Action::Speed(speed) => {
+                self.speed = speed.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
+                Vec::new()
+            }
+            Action::Reset => {
+                let scenario = self.session.scenario().clone();
+                let strategies = self.session.strategies();
+                self.notice = None;
+                self.tour = None;
+                self.load(scenario, &strategies)
+            }
+            Action::Preset(id) => self.load_preset(&id, None),
+            Action::Import { name, text } => match Scenario::from_json(&text) {
+                Ok(scenario) => self.load_scenario(scenario, format!("Imported {name}.")),
+                Err(e) => self.fail(format!(
+                    "{name} was not imported: {e}. The current session is kept."
+                )),
+            },
+            Action::Unreadable(name) => self.fail(format!(
+                "{name} could not be read. The current session is kept."
+            )),
+            Action::Apply(file) => match Scenario::from_file(file) {
+                Ok(scenario) => {
+                    self.load_scenario(scenario, "Restarted with the new configuration.".into())
+                }
+                Err(e) => self.fail(format!("not applied: {e}. The current session is kept.")),
+            },
+            Action::NewSession => {
+                let effects = self.load_preset(PRESETS[0].id, None);
+                self.notice = Some("Started a clean session.".into());
+                effects
+            }
+            Action::Command(command) => self.command(command),
+            Action::View(view) => {
+                if view == self.view {
+                    return Vec::new();
+                }
+                self.view = view;
+                let strategies = self.strategies_for(view);
+                self.relane(strategies)
+            }
+            Action::ToggleStrategy(strategy) => {
+                let mut next = self.session.strategies();
+                if let Some(i) = next.iter().position(|s| *s == strategy) {
+                    if next.len() <= 2 {
+                        return Vec::new();
+                    }
+                    next.remove(i);
+                } else if next.len() < MAX_LANES {
+                    next.push(strategy);
+                } else {
+                    return Vec::new();
+                }
+                let ordered = Strategy::ALL
+                    .iter()
+                    .copied()
+                    .filter(|s| next.contains(s))
+                    .collect();
+                self.relane(ordered)
+            }
+            Action::Find(text) => {
+                self.find = text.trim().to_string();
+                Vec::new()
+            }
+            Action::ChartLane(lane) => {
+                self.chart_lane = lane;
+                Vec::new()
+            }
+            Action::Error(message) => self.fail(message),
+            Action::DismissError => {
+                self.error = None;
+                Vec::new()
+            }
+            Action::Share(base) => {
+                let link = format!("{base}#s={}", self.saved().encode());
+                self.notice = Some(format!(
+                    "Link copied ({} characters): it opens exactly this moment.",
+                    link.len()
+                ));
+                self.share_link = Some(link.clone());
+                vec![Effect::Copy(link)]
+            }
+            Action::ExportScenario => {
+                let s = &self.session;
+                vec![Effect::Download {
+                    name: "handoff-scenario.json".into(),
+                    mime: "application/json",
+                    text: s.scenario().to_json(s.main().run.commands()),
+                }]
+            }
+            Action::ExportLog => {
+                let lane = self.session.main();
+                let rounds = lane.rounds_as_of(self.session.clock());
+                vec![Effect::Download {
+                    name: "handoff-log.txt".into(),
+                    mime: "text/plain",
+                    text: notation::log(lane.view(), &rounds),
+                }]
+            }
+            Action::ExportChart(kind) => vec![Effect::Download {
+                name: format!("handoff-{}.svg", kind.id()),
+                mime: "image/svg+xml",
+                text: screen::chart_svg(self, kind),
+            }],
+            Action::Help(open) => {
+                self.help = open;
+                Vec::new()
+            }
+            Action::Shortcuts(on) => {
+                self.shortcuts = on;
+                vec![Effect::SavePreferences(self.preferences())]
+            }
+            Action::Theme(theme) => {
+                self.theme = theme;
+                vec![Effect::SavePreferences(self.preferences())]
+            }
+            Action::Motion(on) => {
+                self.motion = on;
+                vec![Effect::SavePreferences(self.preferences())]
+            }
+            Action::StartTour(id) => self.start_tour(&id),
+            Action::TourStep(step) => self.tour_step(step),
+            Action::LeaveTour => {
+                self.tour = None;
+                self.notice = Some("You left the tour: play on freely from here.".into());
+                vec![Effect::Autosave]
+            }
+        }
+    }
+
+    /// The clock moves on by the real time since the last frame, times the speed.
+    fn frame(&mut self, now: f64) -> Vec<Effect> {
+        if !self.playing {
+            return Vec::new();
+        }
+        let Some(last) = self.last_frame.replace(now) else {
+            self.last_save = now;
+            return Vec::new();
+        };
+        // A long gap (a hidden tab) is not played through.
+        let real = (now - last).clamp(0.0, 100.0);
+        let virtual_ms = (real * self.speed).round() as u64;
+        if virtual_ms == 0 {
+            return Vec::new();
+        }
+        let clock = self.session.clock();
+        if let Err(e) = self.session.seek(clock + virtual_ms) {
+            return self.fail(e.to_string());
+        }
+        if self.session.settled() {
+            self.playing = false;
+            self.last_frame = None;
+            self.paused_at_rest = true;
+            self.notice = Some(AT_REST.into());
+            return vec![Effect::Autosave];
+        }
+        if now - self.last_save >= SAVE_WHILE_PLAYING_MS {
+            self.last_save = now;
+            return vec![Effect::Autosave];
+        }
+        Vec::new()
+    }
+
+    fn play(&mut self, play: bool) -> Vec<Effect> {
+        self.playing = play;
+        self.last_frame = None;
+        if play {
+            self.notice = None;
+            Vec::new()
+        } else {
+            vec![Effect::Autosave]
+        }
+    }
+
+    fn command(&mut self, command: crate::model::Command) -> Vec<Effect> {
+        let what = command.to_string();
+        match self.session.command(command) {
+            Ok(()) => {
+                self.error = None;
+                // After pausing itself at rest, the playground plays on when the reader acts.
+                if std::mem::take(&mut self.paused_at_rest) {
+                    self.playing = true;
+                    self.last_frame = None;
+                    if self.notice.as_deref() == Some(AT_REST) {
+                        self.notice = None;
+                    }
+                }
+                vec![Effect::Autosave]
+            }
+            Err(e) => self.fail(format!("{what}: {e}")),
+        }
+    }
+
+    fn replace_session(&mut self, session: Session) {
+        self.session = session;
+        self.memos.clear();
+    }
+
+    fn fail(&mut self, message: String) -> Vec<Effect> {
+        self.error = Some(message);
+        self.playing = false;
+        self.last_frame = None;
+        Vec::new()
+    }
+
+    fn seek(&mut self, time: u64) -> Vec<Effect> {
+        match self.session.seek(time) {
+            Ok(()) => vec![Effect::Autosave],
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+}

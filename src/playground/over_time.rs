@@ -1,0 +1,218 @@
+//! The views of the history over time: every lane at the clock for the compare view, its
+//! charts, and the task timeline; rebuilt only when the history they show grows by a step of
+//! the axis, forks, or another lane is chosen.
+
+use super::Playground;
+use crate::model::Strategy;
+use crate::session::Lane;
+use crate::views::charts::{ChartData, ChartKind, Series};
+use crate::views::frame::Frame;
+use crate::views::metrics::Metrics;
+use crate::views::timeline::{self, Availability};
+use std::rc::Rc;
+
+/// One strategy's lane in the compare view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneView {
+    /// Its strategy.
+    pub strategy: Strategy,
+    /// Its group at the clock.
+    pub frame: Frame,
+    /// Its measures at the clock.
+    pub metrics: Metrics,
+}
+
+/// The compare view's three charts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Charts {
+    /// Downtime so far, every strategy.
+    pub cumulative: ChartData,
+    /// Availability of each task in the chosen lane.
+    pub availability: ChartData,
+    /// Active tasks per member in the chosen lane.
+    pub load: ChartData,
+}
+
+/// The task timeline: one row per task over time, grouped by the member running it at the
+/// end of the history shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TaskTimeline {
+    /// The end of the time axis (the scrubber's), in ms.
+    pub end: u64,
+    /// How far the rows go, in ms.
+    pub until: u64,
+    /// The rows, grouped.
+    pub rows: Vec<TimelineRow>,
+    /// Rounds: when each started and when it synced (if it did by `until`).
+    pub rounds: Vec<(u64, Option<u64>)>,
+    /// Member names, for the owners.
+    pub members: Vec<String>,
+}
+
+/// One task's row in the task timeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimelineRow {
+    /// The task's name.
+    pub name: String,
+    /// The first row of a group: the group's member (or `None`: nobody runs these).
+    pub group: Option<Option<String>>,
+    /// The task over time.
+    pub line: timeline::TaskLine,
+}
+
+/// The most tasks the availability chart draws: those with the most downtime.
+pub const AVAILABILITY_ROWS: usize = 40;
+
+/// How finely the charts follow a growing history: a redraw per this share of the axis.
+const CHART_STEPS: u64 = 200;
+
+impl Playground {
+    /// Every lane's group and measures at the clock.
+    pub fn lanes(&self) -> Vec<LaneView> {
+        self.session
+            .lanes()
+            .iter()
+            .map(|l| LaneView {
+                strategy: l.strategy,
+                frame: Frame::of(l.view()),
+                metrics: Metrics::of(l.view()),
+            })
+            .collect()
+    }
+
+    /// The compare view's charts, rebuilt only when the history they show grew by a step
+    /// of the axis, forked, or another lane was chosen.
+    pub fn charts(&self) -> Rc<Charts> {
+        let session = &self.session;
+        let end = self.scale();
+        let step = (end / CHART_STEPS).max(1);
+        let until = ((session.frontier() / step) * step).max(1);
+        let events = session.lanes().iter().map(|l| l.run.events().len()).sum();
+        let forks = session.lanes().iter().map(|l| l.run.forks().len()).sum();
+        let key = (self.chart_lane(), until, events, forks, end);
+        self.memos
+            .charts
+            .get(key, || build_charts(self, until, end))
+    }
+
+    /// The task timeline of the main lane, rebuilt as the history grows by a step of the
+    /// axis (or forks).
+    pub fn task_timeline(&self) -> Rc<TaskTimeline> {
+        let lane = self.session.main();
+        let end = self.scale();
+        let step = (end / CHART_STEPS).max(1);
+        let until = ((lane.run.frontier() / step) * step).max(1);
+        let key = (until, lane.run.events().len(), lane.run.forks().len(), end);
+        self.memos
+            .timeline
+            .get(key, || task_timeline(lane, until, end))
+    }
+}
+
+fn task_timeline(lane: &Lane, until: u64, end: u64) -> TaskTimeline {
+    let roster = lane.run.engine().roster();
+    let mut lines = timeline::availability(&lane.run, until);
+    // Group by the member running each task at the end; tasks nobody runs come last.
+    let last_owner = |l: &timeline::TaskLine| {
+        l.owners
+            .last()
+            .filter(|o| o.1 >= until)
+            .map(|o| o.2.index())
+    };
+    lines.sort_by_key(|l| (last_owner(l).map_or(usize::MAX, |m| m), l.task));
+    let mut previous = None;
+    let rows = lines
+        .into_iter()
+        .map(|line| {
+            let owner = last_owner(&line);
+            let group = (previous != Some(owner)).then(|| owner.map(|m| roster.members[m].clone()));
+            previous = Some(owner);
+            TimelineRow {
+                name: roster.tasks[line.task.index()].clone(),
+                group,
+                line,
+            }
+        })
+        .collect();
+    TaskTimeline {
+        end,
+        until,
+        rows,
+        rounds: lane
+            .run
+            .rounds()
+            .iter()
+            .filter(|r| r.started_at <= until)
+            .map(|r| (r.started_at, r.synced_at.filter(|&s| s <= until)))
+            .collect(),
+        members: roster.members.clone(),
+    }
+}
+
+fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
+    let session = &pg.session;
+    let lane = &session.lanes()[pg.chart_lane()];
+    let cumulative = session
+        .lanes()
+        .iter()
+        .map(|l| (l.strategy, timeline::cumulative_downtime(&l.run, until)))
+        .collect();
+    let mut lines = timeline::availability(&lane.run, until);
+    let total = lines.len();
+    if total > AVAILABILITY_ROWS {
+        let down = |l: &timeline::TaskLine| {
+            l.spans
+                .iter()
+                .filter(|s| s.state != Availability::Up)
+                .map(|s| s.to - s.from)
+                .sum::<u64>()
+        };
+        lines.sort_by_key(|l| std::cmp::Reverse(down(l)));
+        lines.truncate(AVAILABILITY_ROWS);
+        lines.sort_by_key(|l| l.task);
+    }
+    let roster = lane.run.engine().roster();
+    Charts {
+        cumulative: ChartData {
+            end,
+            series: Series::Cumulative(cumulative),
+        },
+        availability: ChartData {
+            end,
+            series: Series::Availability {
+                title: if total > AVAILABILITY_ROWS {
+                    format!(
+                        "{}: {} of {} tasks, most downtime first",
+                        lane.strategy, AVAILABILITY_ROWS, total
+                    )
+                } else {
+                    format!("{}: task availability", lane.strategy)
+                },
+                lines,
+                names: roster.tasks.clone(),
+            },
+        },
+        load: ChartData {
+            end,
+            series: Series::Load {
+                title: format!("{}: active tasks per member", lane.strategy),
+                lines: timeline::member_load(&lane.run, until),
+                names: roster.members.clone(),
+            },
+        },
+    }
+}
+
+/// The size the charts are drawn at (and exported at).
+pub const CHART_SIZE: (u32, u32) = (640, 300);
+
+/// A compare chart as SVG text, with the clock marked.
+pub fn chart_svg(pg: &Playground, kind: ChartKind) -> String {
+    let charts = pg.charts();
+    let data = match kind {
+        ChartKind::Cumulative => &charts.cumulative,
+        ChartKind::Availability => &charts.availability,
+        ChartKind::Load => &charts.load,
+    };
+    data.svg(CHART_SIZE, Some(pg.session.clock()))
+}

@@ -1,0 +1,295 @@
+//! What each part of the page shows, as plain data read off the playground: the transport's
+//! marks and words, the round banner's words, the log, the compare view's lanes and charts.
+//! Components take these as props (they compare by value, so an unchanged part is not
+//! redrawn); the costly ones are kept until what they are read from changes.
+
+use super::Playground;
+use crate::format::ScenarioFile;
+use crate::model::Command;
+use crate::views::frame::{ChipRole, Frame};
+use crate::views::metrics::Metrics;
+use crate::views::notation;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+pub use super::find::{find, Found, COMPACT_TASKS};
+pub use super::log::{Log, LogRound, LOG_FULL_MEMBERS};
+pub use super::over_time::{
+    chart_svg, Charts, LaneView, TaskTimeline, TimelineRow, AVAILABILITY_ROWS, CHART_SIZE,
+};
+
+/// Something drawn on the timeline under the scrubber.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mark {
+    /// A rebalance round started.
+    Round(u64),
+    /// A person's (or the scenario's) command.
+    Command(u64, String),
+    /// An invariant broke.
+    Violation(u64),
+    /// An abandoned branch: forked at, had run until.
+    Fork(u64, u64),
+}
+
+/// A round scale above `ms` (1, 2 or 5 times a power of ten, with room to spare), so that
+/// the scrubber's marks and the charts' axes stay put while the history grows.
+pub fn nice_scale(ms: u64) -> u64 {
+    let wanted = ms + ms / 10 + 1;
+    let mut unit = 1_000u64;
+    loop {
+        for m in [1, 2, 5] {
+            if unit * m >= wanted {
+                return unit * m;
+            }
+        }
+        unit *= 10;
+    }
+}
+
+/// What the member toolbar needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Toolbar {
+    /// Names already taken, to pick the next one.
+    pub names: Vec<String>,
+    /// The scenario's restore rate, the default for a new member.
+    pub default_rate: u64,
+    /// Whether the leader can be crashed now.
+    pub can_crash_leader: bool,
+}
+
+/// Everything the single view shows at the clock.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Single {
+    /// The group at the clock.
+    pub frame: Frame,
+    /// The measures at the clock.
+    pub metrics: Metrics,
+    /// The tasks down longest, with their downtime (ms), worst first.
+    pub worst: Vec<(String, u64)>,
+    /// How many other tasks had downtime.
+    pub others_down: usize,
+    /// What is going on between rounds, in words.
+    pub quiet: &'static str,
+    /// When something last happened.
+    pub last_change: u64,
+    /// Names the tour highlights.
+    pub highlight: Vec<String>,
+    /// The log.
+    pub log: Log,
+    /// The round highlighted in the log (in progress, or the last).
+    pub current_round: Option<u32>,
+    /// The member toolbar.
+    pub toolbar: Toolbar,
+    /// The group is large: members show their tasks as small marks, not one chip each.
+    pub compact: bool,
+    /// What the reader looked for, if anything.
+    pub found: Option<Found>,
+}
+
+/// A value kept until what it was read from changes (the key).
+#[derive(Debug)]
+pub struct Memo<K, V>(RefCell<Option<(K, Rc<V>)>>);
+
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Self {
+        Memo(RefCell::new(None))
+    }
+}
+
+impl<K: PartialEq, V> Memo<K, V> {
+    /// The value for `key`, computed only if the key changed.
+    pub(super) fn get(&self, key: K, compute: impl FnOnce() -> V) -> Rc<V> {
+        let mut slot = self.0.borrow_mut();
+        if let Some((k, v)) = slot.as_ref() {
+            if *k == key {
+                return v.clone();
+            }
+        }
+        let value = Rc::new(compute());
+        *slot = Some((key, value.clone()));
+        value
+    }
+
+    /// Forgets the value (the session it was read from was replaced).
+    pub fn clear(&mut self) {
+        *self.0.get_mut() = None;
+    }
+}
+
+/// The views read off the session that are kept between frames.
+#[derive(Debug, Default)]
+pub struct Memos {
+    /// The compare charts: by lane, history shown, events and forks, axis.
+    pub(super) charts: Memo<(usize, u64, usize, usize, u64), Charts>,
+    /// The log's rounds: by rounds assigned, synced and abandoned by the clock, and forks.
+    pub(super) log: Memo<(usize, usize, usize, usize), Vec<LogRound>>,
+    /// The scenario as a file, for the configuration editor.
+    pub(super) scenario: Memo<(), ScenarioFile>,
+    /// The tasks' names.
+    pub(super) task_names: Memo<(), Vec<String>>,
+    /// The task timeline: by history shown, events and forks, axis.
+    pub(super) timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
+}
+
+impl Memos {
+    /// Forgets everything (the session was replaced).
+    pub fn clear(&mut self) {
+        self.charts.clear();
+        self.log.clear();
+        self.scenario.clear();
+        self.task_names.clear();
+        self.timeline.clear();
+    }
+}
+
+/// The most tasks the metrics panel lists by downtime.
+pub const WORST_TASKS: usize = 12;
+
+impl Playground {
+    /// The scrubber's range: its end stays put while the history grows.
+    pub fn scale(&self) -> u64 {
+        nice_scale(self.session.frontier().max(self.session.clock()))
+    }
+
+    /// The marks under the scrubber: rounds, commands, violations, abandoned branches.
+    pub fn marks(&self) -> Vec<Mark> {
+        let run = &self.session.main().run;
+        run.rounds()
+            .iter()
+            .map(|r| Mark::Round(r.started_at))
+            .chain(
+                run.commands()
+                    .iter()
+                    .map(|c| Mark::Command(c.at_ms, c.command.to_string())),
+            )
+            .chain(run.violations().iter().map(|v| Mark::Violation(v.at_ms)))
+            .chain(
+                run.forks()
+                    .iter()
+                    .map(|f| Mark::Fork(f.at_ms, f.abandoned_until_ms)),
+            )
+            .collect()
+    }
+
+    /// The scrubber's position in words, for screen readers.
+    pub fn position_text(&self, frame: &Frame) -> String {
+        format!(
+            "{} ms, generation {}, {}",
+            self.session.clock(),
+            frame.round.generation,
+            match frame.round.index {
+                Some(i) => format!("rebalance {i} in progress"),
+                None => "stable".into(),
+            }
+        )
+    }
+
+    /// What a screen reader hears when the round changes.
+    pub fn announcement(&self, frame: &Frame, at_rest: bool) -> String {
+        match frame.round.index {
+            Some(i) => format!(
+                "{}: {}. Phase: {}.",
+                notation::heading(i).trim_start_matches('#'),
+                frame.round.causes.join("; "),
+                frame.round.phase.describe()
+            ),
+            None => format!(
+                "Generation {}, {}.",
+                frame.round.generation,
+                if at_rest {
+                    "at rest"
+                } else {
+                    "stable, learners replaying"
+                }
+            ),
+        }
+    }
+
+    /// What the member toolbar needs.
+    pub fn toolbar(&self) -> Toolbar {
+        Toolbar {
+            names: self.session.main().view().roster().members.clone(),
+            default_rate: self.session.scenario().config.restore_rate,
+            can_crash_leader: self.session.check(&Command::CrashLeader).is_ok(),
+        }
+    }
+
+    /// Everything the single view shows.
+    pub fn single(&self) -> Single {
+        let session = &self.session;
+        let clock = session.clock();
+        let main = session.main();
+        let view = main.view();
+        let frame = Frame::of(view);
+        let metrics = Metrics::of(view);
+        let log = self.log(&frame, metrics.at_rest);
+        let chips = || frame.cards.iter().flat_map(|c| c.chips.iter());
+        let quiet = if metrics.at_rest {
+            "nothing to do: the group is at rest"
+        } else if chips().any(|c| c.role == ChipRole::Learner) {
+            "learners replaying"
+        } else if chips().any(|c| c.role == ChipRole::Active && !c.up) {
+            "tasks restoring on their new owners (down)"
+        } else if !frame.unowned.is_empty() {
+            "tasks down until the coordinator notices (session timeout)"
+        } else {
+            "waiting for the next round"
+        };
+        let mut down: Vec<(usize, u64)> = metrics
+            .task_downtime
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.total_ms > 0)
+            .map(|(t, d)| (t, d.total_ms))
+            .collect();
+        down.sort_by_key(|&(t, ms)| (std::cmp::Reverse(ms), t));
+        let others_down = down.len().saturating_sub(WORST_TASKS);
+        let worst = down
+            .into_iter()
+            .take(WORST_TASKS)
+            .map(|(t, ms)| (view.roster().tasks[t].clone(), ms))
+            .collect();
+        let found = find(&frame, view.roster(), &self.find);
+        let mut highlight: Vec<String> = self
+            .tour
+            .as_ref()
+            .and_then(|p| crate::tour::Tour::find(&p.tour).and_then(|t| t.steps.get(p.step)))
+            .map(|s| s.highlight.iter().map(|h| h.to_string()).collect())
+            .unwrap_or_default();
+        highlight.extend(found.as_ref().map(|f| f.name.clone()));
+        Single {
+            current_round: frame.round.index.or(log.rounds.last().map(|r| r.index)),
+            last_change: main
+                .run
+                .events()
+                .iter()
+                .rev()
+                .find(|e| e.at <= clock)
+                .map_or(0, |e| e.at),
+            worst,
+            others_down,
+            toolbar: self.toolbar(),
+            compact: view.tasks().len() > COMPACT_TASKS,
+            found,
+            frame,
+            metrics,
+            quiet,
+            highlight,
+            log,
+        }
+    }
+
+    /// The scenario as loaded, as a file (the configuration editor's draft starts from it).
+    pub fn scenario_file(&self) -> Rc<ScenarioFile> {
+        let scenario = self.session.scenario();
+        self.memos
+            .scenario
+            .get((), || scenario.to_file(&scenario.commands))
+    }
+
+    /// The tasks' names, shared by every member's marks in a large group.
+    pub fn task_names(&self) -> Rc<Vec<String>> {
+        let roster = self.session.main().run.engine().roster();
+        self.memos.task_names.get((), || roster.tasks.clone())
+    }
+}

@@ -1,0 +1,159 @@
+//! Which session the page opens with, as a pure function of what the browser knows at start:
+//! the URL (a share link in the fragment; `embed`, `preset`, `tour`, `autoplay` in the query),
+//! the autosaved session, the saved preferences and the system's media preferences.
+//!
+//! Precedence: a share link, else (outside embeds) the autosave, else the query's preset,
+//! else the first preset. A link or autosave that cannot be opened, or an unknown preset or
+//! tour, is named in one line and the default is shown instead; nothing is lost.
+
+use super::{Action, Effect, Playground, Preferences, Theme};
+use crate::link::SavedSession;
+use crate::presets::Preset;
+use crate::session::Session;
+use crate::tour::Tour;
+
+/// The page's query parameters that matter at start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query {
+    /// `embed` (any value but `0`): compact chrome, nothing saved.
+    pub embed: bool,
+    /// `autoplay` (any value but `0`): an embed starts playing.
+    pub autoplay: bool,
+    /// `preset=<id>`: the scenario to open.
+    pub preset: Option<String>,
+    /// `tour=<id>`: the tour to start.
+    pub tour: Option<String>,
+}
+
+impl Query {
+    /// Reads the parameters through a lookup (`URLSearchParams.get` in the browser).
+    pub fn from_params(get: impl Fn(&str) -> Option<String>) -> Query {
+        let on = |name: &str| get(name).is_some_and(|v| v != "0");
+        Query {
+            embed: on("embed"),
+            autoplay: on("autoplay"),
+            preset: get("preset"),
+            tour: get("tour"),
+        }
+    }
+}
+
+/// Everything the browser knows when the page opens.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Startup {
+    /// The URL fragment without its `#`.
+    pub fragment: String,
+    /// The query parameters.
+    pub query: Query,
+    /// The autosaved session's text, if any.
+    pub autosave: Option<String>,
+    /// The reader's saved preferences, if any.
+    pub preferences: Option<Preferences>,
+    /// The system prefers a dark colour scheme.
+    pub prefers_dark: bool,
+    /// The system prefers reduced motion.
+    pub prefers_reduced_motion: bool,
+}
+
+impl Playground {
+    /// The playground the page opens with, and what the browser must do first (consume the
+    /// link from the address bar, save the session).
+    pub fn start(start: Startup) -> (Playground, Vec<Effect>) {
+        let Startup {
+            fragment,
+            query,
+            autosave,
+            preferences,
+            prefers_dark,
+            prefers_reduced_motion,
+        } = start;
+        let embed = query.embed;
+        let mut effects = Vec::new();
+        let mut problem = None;
+        let mut restored: Option<(SavedSession, &str)> = None;
+        if let Some(text) = fragment.strip_prefix("s=") {
+            match SavedSession::decode(text) {
+                Ok(saved) => restored = Some((saved, "Opened the shared session.")),
+                Err(e) => {
+                    problem = Some(format!(
+                        "The link could not be opened: {e}. Showing the default scenario instead."
+                    ))
+                }
+            }
+            if !embed {
+                // The link is now the session: later reloads come back through the autosave.
+                effects.push(Effect::ReplaceFragment(String::new()));
+            }
+        } else if !fragment.is_empty() {
+            problem = Some(format!("The link could not be opened: the part after # is not a Handoff session ({} characters). Showing the default scenario instead.", fragment.len()));
+            effects.push(Effect::ReplaceFragment(String::new()));
+        }
+        if restored.is_none() && !embed && problem.is_none() {
+            if let Some(text) = &autosave {
+                match SavedSession::decode(text) {
+                    Ok(saved) => restored = Some((saved, "Restored your last session.")),
+                    Err(e) => {
+                        problem = Some(format!(
+                            "Your saved session could not be restored ({e}); it was set aside."
+                        ));
+                        effects.push(Effect::SetAside(text.clone()));
+                    }
+                }
+            }
+        }
+        let (session, preset) = Playground::default_session();
+        let mut pg = Playground::new(session, Some(preset));
+        pg.embed = embed;
+        if let Some(id) = query.preset.as_deref().filter(|_| restored.is_none()) {
+            let found = Preset::find(id).and_then(|p| {
+                let session = Session::new(p.scenario().ok()?, &[]).ok()?;
+                Some((p.id, session))
+            });
+            match found {
+                Some((id, session)) => {
+                    pg = Playground::new(session, Some(id));
+                    pg.embed = embed;
+                }
+                None => {
+                    problem = Some(format!(
+                        "There is no preset named \"{id}\"; showing the default scenario."
+                    ))
+                }
+            }
+        }
+        if let Some((saved, note)) = restored {
+            pg.restore(&saved, note.to_string());
+        }
+        if let Some(p) = problem {
+            pg.error = Some(p);
+        }
+        pg.theme = if prefers_dark {
+            Theme::Dark
+        } else {
+            Theme::Light
+        };
+        pg.motion = !prefers_reduced_motion;
+        // Choices the reader made override what the system suggests.
+        if let Some(p) = preferences {
+            pg.theme = p.theme.unwrap_or(pg.theme);
+            pg.motion = p.motion.unwrap_or(pg.motion);
+            pg.shortcuts = p.shortcuts.unwrap_or(pg.shortcuts);
+        }
+        if let Some(id) = query.tour.as_deref().filter(|_| pg.tour.is_none()) {
+            if Tour::find(id).is_some() {
+                pg.act(Action::StartTour(id.to_string()));
+            } else {
+                pg.error = Some(format!(
+                    "There is no tour named \"{id}\"; the playground is shown without one."
+                ));
+            }
+        }
+        // Embeds start paused unless asked to play (WCAG 2.2.2: moving content must be pausable).
+        pg.playing = embed && query.autoplay;
+        pg.continuous = false;
+        if !embed {
+            effects.push(Effect::Autosave);
+        }
+        (pg, effects)
+    }
+}

@@ -1,0 +1,592 @@
+//! The playground's behaviour, natively: which session opens at start, playing, pausing at
+//! rest and playing on, sharing, exports, imports, views, preferences, tours.
+
+use super::screen::Mark;
+use super::*;
+use crate::link::{SavedSession, ViewMode};
+use crate::model::{Command, MemberSpec};
+use crate::presets::Preset;
+use crate::views::frame::{ChipRole, Frame};
+use std::rc::Rc;
+
+fn preset(id: &str) -> Playground {
+    let preset = Preset::find(id).expect("preset");
+    let scenario = preset.scenario().expect("parses");
+    Playground::new(
+        Session::new(scenario, &[]).expect("starts"),
+        Some(preset.id),
+    )
+}
+
+/// The text of a share link of a preset at a moment.
+fn link_of(id: &str, clock: u64) -> String {
+    let mut pg = preset(id);
+    pg.act(Action::Seek(clock));
+    pg.saved().encode()
+}
+
+fn start(fragment: &str, query: Query, autosave: Option<String>) -> (Playground, Vec<Effect>) {
+    Playground::start(Startup {
+        fragment: fragment.into(),
+        query,
+        autosave,
+        ..Startup::default()
+    })
+}
+
+fn embed(preset: Option<&str>) -> Query {
+    Query {
+        embed: true,
+        preset: preset.map(str::to_string),
+        ..Query::default()
+    }
+}
+
+/// Plays with 16 ms frames until the playground pauses itself (or gives up).
+fn play_until_paused(pg: &mut Playground, from: f64) -> f64 {
+    pg.act(Action::Speed(16.0));
+    pg.act(Action::Play(true));
+    let mut now = from;
+    while pg.playing() && now < from + 600_000.0 {
+        now += 16.0;
+        pg.act(Action::Frame(now));
+    }
+    now
+}
+
+#[test]
+fn a_share_link_wins_over_the_autosave_and_is_taken_out_of_the_address() {
+    let link = link_of("leader-transfer", 3_000);
+    let autosave = link_of("scale-down-running", 1_000);
+    let (pg, effects) = start(&format!("s={link}"), Query::default(), Some(autosave));
+    assert_eq!(
+        pg.session().scenario().name,
+        "Leader Transfer During Scaling"
+    );
+    assert_eq!(pg.session().clock(), 3_000);
+    assert_eq!(pg.notice(), Some("Opened the shared session."));
+    assert_eq!(pg.preset(), Some("leader-transfer"));
+    assert!(effects.contains(&Effect::ReplaceFragment(String::new())));
+    assert!(
+        effects.contains(&Effect::Autosave),
+        "the link becomes the session"
+    );
+}
+
+#[test]
+fn the_autosave_opens_when_there_is_no_link() {
+    let (pg, effects) = start(
+        "",
+        Query::default(),
+        Some(link_of("scale-down-running", 1_000)),
+    );
+    assert_eq!(pg.session().clock(), 1_000);
+    assert_eq!(pg.notice(), Some("Restored your last session."));
+    assert_eq!(pg.error(), None);
+    assert_eq!(effects, [Effect::Autosave]);
+}
+
+#[test]
+fn the_autosave_wins_over_the_query_preset_outside_embeds() {
+    let query = Query {
+        preset: Some("leader-transfer".into()),
+        ..Query::default()
+    };
+    let (pg, _) = start("", query, Some(link_of("scale-down-running", 1_000)));
+    assert_eq!(pg.preset(), Some("scale-down-running"));
+}
+
+#[test]
+fn an_embed_opens_its_preset_ignores_the_autosave_and_saves_nothing() {
+    let (pg, effects) = start(
+        "",
+        embed(Some("scale-down-running")),
+        Some(link_of("leader-transfer", 2_000)),
+    );
+    assert!(pg.embed());
+    assert_eq!(pg.preset(), Some("scale-down-running"));
+    assert_eq!(pg.session().clock(), 0);
+    assert!(effects.is_empty(), "{effects:?}");
+    assert_eq!(pg.autosave_text(), None);
+    assert!(!pg.playing(), "embeds start paused");
+    let (autoplay, _) = start(
+        "",
+        Query {
+            autoplay: true,
+            ..embed(Some("leader-transfer"))
+        },
+        None,
+    );
+    assert!(autoplay.playing());
+    let (full, _) = start(
+        "",
+        Query {
+            autoplay: true,
+            ..Query::default()
+        },
+        None,
+    );
+    assert!(!full.playing(), "autoplay is for embeds");
+}
+
+#[test]
+fn an_embed_opens_a_link_and_leaves_it_in_the_address() {
+    let link = link_of("leader-transfer", 2_500);
+    let (pg, effects) = start(&format!("s={link}"), embed(None), None);
+    assert_eq!(pg.session().clock(), 2_500);
+    assert!(effects.is_empty(), "{effects:?}");
+}
+
+#[test]
+fn the_query_preset_opens_when_nothing_was_saved() {
+    let query = Query::from_params(|k| (k == "preset").then(|| "scale-up-empty".to_string()));
+    let (pg, _) = start("", query, None);
+    assert_eq!(pg.preset(), Some("scale-up-empty"));
+    assert_eq!(pg.error(), None);
+    let (default, _) = start("", Query::default(), None);
+    assert_eq!(default.preset(), Some(PRESETS[0].id));
+}
+
+#[test]
+fn a_garbage_link_is_named_and_the_default_shows_without_touching_the_autosave() {
+    let autosave = link_of("leader-transfer", 2_000);
+    for fragment in ["s=garbage!!", "s=N4XyA", "s="] {
+        let (pg, effects) = start(fragment, Query::default(), Some(autosave.clone()));
+        let error = pg.error().expect("an error");
+        assert!(error.starts_with("The link could not be opened"), "{error}");
+        assert_eq!(pg.preset(), Some(PRESETS[0].id), "{fragment}: the default");
+        assert!(effects.contains(&Effect::ReplaceFragment(String::new())));
+    }
+    let (pg, effects) = start("nonsense", Query::default(), Some(autosave));
+    assert!(pg
+        .error()
+        .is_some_and(|e| e.contains("not a Handoff session (8 characters)")));
+    assert!(effects.contains(&Effect::ReplaceFragment(String::new())));
+}
+
+#[test]
+fn a_bad_autosave_is_named_and_set_aside() {
+    let (pg, effects) = start("", Query::default(), Some("!!broken".into()));
+    assert!(pg
+        .error()
+        .is_some_and(|e| e.starts_with("Your saved session could not be restored")));
+    assert_eq!(pg.preset(), Some(PRESETS[0].id));
+    assert_eq!(
+        effects,
+        [Effect::SetAside("!!broken".into()), Effect::Autosave]
+    );
+}
+
+#[test]
+fn an_unknown_preset_or_tour_is_named() {
+    let query = Query {
+        preset: Some("no-such".into()),
+        ..Query::default()
+    };
+    let (pg, _) = start("", query, None);
+    assert_eq!(
+        pg.error(),
+        Some("There is no preset named \"no-such\"; showing the default scenario.")
+    );
+    assert_eq!(pg.preset(), Some(PRESETS[0].id));
+    let query = Query {
+        tour: Some("moon-landing".into()),
+        ..Query::default()
+    };
+    let (pg, _) = start("", query, None);
+    assert!(pg.error().is_some_and(|e| e.contains("\"moon-landing\"")));
+    assert_eq!(pg.tour(), None);
+}
+
+#[test]
+fn a_tour_in_the_query_starts_at_its_first_step() {
+    let query = Query {
+        tour: Some("leader-transfer".into()),
+        ..embed(None)
+    };
+    let (pg, _) = start("", query, None);
+    let tour = pg.tour().expect("a tour");
+    assert_eq!((tour.tour.as_str(), tour.step), ("leader-transfer", 0));
+    assert_eq!(pg.preset(), Some("leader-transfer"));
+    assert!(pg.session().clock() > 0, "the first step waits for round 1");
+}
+
+#[test]
+fn saved_preferences_override_the_system_and_the_system_is_the_default() {
+    let system = Playground::start(Startup {
+        prefers_dark: true,
+        prefers_reduced_motion: true,
+        ..Startup::default()
+    })
+    .0;
+    assert_eq!((system.theme(), system.motion()), (Theme::Dark, false));
+    assert!(system.shortcuts());
+    let chosen = Playground::start(Startup {
+        prefers_dark: true,
+        prefers_reduced_motion: true,
+        preferences: Some(Preferences {
+            theme: Some(Theme::Light),
+            motion: None,
+            shortcuts: Some(false),
+        }),
+        ..Startup::default()
+    })
+    .0;
+    assert_eq!(
+        (chosen.theme(), chosen.motion(), chosen.shortcuts()),
+        (Theme::Light, false, false)
+    );
+}
+
+#[test]
+fn changing_a_preference_saves_them_all() {
+    let mut pg = preset("scale-up-running");
+    let effects = pg.act(Action::Theme(Theme::Dark));
+    assert_eq!(
+        effects,
+        [Effect::SavePreferences(Preferences {
+            theme: Some(Theme::Dark),
+            motion: Some(true),
+            shortcuts: Some(true),
+        })]
+    );
+    assert!(pg.act(Action::Help(true)).is_empty());
+}
+
+#[test]
+fn playing_moves_the_clock_by_real_time_times_the_speed() {
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::Speed(2.0));
+    pg.act(Action::Play(true));
+    pg.act(Action::Frame(1_000.0));
+    assert_eq!(
+        pg.session().clock(),
+        0,
+        "the first frame only starts the count"
+    );
+    pg.act(Action::Frame(1_016.0));
+    assert_eq!(pg.session().clock(), 32);
+    pg.act(Action::Frame(6_000.0));
+    assert_eq!(pg.session().clock(), 232, "a long gap counts as 100 ms");
+    pg.act(Action::Speed(100.0));
+    assert_eq!(pg.speed(), 16.0, "speeds are clamped to those offered");
+}
+
+#[test]
+fn at_rest_the_playground_pauses_and_the_readers_next_command_plays_on() {
+    let mut pg = preset("scale-up-running");
+    let now = play_until_paused(&mut pg, 0.0);
+    assert!(!pg.playing());
+    assert!(pg.session().settled());
+    assert_eq!(pg.notice(), Some(AT_REST));
+    let rested = pg.session().clock();
+    let effects = pg.act(Action::Command(Command::Drain("S3".into())));
+    assert_eq!(effects, [Effect::Autosave]);
+    assert!(pg.playing(), "the drain plays on");
+    assert_eq!(pg.notice(), None, "the at-rest notice is gone");
+    // It plays until the drain is done, then pauses at rest again.
+    play_until_paused(&mut pg, now);
+    assert!(pg.session().clock() > rested);
+    let s3 = Frame::of(pg.session().main().view());
+    let s3 = s3.cards.iter().find(|c| c.name == "S3").expect("S3");
+    assert_eq!(s3.status.name(), "left");
+    assert_eq!(pg.notice(), Some(AT_REST));
+}
+
+#[test]
+fn after_taking_the_clock_in_hand_a_command_does_not_play() {
+    let mut pg = preset("scale-up-running");
+    play_until_paused(&mut pg, 0.0);
+    pg.act(Action::Speed(4.0));
+    pg.act(Action::Theme(Theme::Dark));
+    let end = pg.session().clock();
+    pg.act(Action::Seek(end - 100));
+    pg.act(Action::Command(Command::Crash("S2".into())));
+    assert!(!pg.playing(), "a scrub ends the pause at rest");
+    let mut paused = preset("scale-up-running");
+    paused.act(Action::Command(Command::Crash("S2".into())));
+    assert!(
+        !paused.playing(),
+        "a command while paused by hand does not play"
+    );
+}
+
+#[test]
+fn a_refused_command_is_named_and_changes_nothing() {
+    let mut pg = preset("scale-up-running");
+    let effects = pg.act(Action::Command(Command::Drain("S9".into())));
+    assert!(effects.is_empty());
+    assert!(
+        pg.error().is_some_and(|e| e.contains("S9")),
+        "{:?}",
+        pg.error()
+    );
+    pg.act(Action::DismissError);
+    assert_eq!(pg.error(), None);
+}
+
+#[test]
+fn a_share_link_is_copied_and_reopens_the_same_moment() {
+    let mut pg = preset("scale-down-running");
+    pg.act(Action::StepRound);
+    pg.act(Action::Command(Command::Join(MemberSpec {
+        name: "S4".into(),
+        capacity: 1,
+        restore_rate: None,
+        zone: None,
+    })));
+    let effects = pg.act(Action::Share("http://x/handoff/".into()));
+    let [Effect::Copy(link)] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(pg.share_link(), Some(link.as_str()));
+    assert!(pg.notice().is_some_and(|n| n.starts_with("Link copied")));
+    let text = link.strip_prefix("http://x/handoff/#s=").expect("fragment");
+    let back = SavedSession::decode(text)
+        .expect("decodes")
+        .restore()
+        .expect("runs");
+    assert_eq!(back.clock(), pg.session().clock());
+    assert_eq!(
+        Frame::of(back.main().view()),
+        Frame::of(pg.session().main().view())
+    );
+    // The link goes away with its notice.
+    pg.act(Action::Play(true));
+    assert_eq!(pg.share_link(), None);
+}
+
+#[test]
+fn exports_are_downloads_of_the_scenario_and_the_log() {
+    let mut pg = preset("scale-down-running");
+    pg.act(Action::StepRound);
+    let effects = pg.act(Action::ExportScenario);
+    let [Effect::Download { name, mime, text }] = effects.as_slice() else {
+        panic!("one download")
+    };
+    assert_eq!(
+        (name.as_str(), *mime),
+        ("handoff-scenario.json", "application/json")
+    );
+    assert!(Scenario::from_json(text).is_ok());
+    let effects = pg.act(Action::ExportLog);
+    let [Effect::Download { text, .. }] = effects.as_slice() else {
+        panic!("one download")
+    };
+    assert!(text.starts_with("#First Rebalance"), "{text}");
+}
+
+#[test]
+fn an_import_is_loaded_or_refused_with_the_field_named() {
+    let mut pg = preset("leader-transfer");
+    pg.act(Action::StepRound);
+    let kept = pg.session().clock();
+    pg.act(Action::Import {
+        name: "bad.json".into(),
+        text: r#"{"name":"x","tasks":[{"id":"T1","write_rate":-5}]}"#.into(),
+    });
+    let error = pg.error().expect("refused");
+    assert!(error.starts_with("bad.json was not imported"), "{error}");
+    assert!(error.contains("tasks[0].write_rate"), "{error}");
+    assert_eq!(pg.session().clock(), kept);
+    assert_eq!(pg.preset(), Some("leader-transfer"));
+    let good = Preset::find("scale-up-empty").expect("preset").json;
+    pg.act(Action::Import {
+        name: "good.json".into(),
+        text: good.into(),
+    });
+    assert_eq!(pg.notice(), Some("Imported good.json."));
+    assert_eq!((pg.preset(), pg.session().clock()), (None, 0));
+}
+
+#[test]
+fn the_compare_view_keeps_between_two_and_four_strategies() {
+    let mut pg = preset("scale-down-running");
+    pg.act(Action::Seek(1_500));
+    pg.act(Action::View(ViewMode::Compare));
+    assert!(pg.comparing());
+    assert_eq!(pg.session().lanes().len(), 4);
+    assert_eq!(pg.session().clock(), 1_500, "the clock is kept");
+    pg.act(Action::ToggleStrategy(Strategy::Kip441));
+    pg.act(Action::ToggleStrategy(Strategy::Cooperative));
+    assert_eq!(
+        pg.session().strategies(),
+        [Strategy::Learner, Strategy::Eager]
+    );
+    assert!(pg.act(Action::ToggleStrategy(Strategy::Eager)).is_empty());
+    assert_eq!(pg.session().lanes().len(), 2, "at least two stay");
+    pg.act(Action::ToggleStrategy(Strategy::Kip441));
+    assert_eq!(
+        pg.session().strategies(),
+        [Strategy::Learner, Strategy::Kip441, Strategy::Eager],
+        "in the usual order"
+    );
+    pg.act(Action::View(ViewMode::Single));
+    assert_eq!(pg.session().strategies(), [Strategy::Learner]);
+}
+
+#[test]
+fn compare_charts_are_kept_between_frames_and_rebuilt_as_the_history_grows() {
+    let mut pg = preset("scale-down-running");
+    pg.act(Action::View(ViewMode::Compare));
+    pg.act(Action::Seek(4_000));
+    let first = pg.charts();
+    assert!(Rc::ptr_eq(&first, &pg.charts()));
+    pg.act(Action::Seek(1_000));
+    assert!(
+        Rc::ptr_eq(&first, &pg.charts()),
+        "scrubbing back shows the same history"
+    );
+    pg.act(Action::Seek(9_000));
+    let later = pg.charts();
+    assert!(!Rc::ptr_eq(&first, &later));
+    pg.act(Action::ChartLane(1));
+    let eager = pg.charts();
+    let crate::views::charts::Series::Availability { title, .. } = &eager.availability.series
+    else {
+        panic!("availability")
+    };
+    assert!(title.starts_with("kip441"), "{title}");
+    let effects = pg.act(Action::ExportChart(
+        crate::views::charts::ChartKind::Cumulative,
+    ));
+    let [Effect::Download { name, text, .. }] = effects.as_slice() else {
+        panic!("a download")
+    };
+    assert_eq!(name, "handoff-cumulative.svg");
+    assert!(text.starts_with("<svg"));
+}
+
+#[test]
+fn a_tour_walks_its_steps_and_can_be_left() {
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::StartTour("scale-down-running".into()));
+    assert_eq!(pg.preset(), Some("scale-down-running"));
+    let mut times = vec![pg.session().clock()];
+    for step in 1..4 {
+        pg.act(Action::TourStep(step));
+        times.push(pg.session().clock());
+    }
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+    assert_eq!(pg.tour().map(|t| t.step), Some(3));
+    assert!(!pg.single().highlight.is_empty());
+    assert_eq!(pg.act(Action::LeaveTour), [Effect::Autosave]);
+    assert_eq!(pg.tour(), None);
+    pg.act(Action::StartTour("nope".into()));
+    assert!(pg.error().is_some());
+}
+
+#[test]
+fn a_new_session_starts_the_first_preset_clean() {
+    let mut pg = preset("leader-transfer");
+    pg.act(Action::StepRound);
+    let effects = pg.act(Action::NewSession);
+    assert_eq!(effects, [Effect::Autosave]);
+    assert_eq!(pg.preset(), Some(PRESETS[0].id));
+    assert_eq!(pg.session().clock(), 0);
+    assert_eq!(pg.notice(), Some("Started a clean session."));
+}
+
+#[test]
+fn the_single_view_reads_the_log_as_known_at_the_clock() {
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::Seek(9_000));
+    let later = pg.single();
+    pg.act(Action::Seek(300));
+    let early = pg.single();
+    assert_eq!(early.log.rounds.len(), 1);
+    assert!(later.log.rounds.len() > 1);
+    assert!(early.log.rounds[0].heading.starts_with("#First Rebalance"));
+    assert_eq!(early.current_round, Some(1));
+    assert_eq!(pg.single().log.rounds, early.log.rounds);
+    assert!(
+        Rc::ptr_eq(&pg.single().log.rounds, &early.log.rounds),
+        "kept"
+    );
+    let marks = pg.marks();
+    assert!(marks.iter().any(|m| matches!(m, Mark::Round(_))));
+    assert!(marks
+        .iter()
+        .any(|m| matches!(m, Mark::Command(0, what) if what.contains("S4"))));
+}
+
+#[test]
+fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
+    let session = Session::new(crate::presets::scale_out(18, 20, 200), &[]).expect("starts");
+    let mut pg = Playground::new(session, None);
+    assert!(pg.single().compact, "200 tasks are drawn compactly");
+    assert!(!preset("scale-up-running").single().compact);
+    pg.act(Action::Seek(2_000));
+    let frame = pg.single().frame;
+    let (learner, chip) = frame
+        .cards
+        .iter()
+        .find_map(|c| {
+            let chip = c.chips.iter().find(|x| x.role == ChipRole::Learner)?;
+            Some((c.name.clone(), chip.clone()))
+        })
+        .expect("a learner at 2 s");
+    let owner = frame
+        .cards
+        .iter()
+        .find(|c| {
+            c.chips
+                .iter()
+                .any(|x| x.task == chip.task && x.role == ChipRole::Active)
+        })
+        .map(|c| c.name.clone())
+        .expect("an owner");
+    pg.act(Action::Find(chip.name.to_lowercase()));
+    let found = pg.single().found.expect("found");
+    assert_eq!(found.name, chip.name);
+    assert!(
+        found
+            .text
+            .starts_with(&format!("{}: active on {owner}", chip.name)),
+        "{}",
+        found.text
+    );
+    assert!(
+        found.text.contains(&format!(
+            "learner on {learner} ({}% replayed)",
+            chip.progress
+        )),
+        "{}",
+        found.text
+    );
+    assert_eq!(found.member, Some(owner));
+    assert!(pg.single().highlight.contains(&chip.name));
+    pg.act(Action::Find("S20".into()));
+    let found = pg.single().found.expect("found");
+    assert!(found.text.starts_with("S20: live"), "{}", found.text);
+    assert_eq!(found.member.as_deref(), Some("S20"));
+    pg.act(Action::Find("T999".into()));
+    let found = pg.single().found.expect("answered");
+    assert_eq!(found.text, "No task or member is named \"T999\".");
+    pg.act(Action::Find(" ".into()));
+    assert_eq!(pg.single().found, None);
+}
+
+#[test]
+fn the_log_of_a_large_group_shows_only_the_members_with_news() {
+    let session = Session::new(crate::presets::scale_out(45, 50, 100), &[]).expect("starts");
+    let mut pg = Playground::new(session, None);
+    pg.act(Action::StepRound);
+    pg.act(Action::Seek(pg.session().clock() + 2_000));
+    let log = pg.single().log;
+    let first = &log.rounds[0];
+    assert!(first
+        .body
+        .contains("50 members join with following metadata:"));
+    let lines = first.body.lines().filter(|l| l.starts_with('\t')).count();
+    assert!(lines < 40, "{lines} lines:\n{}", first.body);
+    // The newcomers receive learners: their lines are there; the others are counted.
+    assert!(first.body.contains("\tS46("), "{}", first.body);
+    assert!(first.body.contains("more, unchanged)"), "{}", first.body);
+    // The export keeps every line.
+    let effects = pg.act(Action::ExportLog);
+    let [Effect::Download { text, .. }] = effects.as_slice() else {
+        panic!("a download")
+    };
+    assert!(text.contains("\tS12(assigned:"), "the full log");
+}

@@ -1,0 +1,57 @@
+//! The round banner above the group: generation, leader, the round's phase and why it runs.
+
+use super::term::Term;
+use crate::views::frame::{PhaseView, RoundView};
+use crate::views::notation;
+use yew::prelude::*;
+
+/// Properties of the round banner.
+#[derive(Properties, PartialEq)]
+pub struct BannerProps {
+    /// The round.
+    pub round: RoundView,
+    /// Whether the group is at rest and balanced.
+    pub at_rest: bool,
+    /// Whether it is balanced.
+    pub balanced: bool,
+    /// What is going on between rounds, in words.
+    pub quiet: AttrValue,
+}
+
+/// Generation, leader, phase and cause of the round.
+#[function_component(Banner)]
+pub fn banner(props: &BannerProps) -> Html {
+    let r = &props.round;
+    let phase_class = |p: PhaseView| match (r.phase, p) {
+        (a, b) if a == b => "on",
+        (PhaseView::Syncing, PhaseView::Joining) => "done",
+        _ => "",
+    };
+    html! {
+        <div class="banner" data-testid="round">
+            <span class="gen"><Term term="generation">{ format!("gen {}", r.generation) }</Term></span>
+            <span>{ "leader " }<b data-testid="leader">{ r.leader.clone().unwrap_or_else(|| "none".into()) }</b></span>
+            <span class="phases" data-testid="phase" data-phase={r.phase.describe()} aria-label={format!("phase: {}", r.phase.describe())}>
+                <span class={phase_class(PhaseView::Stable)}>{ "stable" }</span>
+                <span class={phase_class(PhaseView::Joining)}>{ "join" }</span>
+                <span class={phase_class(PhaseView::Syncing)}>{ "assign \u{25B8} sync" }</span>
+            </span>
+            if props.at_rest {
+                <span class="badge good" data-testid="at-rest"><Term term="at rest">{ "at rest" }</Term></span>
+            }
+            if props.balanced {
+                <span class="badge good"><Term term="balanced">{ "balanced" }</Term></span>
+            } else {
+                <span class="badge warn"><Term term="balanced">{ "unbalanced" }</Term></span>
+            }
+            <span class="cause" data-testid="cause">
+                if let Some(index) = r.index {
+                    <em>{ format!("{} \u{00B7} ", notation::heading(index).trim_start_matches('#')) }</em>
+                    { r.causes.join("; ") }
+                } else {
+                    { props.quiet.clone() }
+                }
+            </span>
+        </div>
+    }
+}

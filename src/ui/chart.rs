@@ -1,0 +1,185 @@
+//! One compare chart on a canvas: drawn from its data when the data changes,
+//! with the clock as a line over it (so playing moves a line, not a redraw), values under the
+//! pointer, click to seek, and PNG and SVG export.
+
+use super::dom;
+use super::hooks::maybe;
+use crate::playground::screen::{Charts, CHART_SIZE};
+use crate::playground::Action;
+use crate::views::charts::{Anchor, ChartData, ChartKind, Pen, PlotMap};
+use crate::views::fixed;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use yew::prelude::*;
+
+/// Properties of one chart.
+#[derive(Properties, PartialEq)]
+pub struct ChartProps {
+    /// The compare view's charts (this one draws one of them).
+    pub charts: Rc<Charts>,
+    /// Which chart.
+    pub kind: ChartKind,
+    /// The moment viewed, marked by a line.
+    pub clock: u64,
+    /// Carries out an action (seek, export, error).
+    pub on_action: Callback<Action>,
+}
+
+fn data(charts: &Charts, kind: ChartKind) -> &ChartData {
+    match kind {
+        ChartKind::Cumulative => &charts.cumulative,
+        ChartKind::Availability => &charts.availability,
+        ChartKind::Load => &charts.load,
+    }
+}
+
+/// Draws on a canvas.
+struct CanvasPen(CanvasRenderingContext2d);
+
+impl Pen for CanvasPen {
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, opacity: f64) {
+        self.0.set_global_alpha(opacity);
+        self.0.set_fill_style_str(fill);
+        self.0.fill_rect(x, y, w, h);
+        self.0.set_global_alpha(1.0);
+    }
+
+    fn line(&mut self, points: &[(f64, f64)], stroke: &str, width: f64) {
+        let ctx = &self.0;
+        ctx.set_stroke_style_str(stroke);
+        ctx.set_line_width(width);
+        ctx.begin_path();
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                ctx.move_to(x, y);
+            } else {
+                ctx.line_to(x, y);
+            }
+        }
+        ctx.stroke();
+    }
+
+    fn text(&mut self, x: f64, y: f64, text: &str, size: u32, anchor: Anchor, fill: &str) {
+        let ctx = &self.0;
+        ctx.set_font(&format!("{size}px sans-serif"));
+        ctx.set_text_align(match anchor {
+            Anchor::Start => "left",
+            Anchor::Middle => "center",
+            Anchor::End => "right",
+        });
+        ctx.set_text_baseline("middle");
+        ctx.set_fill_style_str(fill);
+        let _ = ctx.fill_text(text, x, y);
+    }
+}
+
+/// The canvas pixel under a pointer, and the pointer's place in the figure.
+fn pixel(canvas: &NodeRef, e: &MouseEvent) -> Option<(i32, i32, i32, i32)> {
+    let c = canvas.cast::<HtmlCanvasElement>()?;
+    let scale = c.width() as f64 / c.client_width().max(1) as f64;
+    let (x, y) = (e.offset_x(), e.offset_y());
+    Some(((x as f64 * scale) as i32, (y as f64 * scale) as i32, x, y))
+}
+
+/// A chart with hover values, click to seek, and exports.
+#[function_component(Chart)]
+pub fn chart(props: &ChartProps) -> Html {
+    let canvas = use_node_ref();
+    let map = use_state(|| None::<PlotMap>);
+    let hover = use_state(|| None::<(i32, i32, String)>);
+    {
+        let (canvas, map) = (canvas.clone(), map.clone());
+        use_effect_with((props.charts.clone(), props.kind), move |(charts, kind)| {
+            let ctx = canvas
+                .cast::<HtmlCanvasElement>()
+                .and_then(|c| c.get_context("2d").ok().flatten())
+                .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+            if let Some(ctx) = ctx {
+                let drawn = Some(data(charts, *kind).draw(&mut CanvasPen(ctx), CHART_SIZE, None));
+                if *map != drawn {
+                    map.set(drawn);
+                }
+            }
+        });
+    }
+    let on_move = {
+        let (canvas, map, hover, charts, kind) = (
+            canvas.clone(),
+            map.clone(),
+            hover.clone(),
+            props.charts.clone(),
+            props.kind,
+        );
+        Callback::from(move |e: MouseEvent| {
+            let Some((bx, by, x, y)) = pixel(&canvas, &e) else {
+                return;
+            };
+            match map.and_then(|m| m.at(bx, by)) {
+                Some((t, v)) => hover.set(Some((x, y, data(&charts, kind).describe(t, v)))),
+                None => hover.set(None),
+            }
+        })
+    };
+    let on_leave = {
+        let hover = hover.clone();
+        Callback::from(move |_| hover.set(None))
+    };
+    let on_click = {
+        let (canvas, map) = (canvas.clone(), map.clone());
+        maybe(&props.on_action, move |e: MouseEvent| {
+            let (bx, by, _, _) = pixel(&canvas, &e)?;
+            let (t, _) = map.and_then(|m| m.at(bx, by))?;
+            Some(Action::Seek(t.max(0.0).round() as u64))
+        })
+    };
+    let export_png = {
+        let (canvas, kind) = (canvas.clone(), props.kind);
+        Callback::from(move |_| {
+            if let Some(url) = canvas
+                .cast::<HtmlCanvasElement>()
+                .and_then(|c| c.to_data_url().ok())
+            {
+                dom::download_url(&format!("handoff-{}.png", kind.id()), &url);
+            }
+        })
+    };
+    let kind = props.kind;
+    let export_svg = props
+        .on_action
+        .reform(move |_: MouseEvent| Action::ExportChart(kind));
+    // The clock's line, placed over the plot in percent of the canvas.
+    let clock_line = map.map(|m| {
+        let end = data(&props.charts, kind).end.max(1) as f64;
+        let fx = (props.clock as f64 / end).min(1.0);
+        let x = m.x_pixels.0 as f64 + fx * (m.x_pixels.1 - m.x_pixels.0) as f64;
+        format!(
+            "left: {}%; top: {}%; height: {}%",
+            fixed(x / CHART_SIZE.0 as f64 * 100.0, 2),
+            fixed(m.y_pixels.0 as f64 / CHART_SIZE.1 as f64 * 100.0, 2),
+            fixed(
+                (m.y_pixels.1 - m.y_pixels.0) as f64 / CHART_SIZE.1 as f64 * 100.0,
+                2
+            )
+        )
+    });
+    html! {
+        <figure class="chart panel" data-testid={format!("chart-{}", kind.id())}>
+            <div class="plot">
+                <canvas ref={canvas} width={CHART_SIZE.0.to_string()} height={CHART_SIZE.1.to_string()} role="img"
+                    aria-label={kind.label()} onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></canvas>
+                if let Some(style) = clock_line {
+                    <span class="clock-line" style={style} aria-hidden="true"></span>
+                }
+            </div>
+            if let Some((x, y, text)) = &*hover {
+                <div class="hover" style={format!("left: {}px; top: {}px", x + 12, y + 12)} data-testid="chart-hover">{ text }</div>
+            }
+            <figcaption class="chart-actions">
+                <span>{ kind.label() }</span>
+                <button data-testid={format!("export-png-{}", kind.id())} onclick={export_png}>{ "PNG" }</button>
+                <button data-testid={format!("export-svg-{}", kind.id())} onclick={export_svg}>{ "SVG" }</button>
+            </figcaption>
+        </figure>
+    }
+}

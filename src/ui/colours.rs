@@ -1,0 +1,58 @@
+//! The style sheet's colours for what is drawn on canvases (Okabe-Ito, per theme); the names
+//! follow the style sheet's variables.
+
+/// The theme's colours, as the style sheet has them.
+pub struct Colours {
+    /// Active tasks, the leader.
+    pub active: &'static str,
+    /// Learners replaying.
+    pub learner: &'static str,
+    /// Standby replicas.
+    pub standby: &'static str,
+    /// Actives some learner replays.
+    pub learned: &'static str,
+    /// Ready learners.
+    pub ready: &'static str,
+    /// The panel behind.
+    pub panel: &'static str,
+    /// Text and rings.
+    pub ink: &'static str,
+    /// Tasks down.
+    pub down: &'static str,
+    /// Quiet text and grid.
+    pub muted: &'static str,
+    /// Separators.
+    pub line: &'static str,
+    /// Text on an active colour.
+    pub chip_ink: &'static str,
+}
+
+/// The light theme.
+pub const LIGHT: Colours = Colours {
+    active: "#0072b2",
+    learner: "#e69f00",
+    standby: "#009e73",
+    learned: "#cc79a7",
+    ready: "#009e73",
+    panel: "#ffffff",
+    ink: "#1d1d1f",
+    down: "#d55e00",
+    muted: "#5c5c66",
+    line: "#d4d4da",
+    chip_ink: "#ffffff",
+};
+
+/// The dark theme.
+pub const DARK: Colours = Colours {
+    active: "#56b4e9",
+    learner: "#e69f00",
+    standby: "#2bc18f",
+    learned: "#e08dbd",
+    ready: "#2bc18f",
+    panel: "#1e1e23",
+    ink: "#ececf1",
+    down: "#ff7a3d",
+    muted: "#a8a8b3",
+    line: "#3a3a44",
+    chip_ink: "#0d0d10",
+};

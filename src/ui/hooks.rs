@@ -1,0 +1,189 @@
+//! The hooks that connect the playground to the browser: the playground held behind a hook
+//! (actions in, effects carried out, a redraw after each), the animation-frame clock, and
+//! the keyboard shortcuts.
+
+use super::dom;
+use crate::playground::{Action, Effect, Playground, SPEEDS};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// The playground, shared by the page's callbacks.
+pub type Shared = Rc<RefCell<Playground>>;
+
+/// How long the session must be left alone before it is saved: a scrub or a run of clicks
+/// saves once, not on every step (saving encodes the whole history).
+const SAVE_AFTER_MS: u32 = 400;
+
+/// A save waiting for a quiet moment.
+type PendingSave = Rc<RefCell<Option<gloo_timers::callback::Timeout>>>;
+
+/// Saves the session now.
+fn save(shared: &Shared) {
+    if let Some(text) = shared.borrow().autosave_text() {
+        dom::save_session(&text);
+    }
+}
+
+/// Carries out what an action asked of the browser.
+fn run(shared: &Shared, pending: &PendingSave, effects: Vec<Effect>) {
+    for effect in effects {
+        match effect {
+            Effect::Autosave => {
+                let (shared, slot) = (shared.clone(), pending.clone());
+                let timeout = gloo_timers::callback::Timeout::new(SAVE_AFTER_MS, move || {
+                    slot.borrow_mut().take();
+                    save(&shared);
+                });
+                // Replacing a pending save cancels it: the later one saves the later state.
+                *pending.borrow_mut() = Some(timeout);
+            }
+            Effect::SetAside(text) => dom::set_aside(&text),
+            Effect::SavePreferences(p) => dom::save_preferences(&p),
+            Effect::ReplaceFragment(f) => dom::replace_fragment(&f),
+            Effect::Copy(text) => dom::copy(&text),
+            Effect::Download { name, mime, text } => dom::download_text(&name, mime, &text),
+        }
+    }
+}
+
+/// The playground behind a hook: `init` builds it once; every action is carried out by
+/// [`Playground::act`], its effects are run, and the page is drawn again. The callback is
+/// made once, so props holding it compare equal from one frame to the next.
+#[hook]
+pub fn use_playground<F>(init: F) -> (Shared, Callback<Action>)
+where
+    F: FnOnce() -> (Playground, Vec<Effect>) + 'static,
+{
+    let started = use_memo((), move |_| {
+        let (playground, effects) = init();
+        (Rc::new(RefCell::new(playground)), RefCell::new(effects))
+    });
+    let shared = started.0.clone();
+    let pending: PendingSave = use_mut_ref(|| None);
+    {
+        let (started, pending) = (started.clone(), pending.clone());
+        use_effect_with((), move |_| {
+            let effects = std::mem::take(&mut *started.1.borrow_mut());
+            run(&started.0, &pending, effects);
+            // A save still waiting when the page goes away is made at once.
+            let shared = started.0.clone();
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, "pagehide", move |_| {
+                    if pending.borrow_mut().take().is_some() {
+                        save(&shared);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let redraw = use_force_update();
+    let dispatch = use_memo((), {
+        let (shared, pending) = (shared.clone(), pending.clone());
+        move |_| {
+            Callback::from(move |action: Action| {
+                let effects = shared.borrow_mut().act(action);
+                run(&shared, &pending, effects);
+                redraw.force_update();
+            })
+        }
+    });
+    (shared, (*dispatch).clone())
+}
+
+/// Drives the clock with animation frames while playing.
+#[hook]
+pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
+    let frame = use_mut_ref(|| None::<gloo_render::AnimationFrame>);
+    use_effect_with(playing, move |&playing| {
+        fn arm(slot: Rc<RefCell<Option<gloo_render::AnimationFrame>>>, d: Callback<Action>) {
+            let again = slot.clone();
+            *slot.borrow_mut() = Some(gloo_render::request_animation_frame(move |ts| {
+                d.emit(Action::Frame(ts));
+                arm(again, d);
+            }));
+        }
+        if playing {
+            arm(frame.clone(), dispatch);
+        } else {
+            frame.borrow_mut().take();
+        }
+        move || {
+            frame.borrow_mut().take();
+        }
+    });
+}
+
+/// Keyboard shortcuts on the window; ignored while typing in a field.
+#[hook]
+pub fn use_shortcuts(enabled: bool, help: bool, dispatch: Callback<Action>) {
+    use_effect_with((enabled, help), move |&(enabled, help)| {
+        let listener = web_sys::window().map(|w| {
+            gloo_events::EventListener::new_with_options(
+                &w,
+                "keydown",
+                gloo_events::EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    let Some(key) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    if key.ctrl_key() || key.meta_key() || key.alt_key() {
+                        return;
+                    }
+                    if key.key() == "Escape" && help {
+                        dispatch.emit(Action::Help(false));
+                        return;
+                    }
+                    let tag = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .map(|t| t.tag_name().to_ascii_lowercase())
+                        .unwrap_or_default();
+                    if matches!(tag.as_str(), "input" | "select" | "textarea") || !enabled {
+                        return;
+                    }
+                    let action = match key.key().as_str() {
+                        // A focused button handles space itself.
+                        " " if tag != "button" => Action::TogglePlay,
+                        "ArrowRight" => Action::StepEvent,
+                        "ArrowLeft" => Action::StepBack,
+                        "?" => {
+                            dispatch.emit(Action::Help(!help));
+                            return;
+                        }
+                        k => match k
+                            .parse::<usize>()
+                            .ok()
+                            .and_then(|n| n.checked_sub(1))
+                            .and_then(|i| SPEEDS.get(i))
+                        {
+                            Some(&speed) => {
+                                dispatch.emit(Action::Speed(speed));
+                                return;
+                            }
+                            None => return,
+                        },
+                    };
+                    e.prevent_default();
+                    dispatch.emit(action);
+                },
+            )
+        });
+        move || drop(listener)
+    });
+}
+
+/// A callback that carries out the action `f` makes of an event, if it makes one.
+pub fn maybe<E: 'static>(
+    on: &Callback<Action>,
+    f: impl Fn(E) -> Option<Action> + 'static,
+) -> Callback<E> {
+    let on = on.clone();
+    Callback::from(move |e| {
+        if let Some(action) = f(e) {
+            on.emit(action);
+        }
+    })
+}

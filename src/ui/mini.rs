@@ -1,0 +1,200 @@
+//! A member's tasks in a large group, as small marks on a canvas (one per task, in the chips'
+//! visual language: solid active, hatched restoring, orange learner filling up, dashed
+//! standby), redrawn only when that member's tasks change; a pointer over a mark says what
+//! it is, a click finds the task everywhere. Marks change only by tenths of replay, so a
+//! member is not drawn again on every frame.
+
+use super::colours::{Colours, DARK, LIGHT};
+use crate::playground::Action;
+use crate::views::fixed;
+use crate::views::frame::{ChipRole, Dot};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use yew::prelude::*;
+
+/// Marks per row.
+const COLUMNS: usize = 16;
+/// A mark's side and the step between marks, in CSS pixels.
+const SIDE: f64 = 11.0;
+const STEP: f64 = 14.0;
+/// Canvas pixels per CSS pixel (sharp on high-density screens, fine on others).
+const SCALE: f64 = 2.0;
+
+/// Properties of a member's marks.
+#[derive(Properties, PartialEq)]
+pub struct MiniProps {
+    /// The member's tasks as marks.
+    pub dots: Vec<Dot>,
+    /// Task names.
+    pub names: Rc<Vec<String>>,
+    /// The member's name.
+    pub member: AttrValue,
+    /// Task names to ring (found, tour).
+    pub highlight: Vec<String>,
+    /// Dark theme colours.
+    pub dark: bool,
+    /// Carries out an action (find a task).
+    pub on_action: Callback<Action>,
+}
+
+fn draw(
+    ctx: &CanvasRenderingContext2d,
+    chips: &[Dot],
+    names: &[String],
+    highlight: &[String],
+    c: &Colours,
+) {
+    let rows = chips.len().div_ceil(COLUMNS).max(1);
+    ctx.clear_rect(0.0, 0.0, COLUMNS as f64 * STEP, rows as f64 * STEP);
+    for (i, chip) in chips.iter().enumerate() {
+        let x = (i % COLUMNS) as f64 * STEP + 1.5;
+        let y = (i / COLUMNS) as f64 * STEP + 1.5;
+        let filled = |colour: &str, share: f64| {
+            let h = SIDE * share.clamp(0.0, 1.0);
+            ctx.set_fill_style_str(colour);
+            ctx.fill_rect(x, y + SIDE - h, SIDE, h);
+        };
+        let outline = |colour: &str, dashed: bool| {
+            ctx.set_stroke_style_str(colour);
+            ctx.set_line_width(1.5);
+            let dash = js_sys::Array::new();
+            if dashed {
+                dash.push(&2.5.into());
+                dash.push(&2.0.into());
+            }
+            let _ = ctx.set_line_dash(&dash);
+            ctx.stroke_rect(x, y, SIDE, SIDE);
+        };
+        let progress = f64::from(chip.tenths) / 10.0;
+        match chip.role {
+            ChipRole::Active if !chip.stateful => {
+                ctx.set_fill_style_str(c.active);
+                ctx.begin_path();
+                let _ = ctx.arc(x + SIDE / 2.0, y + SIDE / 2.0, SIDE / 2.0, 0.0, 6.3);
+                ctx.fill();
+            }
+            ChipRole::Active if chip.up => filled(c.active, 1.0),
+            ChipRole::Active => {
+                filled(c.panel, 1.0);
+                filled(c.active, progress * 0.85);
+                outline(c.active, false);
+            }
+            ChipRole::Learner if chip.ready => {
+                filled(c.ready, 1.0);
+                outline(c.ready, false);
+            }
+            ChipRole::Learner => {
+                filled(c.panel, 1.0);
+                filled(c.learner, progress);
+                outline(c.learner, false);
+            }
+            ChipRole::Standby => {
+                filled(c.panel, 1.0);
+                outline(c.standby, true);
+            }
+        }
+        if chip.learned {
+            ctx.set_stroke_style_str(c.learned);
+            ctx.set_line_width(1.5);
+            let _ = ctx.set_line_dash(&js_sys::Array::new());
+            ctx.stroke_rect(x - 1.0, y - 1.0, SIDE + 2.0, SIDE + 2.0);
+        }
+        if highlight
+            .iter()
+            .any(|h| names.get(chip.task.index()) == Some(h))
+        {
+            ctx.set_stroke_style_str(c.ink);
+            ctx.set_line_width(2.0);
+            let _ = ctx.set_line_dash(&js_sys::Array::new());
+            ctx.stroke_rect(x - 1.5, y - 1.5, SIDE + 3.0, SIDE + 3.0);
+        }
+    }
+}
+
+/// The chip under a pointer at (x, y) CSS pixels.
+fn at(chips: &[Dot], x: i32, y: i32) -> Option<&Dot> {
+    let (col, row) = ((x as f64 / STEP) as usize, (y as f64 / STEP) as usize);
+    (col < COLUMNS)
+        .then(|| chips.get(row * COLUMNS + col))
+        .flatten()
+}
+
+/// A member's tasks as marks.
+#[function_component(MiniChips)]
+pub fn mini_chips(props: &MiniProps) -> Html {
+    let canvas = use_node_ref();
+    let hover = use_state(|| None::<(i32, i32, String)>);
+    let rows = props.dots.len().div_ceil(COLUMNS).max(1);
+    {
+        let canvas = canvas.clone();
+        use_effect_with(
+            (
+                props.dots.clone(),
+                props.names.clone(),
+                props.highlight.clone(),
+                props.dark,
+            ),
+            move |(dots, names, highlight, dark)| {
+                let ctx = canvas
+                    .cast::<HtmlCanvasElement>()
+                    .and_then(|c| c.get_context("2d").ok().flatten())
+                    .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+                if let Some(ctx) = ctx {
+                    let _ = ctx.set_transform(SCALE, 0.0, 0.0, SCALE, 0.0, 0.0);
+                    draw(
+                        &ctx,
+                        dots,
+                        names,
+                        highlight,
+                        if *dark { &DARK } else { &LIGHT },
+                    );
+                }
+            },
+        );
+    }
+    let on_move = {
+        let (hover, dots, names, member) = (
+            hover.clone(),
+            props.dots.clone(),
+            props.names.clone(),
+            props.member.clone(),
+        );
+        Callback::from(move |e: MouseEvent| {
+            let (x, y) = (e.offset_x(), e.offset_y());
+            hover.set(at(&dots, x, y).map(|d| {
+                let name = names.get(d.task.index()).map_or("", String::as_str);
+                (x, y, d.describe(name, &member))
+            }));
+        })
+    };
+    let on_leave = {
+        let hover = hover.clone();
+        Callback::from(move |_| hover.set(None))
+    };
+    let on_click = {
+        let (on, dots, names) = (
+            props.on_action.clone(),
+            props.dots.clone(),
+            props.names.clone(),
+        );
+        Callback::from(move |e: MouseEvent| {
+            let found =
+                at(&dots, e.offset_x(), e.offset_y()).and_then(|d| names.get(d.task.index()));
+            if let Some(name) = found {
+                on.emit(Action::Find(name.clone()));
+            }
+        })
+    };
+    let (width, height) = (COLUMNS as f64 * STEP, rows as f64 * STEP);
+    html! {
+        <div class="mini">
+            <canvas ref={canvas} data-testid="mini" width={fixed(width * SCALE, 0)} height={fixed(height * SCALE, 0)}
+                style={format!("width: {}px; height: {}px", fixed(width, 0), fixed(height, 0))} aria-hidden="true"
+                onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></canvas>
+            if let Some((x, y, text)) = &*hover {
+                <div class="hover" style={format!("left: {}px; top: {}px", x + 10, y + 14)} data-testid="mini-hover">{ text }</div>
+            }
+        </div>
+    }
+}

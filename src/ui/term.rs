@@ -1,0 +1,27 @@
+//! A term of the glossary in running text: underlined, explained on hover and to screen
+//! readers.
+
+use crate::glossary;
+use yew::prelude::*;
+
+/// A term with its glossary definition as a tooltip.
+#[derive(Properties, PartialEq)]
+pub struct TermProps {
+    /// The glossary term.
+    pub term: AttrValue,
+    /// The words shown (default: the term).
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// A term of the glossary, explained on hover and to screen readers.
+#[function_component(Term)]
+pub fn term(props: &TermProps) -> Html {
+    let meaning = glossary::define(&props.term).unwrap_or_default();
+    let text = if props.children == Html::default() {
+        html! { { props.term.clone() } }
+    } else {
+        props.children.clone()
+    };
+    html! { <span class="term" title={meaning} aria-description={meaning}>{ text }</span> }
+}
