@@ -56,7 +56,7 @@ pub enum Action {
     /// A file a person chose could not be read at all.
     Unreadable(String),
     /// Restart with an edited scenario (the configuration editor).
-    Apply(ScenarioFile),
+    Apply(Box<ScenarioFile>),
     /// Forget the session and start the first preset afresh.
     NewSession,
     /// Do something to the group at the clock.

@@ -284,7 +284,7 @@ impl Playground {
             Action::Unreadable(name) => self.fail(format!(
                 "{name} could not be read. The current session is kept."
             )),
-            Action::Apply(file) => match Scenario::from_file(file) {
+            Action::Apply(file) => match Scenario::from_file(*file) {
                 Ok(scenario) => {
                     self.load_scenario(scenario, "Restarted with the new configuration.".into())
                 }

@@ -1,7 +1,7 @@
 //! The design-review report: one self-contained HTML page for a scenario run under several
 //! strategies (`handoff report`, and the playground's report export). It holds the scenario
 //! summary, the comparison table (the figures `handoff compare` prints), and per strategy the
-//! availability, downtime and load charts (inline SVG from the same plotters code as the
+//! availability, downtime and load charts (inline SVG drawn by the same chart code as the
 //! compare view), the balance per subtopology and the full round log in the seed's notation.
 //!
 //! A pure function of a comparison: no clock, no I/O, the same text natively and in wasm. The
@@ -15,11 +15,21 @@ use crate::compare::{self, Comparison, Outcome};
 use crate::history::RunError;
 use crate::model::{Scenario, Strategy};
 use crate::session::Session;
-use crate::views::charts::{self, draw_availability, draw_cumulative, draw_load};
+use crate::views::charts::{draw_availability, draw_cumulative, draw_load, Svg};
 use crate::views::notation;
 use crate::views::timeline::{self, CHART_TASKS};
 use page::{escape, figure, seconds, table};
 use std::fmt::Write;
+
+/// A chart drawn as SVG text.
+fn draw_svg(
+    size: (u32, u32),
+    draw: impl FnOnce(&mut Svg) -> crate::views::charts::PlotMap,
+) -> String {
+    let mut pen = Svg::new(size);
+    draw(&mut pen);
+    pen.finish()
+}
 
 /// Charts are this wide: the printable width of A4 with 15 mm margins at 96 pixels per inch.
 const CHART_WIDTH: u32 = 680;
@@ -128,9 +138,8 @@ fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
         .iter()
         .map(|o| (o.strategy, timeline::cumulative_downtime(&o.run, until)))
         .collect();
-    let svg = charts::svg((CHART_WIDTH, CHART_HEIGHT), |a| {
-        draw_cumulative(a, &curves, until, until)
-    });
+    let size = (CHART_WIDTH, CHART_HEIGHT);
+    let svg = draw_svg(size, |pen| draw_cumulative(pen, size, &curves, until, None));
     figure(
         out,
         "downtime",
@@ -181,8 +190,9 @@ fn strategy_section(out: &mut String, o: &Outcome) {
     } else {
         format!("{name}: task availability")
     };
-    let svg = charts::svg((CHART_WIDTH, height), |a| {
-        draw_availability(a, &title, &lines, &roster.tasks, until, until)
+    let size = (CHART_WIDTH, height);
+    let svg = draw_svg(size, |pen| {
+        draw_availability(pen, size, &title, &lines, &roster.tasks, until, None)
     });
     let caption = if total > lines.len() {
         format!(
@@ -194,9 +204,8 @@ fn strategy_section(out: &mut String, o: &Outcome) {
     };
     figure(out, "availability", svg, &caption);
     let curve = vec![(o.strategy, timeline::cumulative_downtime(&o.run, until))];
-    let svg = charts::svg((CHART_WIDTH, CHART_HEIGHT), |a| {
-        draw_cumulative(a, &curve, until, until)
-    });
+    let size = (CHART_WIDTH, CHART_HEIGHT);
+    let svg = draw_svg(size, |pen| draw_cumulative(pen, size, &curve, until, None));
     figure(
         out,
         "downtime",
@@ -206,14 +215,15 @@ fn strategy_section(out: &mut String, o: &Outcome) {
     let load = timeline::member_load(&o.run, until);
     let members = load.len();
     let load = timeline::most_changes(load, CHART_MEMBERS);
-    let svg = charts::svg((CHART_WIDTH, CHART_HEIGHT), |a| {
+    let svg = draw_svg(size, |pen| {
         draw_load(
-            a,
+            pen,
+            size,
             &format!("{name}: active tasks per member"),
             &load,
             &roster.members,
             until,
-            until,
+            None,
         )
     });
     let caption = if members > load.len() {

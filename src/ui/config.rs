@@ -79,7 +79,7 @@ pub fn config_panel(props: &ConfigProps) -> Html {
     let c = &draft.config;
     let apply = {
         let (draft, on) = (draft.clone(), props.on_action.clone());
-        Callback::from(move |_| on.emit(Action::Apply((*draft).clone())))
+        Callback::from(move |_| on.emit(Action::Apply(Box::new((*draft).clone()))))
     };
     let add_task = change(&draft, |next, _: &MouseEvent| {
         let id = (1..)

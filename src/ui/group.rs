@@ -368,6 +368,9 @@ fn without_chips(card: &Card) -> Card {
         chips: Vec::new(),
         can_crash: card.can_crash,
         can_drain: card.can_drain,
+        zone: card.zone.clone(),
+        can_restart: card.can_restart,
+        restart: card.restart,
     }
 }
 

@@ -311,6 +311,8 @@ pub fn cause_label(cause: &Cause, roster: &crate::model::Roster) -> String {
         Cause::ScaleDownTimeout(m) => format!("{} gave up draining", name(m)),
         Cause::FollowUp => "revoked tasks need owners".into(),
         Cause::Probing => "probing warm-ups".into(),
+        Cause::SessionTimeout(m) => format!("{}'s old session timed out", name(m)),
+        Cause::Returned(m) => format!("{} is back", name(m)),
     }
 }
 

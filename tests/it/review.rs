@@ -115,7 +115,7 @@ fn member_lines(chart: &str) -> usize {
     chart
         .split("<polyline")
         .skip(1)
-        .filter(|p| p[..p.find('>').unwrap_or(0)].contains("stroke-width=\"2\""))
+        .filter(|p| p[..p.find('>').unwrap_or(0)].contains("stroke-width=\"2.0\""))
         .count()
 }
 
