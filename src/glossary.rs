@@ -18,7 +18,7 @@ pub const GLOSSARY: [Entry; 28] = [
     Entry { term: "balanced", meaning: "Work is spread in proportion to capacity, as Kafka Streams measures it: per unit of capacity, members' active tasks, stateful active tasks and stateful replicas (active, learner, standby) each differ by at most one." },
     Entry { term: "capacity", meaning: "How much work a member takes: active tasks are balanced in proportion to it." },
     Entry { term: "changelog", meaning: "The log a stateful task writes its state changes to; replaying it rebuilds the task's store on another member." },
-    Entry { term: "downtime", meaning: "Time during which no member processes a task although some member is alive: from the moment its owner stops until a new owner runs it with a caught-up store." },
+    Entry { term: "downtime", meaning: "Time during which no member processes a task although some member is alive or restarting: from the moment its owner stops until a new owner runs it with a caught-up store." },
     Entry { term: "drain", meaning: "An operator tells a member to leave. It rejoins as leaving, its tasks move to learners on the others, and it shuts down once it runs nothing." },
     Entry { term: "generation", meaning: "The group's version number: each rebalance that reaches an assignment creates the next generation." },
     Entry { term: "leader", meaning: "The longest-standing live member. It computes every assignment, only from what the members report when they join, so a new leader decides exactly as the old one would." },
