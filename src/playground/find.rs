@@ -37,7 +37,7 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
         return Some(Found {
             name: card.name.clone(),
             text: format!(
-                "{}: {}{}{}{}, {} active ({} restoring), {} learning, {} standby",
+                "{}: {}{}{}{}, {} active ({} {}), {} learning, {} standby",
                 card.name,
                 card.status.name(),
                 card.restart
@@ -50,6 +50,12 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
                 if card.leader { ", leader" } else { "" },
                 count(ChipRole::Active),
                 down,
+                // A restarting member's tasks are not restoring: they wait for it.
+                if card.restart.is_some() {
+                    "down"
+                } else {
+                    "restoring"
+                },
                 count(ChipRole::Learner),
                 count(ChipRole::Standby)
             ),

@@ -26,13 +26,18 @@ pub struct ChipProps {
     /// Drawn with a highlight (tour).
     #[prop_or_default]
     pub highlight: bool,
+    /// Its member is restarting: an active is down until the member is back.
+    #[prop_or_default]
+    pub away: bool,
 }
 
 /// A task as one member holds it: its shape and pattern say the role.
 #[function_component(TaskChip)]
 pub fn task_chip(props: &ChipProps) -> Html {
     let chip = &props.chip;
+    let away = props.away && chip.role == ChipRole::Active;
     let glyph = match chip.role {
+        _ if away => "\u{2016}",
         ChipRole::Active if !chip.stateful => "\u{25CB}",
         ChipRole::Active if !chip.up => "\u{25D4}",
         ChipRole::Active => "\u{25A0}",
@@ -40,8 +45,15 @@ pub fn task_chip(props: &ChipProps) -> Html {
         ChipRole::Learner => "\u{25D0}",
         ChipRole::Standby => "\u{25A2}",
     };
-    let shows_bar = chip.stateful && (chip.role != ChipRole::Active || !chip.up);
-    let label = chip.describe(&props.member);
+    let shows_bar = chip.stateful && !away && (chip.role != ChipRole::Active || !chip.up);
+    let label = if away {
+        format!(
+            "{} on {} \u{00B7} active, down while {} restarts",
+            chip.name, props.member, props.member
+        )
+    } else {
+        chip.describe(&props.member)
+    };
     // What the bar says, shown on hover and focus: how far, and how long to go.
     let tip = shows_bar.then(|| match chip.ready_in_ms {
         Some(ms) if chip.role == ChipRole::Learner => {
@@ -63,6 +75,7 @@ pub fn task_chip(props: &ChipProps) -> Html {
             data-stateful={chip.stateful.to_string()}
             data-learned={chip.learned.to_string()}
             data-up={chip.up.to_string()}
+            data-away={away.then_some("true")}
             data-ready={(chip.role == ChipRole::Learner).then(|| chip.ready.to_string())}
             data-progress={(chip.role != ChipRole::Active || !chip.up).then(|| chip.progress.to_string())}
             title={label.clone()}
@@ -121,15 +134,17 @@ fn countdown(c: &Countdown) -> Html {
 }
 
 /// What a member holds, in words, for a card whose tasks are drawn as marks.
-fn summary(dots: &[Dot]) -> String {
+/// Its tasks that are not processed are restoring, or simply down while it is away.
+fn summary(dots: &[Dot], away: bool) -> String {
     let count = |role: ChipRole| dots.iter().filter(|c| c.role == role).count();
-    let restoring = dots
+    let down = dots
         .iter()
         .filter(|c| c.role == ChipRole::Active && !c.up)
         .count();
     format!(
-        ": {} active ({restoring} restoring), {} learning, {} standby",
+        ": {} active ({down} {}), {} learning, {} standby",
         count(ChipRole::Active),
+        if away { "down" } else { "restoring" },
         count(ChipRole::Learner),
         count(ChipRole::Standby)
     )
@@ -154,6 +169,8 @@ pub fn member_card(props: &CardProps) -> Html {
             .reform(move |_: MouseEvent| Action::Command(command.clone()))
     };
     let state_name = card.status.name();
+    // Its tasks wait for it while it restarts (static membership keeps them on its card).
+    let away = card.restart.is_some();
     let highlighted = props.highlight.iter().any(|h| h == &card.name);
     let state_text = match state_name {
         "leaving" => "draining",
@@ -171,7 +188,7 @@ pub fn member_card(props: &CardProps) -> Html {
                 card.restart.map(|c| format!(", {}", back_in(c.back_in_ms))).unwrap_or_default(),
                 card.zone.as_ref().map(|z| format!(", zone {z}")).unwrap_or_default(),
                 if card.leader { ", leader" } else { "" },
-                props.dots.as_ref().map(|d| summary(d)).unwrap_or_default())}
+                props.dots.as_ref().map(|d| summary(d, away)).unwrap_or_default())}
         >
             <header>
                 <span class="name">{ &card.name }</span>
@@ -199,6 +216,7 @@ pub fn member_card(props: &CardProps) -> Html {
                         chip={chip.clone()}
                         member={card.name.clone()}
                         highlight={props.highlight.iter().any(|h| h == &chip.name)}
+                        away={away}
                     />
                 }) }
             </div>

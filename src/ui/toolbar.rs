@@ -132,7 +132,8 @@ pub fn legend() -> Html {
         html! {
             <span>
                 <span class="chip" aria-hidden="true" data-role={get("data-role")} data-up={get("data-up")}
-                    data-learned={get("data-learned")} data-ready={get("data-ready")} data-stateful={get("data-stateful")}>
+                    data-learned={get("data-learned")} data-ready={get("data-ready")} data-stateful={get("data-stateful")}
+                    data-away={get("data-away")}>
                     <span class="label"><span class="glyph">{ glyph.to_string() }</span>{ "T" }</span>
                 </span>
                 { " " }<Term term={term.to_string()}>{ label.to_string() }</Term>
@@ -143,6 +144,7 @@ pub fn legend() -> Html {
         <div class="legend" aria-label="legend">
             { chip("active", &[("data-up", "true")], "\u{25A0}", "active", "active") }
             { chip("active", &[("data-up", "false")], "\u{25D4}", "restoring (down)", "downtime") }
+            { chip("active", &[("data-up", "false"), ("data-away", "true")], "\u{2016}", "waiting (restart)", "restart") }
             { chip("active", &[("data-up", "true"), ("data-learned", "true")], "\u{25A0}", "learned", "learned") }
             { chip("learner", &[], "\u{25D0}", "learner", "learner") }
             { chip("learner", &[("data-ready", "true")], "\u{2713}", "ready", "ready") }

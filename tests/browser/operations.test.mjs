@@ -224,6 +224,8 @@ test('static membership switched on in the configuration: a restart within the s
     page.$$eval(`${card('S2')} [data-testid=task][data-role=active]`, (c) => c.map((x) => `${x.dataset.taskId}:${x.dataset.up}`));
   await page.waitForFunction((sel) => document.querySelector(sel).dataset.state === 'restarting', card('S2'));
   assert.deepEqual(await s2(), ['T3:false', 'T4:false']);
+  assert.equal(await page.getAttribute(`${card('S2')} [data-task-id=T3][data-role=active]`, 'data-away'), 'true');
+  assert.match(await page.getAttribute(`${card('S2')} [data-task-id=T3][data-role=active]`, 'aria-label'), /^T3 on S2 · active, down while S2 restarts$/);
   assert.ok((await page.$$(`${card('S2')} [data-role=standby]`)).length > 0, 'its standbys stay too');
   await playToRest(page);
   assert.equal(await generation(page), gen, 'no rebalance');
@@ -286,8 +288,8 @@ test('a large group drawn compactly still groups by zone and shows a restarting 
   assert.deepEqual(zones, [['a', 6], ['b', 6], ['c', 6]]);
   assert.equal(await state(page, 'S4'), 'restarting');
   assert.match(await page.textContent(`${card('S4')} [data-testid=countdown]`), /back in \d\.\d s/);
-  assert.match(await page.getAttribute(card('S4'), 'aria-label'), /^member S4, restarting, back in \d\.\d s, zone a: 11 active \(11 restoring\)/);
+  assert.match(await page.getAttribute(card('S4'), 'aria-label'), /^member S4, restarting, back in \d\.\d s, zone a: 11 active \(11 down\)/);
   await page.fill('[data-testid=find]', 's4');
   await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('S4: restarting, back in'));
-  assert.match(await page.textContent('[data-testid=found]'), /, zone a, 11 active \(11 restoring\)/);
+  assert.match(await page.textContent('[data-testid=found]'), /, zone a, 11 active \(11 down\)/);
 });
