@@ -61,6 +61,10 @@ pub enum Action {
     NewSession,
     /// Do something to the group at the clock.
     Command(Command),
+    /// How long a restart keeps its member away, in seconds as typed (`6`, `0.5`).
+    DownTime(String),
+    /// Whether a restarted member keeps its stores (a persistent disk).
+    KeepState(bool),
     /// Switch views.
     View(ViewMode),
     /// Add a strategy to the comparison, or take it out.

@@ -37,12 +37,25 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
         return Some(Found {
             name: card.name.clone(),
             text: format!(
-                "{}: {}{}, {} active ({} restoring), {} learning, {} standby",
+                "{}: {}{}{}{}, {} active ({} {}), {} learning, {} standby",
                 card.name,
                 card.status.name(),
+                card.restart
+                    .map(|c| format!(", {}", super::back_in(c.back_in_ms)))
+                    .unwrap_or_default(),
+                card.zone
+                    .as_ref()
+                    .map(|z| format!(", zone {z}"))
+                    .unwrap_or_default(),
                 if card.leader { ", leader" } else { "" },
                 count(ChipRole::Active),
                 down,
+                // A restarting member's tasks are not restoring: they wait for it.
+                if card.restart.is_some() {
+                    "down"
+                } else {
+                    "restoring"
+                },
                 count(ChipRole::Learner),
                 count(ChipRole::Standby)
             ),

@@ -8,6 +8,7 @@ mod action;
 mod find;
 mod loading;
 mod log;
+mod operations;
 mod over_time;
 mod preferences;
 pub mod screen;
@@ -16,6 +17,7 @@ mod startup;
 mod tests;
 
 pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
+pub use operations::{back_in, seconds, suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use startup::{Query, Startup};
 
@@ -63,6 +65,8 @@ pub struct Playground {
     motion: bool,
     continuous: bool,
     embed: bool,
+    /// What every restart button does: the time away and the disk.
+    restart: RestartChoice,
     /// Views read off the session, kept between frames.
     memos: screen::Memos,
 }
@@ -91,6 +95,7 @@ impl Playground {
             motion: true,
             continuous: false,
             embed: false,
+            restart: RestartChoice::default(),
             memos: screen::Memos::default(),
         }
     }
@@ -296,6 +301,27 @@ impl Playground {
                 effects
             }
             Action::Command(command) => self.command(command),
+            Action::DownTime(text) => {
+                match operations::parse_down_time(&text) {
+                    Ok(ms) => {
+                        self.restart.down_ms = ms;
+                        if self
+                            .error
+                            .as_deref()
+                            .is_some_and(operations::is_down_time_error)
+                        {
+                            self.error = None;
+                        }
+                    }
+                    // A slip in a field is named; the clock plays on.
+                    Err(e) => self.error = Some(e),
+                }
+                Vec::new()
+            }
+            Action::KeepState(keep) => {
+                self.restart.keep_state = keep;
+                Vec::new()
+            }
             Action::View(view) => {
                 if view == self.view {
                     return Vec::new();

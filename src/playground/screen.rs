@@ -55,6 +55,10 @@ pub struct Toolbar {
     pub default_rate: u64,
     /// Whether the leader can be crashed now.
     pub can_crash_leader: bool,
+    /// The zones a new member can be put in (none when no member has a zone).
+    pub zones: Vec<String>,
+    /// The zone suggested for it: the one with the fewest live members.
+    pub zone: Option<String>,
 }
 
 /// Everything the single view shows at the clock.
@@ -211,6 +215,8 @@ impl Playground {
             names: self.session.main().view().roster().members.clone(),
             default_rate: self.session.scenario().config.restore_rate,
             can_crash_leader: self.session.check(&Command::CrashLeader).is_ok(),
+            zones: self.session.main().view().zones(),
+            zone: super::suggested_zone(self.session.main().view()),
         }
     }
 

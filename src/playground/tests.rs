@@ -9,6 +9,8 @@ use crate::presets::Preset;
 use crate::views::frame::{ChipRole, Frame};
 use std::rc::Rc;
 
+mod operations;
+
 fn preset(id: &str) -> Playground {
     let preset = Preset::find(id).expect("preset");
     let scenario = preset.scenario().expect("parses");

@@ -5,10 +5,11 @@
 use super::chart::Chart;
 use super::group::GroupView;
 use super::hooks::maybe;
+use super::operations::OperationsBar;
 use super::toolbar::MemberToolbar;
 use crate::model::Strategy;
 use crate::playground::screen::{Charts, LaneView, Toolbar};
-use crate::playground::Action;
+use crate::playground::{Action, Operations};
 use crate::session::MAX_LANES;
 use crate::views::charts::ChartKind;
 use crate::views::metrics::Metrics;
@@ -36,6 +37,8 @@ pub struct CompareProps {
     pub names: Rc<Vec<String>>,
     /// Dark theme.
     pub dark: bool,
+    /// Restarts, the rolling restart and zone outages.
+    pub operations: Operations,
     /// Carries out an action (in every lane).
     pub on_action: Callback<Action>,
 }
@@ -86,6 +89,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                     <span class="waiting">{ "Commands apply to every lane at the same moment." }</span>
                 </div>
                 <MemberToolbar toolbar={props.toolbar.clone()} on_action={on.clone()} />
+                <OperationsBar operations={props.operations.clone()} on_action={on.clone()} />
             </section>
             <div class={format!("lanes lanes-{}", lanes.len())}>
                 { for lanes.iter().map(|lane| {
@@ -99,6 +103,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                             <p class="waiting">{ format!("downtime {} ms \u{00B7} {} rebalances{}", m.total_task_downtime_ms, m.rebalances, if m.at_rest { " \u{00B7} at rest" } else { "" }) }</p>
                             <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
                                 motion={props.motion} small=true mini={props.mini} names={props.names.clone()} dark={props.dark}
+                                restart={props.operations.restart}
                                 label={format!("members under {}", s.name())} />
                         </section>
                     }

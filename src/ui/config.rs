@@ -42,6 +42,22 @@ fn input_value(e: &Event) -> String {
         .value()
 }
 
+/// The zone a member added to the table is put in: the one with the fewest members (the
+/// first by name among equals); none when no member has a zone.
+fn least_used_zone(members: &[MemberFile]) -> Option<String> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for zone in members.iter().filter_map(|m| m.zone.as_deref()) {
+        match counts.iter_mut().find(|(z, _)| *z == zone) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((zone, 1)),
+        }
+    }
+    counts
+        .into_iter()
+        .min_by_key(|&(z, n)| (n, z))
+        .map(|(z, _)| z.to_string())
+}
+
 /// Edits the configuration, the tasks and the members, then restarts.
 #[function_component(ConfigPanel)]
 pub fn config_panel(props: &ConfigProps) -> Html {
@@ -99,9 +115,18 @@ pub fn config_panel(props: &ConfigProps) -> Html {
             id: next_member_name(&names),
             capacity: 1,
             restore_rate: None,
-            zone: None,
+            zone: least_used_zone(&next.members),
         });
     });
+    let toggle = |f: fn(&mut ScenarioFile, bool)| {
+        change(&draft, move |next, e: &Event| {
+            f(
+                next,
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .checked(),
+            )
+        })
+    };
     let task_rows = draft.tasks.iter().enumerate().map(|(i, t)| {
         let set = |f: fn(&mut TaskFile, String)| {
             change(&draft, move |next, e: &Event| {
@@ -149,7 +174,9 @@ pub fn config_panel(props: &ConfigProps) -> Html {
                 initial.remove(&removed.id);
             }
             next.commands.retain(|e| {
-                e.crash.as_deref() != Some(&removed.id) && e.drain.as_deref() != Some(&removed.id)
+                [&e.crash, &e.drain, &e.restart]
+                    .iter()
+                    .all(|m| m.as_deref() != Some(&removed.id))
             });
         });
         html! {
@@ -160,6 +187,9 @@ pub fn config_panel(props: &ConfigProps) -> Html {
                 <td><input type="number" min="1" step="1000" placeholder="default" value={m.restore_rate.map(|r| r.to_string()).unwrap_or_default()}
                     aria-label={format!("restore rate of {}", m.id)}
                     onchange={set(|m, v| m.restore_rate = number(&v))} /></td>
+                <td><input type="text" class="zone" data-testid="config-zone" placeholder="none" value={m.zone.clone().unwrap_or_default()}
+                    aria-label={format!("zone of {}", m.id)} autocomplete="off" spellcheck="false"
+                    onchange={set(|m, v| m.zone = Some(v.trim().to_string()).filter(|z| !z.is_empty()))} /></td>
                 <td><button onclick={remove} aria-label={format!("remove {}", m.id)}>{ "\u{2715}" }</button></td>
             </tr>
         }
@@ -210,6 +240,16 @@ pub fn config_panel(props: &ConfigProps) -> Html {
                 <label>{ "scale-down timeout (ms, empty: none)" }
                     <input type="number" min="1" step="1000" value={c.scale_down_timeout_ms.map(|m| m.to_string()).unwrap_or_default()}
                         onchange={edit(|s, v| s.config.scale_down_timeout_ms = number(&v))} /></label>
+                <label class="check">
+                    <span><input data-testid="config-static" type="checkbox" checked={c.static_membership}
+                        onchange={toggle(|s, on| s.config.static_membership = on)} />
+                    { " " }<Term term="static membership">{ "static membership" }</Term></span>
+                </label>
+                <label class="check">
+                    <span><input data-testid="config-rack-aware" type="checkbox" checked={c.rack_aware_standbys}
+                        onchange={toggle(|s, on| s.config.rack_aware_standbys = on)} />
+                    { " " }<Term term="zone">{ "zone-aware standbys" }</Term></span>
+                </label>
                 <label><Term term="restore rate">{ "restore rate (records/s)" }</Term>
                     <input type="number" min="1" step="1000" value={c.restore_rate.to_string()}
                         onchange={edit(|s, v| s.config.restore_rate = number(&v).unwrap_or(0))} /></label>
@@ -226,7 +266,7 @@ pub fn config_panel(props: &ConfigProps) -> Html {
             </table>
             <button onclick={add_task}>{ "+ task" }</button>
             <table class="tasks-table" aria-label="members at the start">
-                <thead><tr><th>{ "member" }</th><th><Term term="capacity">{ "capacity" }</Term></th><th>{ "restore rate" }</th><th></th></tr></thead>
+                <thead><tr><th>{ "member" }</th><th><Term term="capacity">{ "capacity" }</Term></th><th>{ "restore rate" }</th><th><Term term="zone">{ "zone" }</Term></th><th></th></tr></thead>
                 <tbody>{ for member_rows }</tbody>
             </table>
             <div class="toolbar">

@@ -7,9 +7,9 @@
 use super::mini::MiniChips;
 use crate::glossary;
 use crate::model::Command;
-use crate::playground::Action;
+use crate::playground::{back_in, Action, RestartChoice};
 use crate::views::fixed;
-use crate::views::frame::{duration, Card, Chip, ChipRole, Dot};
+use crate::views::frame::{duration, Card, Chip, ChipRole, Countdown, Dot};
 use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -26,13 +26,18 @@ pub struct ChipProps {
     /// Drawn with a highlight (tour).
     #[prop_or_default]
     pub highlight: bool,
+    /// Its member is restarting: an active is down until the member is back.
+    #[prop_or_default]
+    pub away: bool,
 }
 
 /// A task as one member holds it: its shape and pattern say the role.
 #[function_component(TaskChip)]
 pub fn task_chip(props: &ChipProps) -> Html {
     let chip = &props.chip;
+    let away = props.away && chip.role == ChipRole::Active;
     let glyph = match chip.role {
+        _ if away => "\u{2016}",
         ChipRole::Active if !chip.stateful => "\u{25CB}",
         ChipRole::Active if !chip.up => "\u{25D4}",
         ChipRole::Active => "\u{25A0}",
@@ -40,8 +45,15 @@ pub fn task_chip(props: &ChipProps) -> Html {
         ChipRole::Learner => "\u{25D0}",
         ChipRole::Standby => "\u{25A2}",
     };
-    let shows_bar = chip.stateful && (chip.role != ChipRole::Active || !chip.up);
-    let label = chip.describe(&props.member);
+    let shows_bar = chip.stateful && !away && (chip.role != ChipRole::Active || !chip.up);
+    let label = if away {
+        format!(
+            "{} on {} \u{00B7} active, down while {} restarts",
+            chip.name, props.member, props.member
+        )
+    } else {
+        chip.describe(&props.member)
+    };
     // What the bar says, shown on hover and focus: how far, and how long to go.
     let tip = shows_bar.then(|| match chip.ready_in_ms {
         Some(ms) if chip.role == ChipRole::Learner => {
@@ -63,6 +75,7 @@ pub fn task_chip(props: &ChipProps) -> Html {
             data-stateful={chip.stateful.to_string()}
             data-learned={chip.learned.to_string()}
             data-up={chip.up.to_string()}
+            data-away={away.then_some("true")}
             data-ready={(chip.role == ChipRole::Learner).then(|| chip.ready.to_string())}
             data-progress={(chip.role != ChipRole::Active || !chip.up).then(|| chip.progress.to_string())}
             title={label.clone()}
@@ -96,20 +109,42 @@ pub struct CardProps {
     /// Names to highlight (tour).
     #[prop_or_default]
     pub highlight: Vec<String>,
+    /// What its restart button does.
+    #[prop_or_default]
+    pub restart: RestartChoice,
     /// Carries out an action (a command here).
     pub on_action: Callback<Action>,
 }
 
+/// A restarting member's way back: the time left, its disk, and a bar of the time away
+/// gone by. A timer (not announced as it ticks); the card's name says it too.
+fn countdown(c: &Countdown) -> Html {
+    let away = c.back_at.saturating_sub(c.since).max(1);
+    let gone = away.saturating_sub(c.back_in_ms);
+    html! {
+        <div class="countdown" data-testid="countdown" role="timer" data-back-in={c.back_in_ms.to_string()}>
+            <span class="glyph" aria-hidden="true">{ "\u{27F3}" }</span>
+            <span class="left">{ back_in(c.back_in_ms) }</span>
+            <span class="disk">{ if c.keep_state { "keeps its disk" } else { "lost its disk" } }</span>
+            <span class="away-bar" aria-hidden="true">
+                <span class="fill" style={format!("--p: {}", fixed(gone as f64 / away as f64, 3))}></span>
+            </span>
+        </div>
+    }
+}
+
 /// What a member holds, in words, for a card whose tasks are drawn as marks.
-fn summary(dots: &[Dot]) -> String {
+/// Its tasks that are not processed are restoring, or simply down while it is away.
+fn summary(dots: &[Dot], away: bool) -> String {
     let count = |role: ChipRole| dots.iter().filter(|c| c.role == role).count();
-    let restoring = dots
+    let down = dots
         .iter()
         .filter(|c| c.role == ChipRole::Active && !c.up)
         .count();
     format!(
-        ": {} active ({restoring} restoring), {} learning, {} standby",
+        ": {} active ({down} {}), {} learning, {} standby",
         count(ChipRole::Active),
+        if away { "down" } else { "restoring" },
         count(ChipRole::Learner),
         count(ChipRole::Standby)
     )
@@ -127,7 +162,15 @@ pub fn member_card(props: &CardProps) -> Html {
     let drain = props
         .on_action
         .reform(move |_: MouseEvent| Action::Command(Command::Drain(name.clone())));
+    let restart = {
+        let command = props.restart.restart(&card.name);
+        props
+            .on_action
+            .reform(move |_: MouseEvent| Action::Command(command.clone()))
+    };
     let state_name = card.status.name();
+    // Its tasks wait for it while it restarts (static membership keeps them on its card).
+    let away = card.restart.is_some();
     let highlighted = props.highlight.iter().any(|h| h == &card.name);
     let state_text = match state_name {
         "leaving" => "draining",
@@ -140,8 +183,12 @@ pub fn member_card(props: &CardProps) -> Html {
             data-member-id={card.name.clone()}
             data-state={state_name}
             data-leader={card.leader.to_string()}
-            aria-label={format!("member {}, {}{}{}", card.name, state_text, if card.leader { ", leader" } else { "" },
-                props.dots.as_ref().map(|d| summary(d)).unwrap_or_default())}
+            data-zone={card.zone.clone()}
+            aria-label={format!("member {}, {}{}{}{}{}", card.name, state_text,
+                card.restart.map(|c| format!(", {}", back_in(c.back_in_ms))).unwrap_or_default(),
+                card.zone.as_ref().map(|z| format!(", zone {z}")).unwrap_or_default(),
+                if card.leader { ", leader" } else { "" },
+                props.dots.as_ref().map(|d| summary(d, away)).unwrap_or_default())}
         >
             <header>
                 <span class="name">{ &card.name }</span>
@@ -155,6 +202,9 @@ pub fn member_card(props: &CardProps) -> Html {
                     { format!("cap {} · {}k/s", card.capacity, card.restore_rate / 1000) }
                 </span>
             </header>
+            if let Some(c) = &card.restart {
+                { countdown(c) }
+            }
             if let Some(dots) = &props.dots {
                 <MiniChips dots={dots.clone()} names={props.names.clone()} member={card.name.clone()}
                     highlight={props.highlight.clone()} dark={props.dark} on_action={props.on_action.clone()} />
@@ -166,6 +216,7 @@ pub fn member_card(props: &CardProps) -> Html {
                         chip={chip.clone()}
                         member={card.name.clone()}
                         highlight={props.highlight.iter().any(|h| h == &chip.name)}
+                        away={away}
                     />
                 }) }
             </div>
@@ -177,6 +228,9 @@ pub fn member_card(props: &CardProps) -> Html {
                 <button data-testid="drain" disabled={!card.can_drain} onclick={drain}
                     aria-label={format!("drain {}", card.name)}
                     title={glossary::define("drain").unwrap_or_default()}>{ "drain" }</button>
+                <button data-testid="restart" disabled={!card.can_restart} onclick={restart}
+                    aria-label={format!("restart {}", card.name)} title={format!("Restart now: {}", props.restart.describe())}>
+                    { "restart" }</button>
             </div>
         </article>
     }
@@ -211,6 +265,9 @@ pub struct GroupProps {
     pub dark: bool,
     /// An accessible name for the group.
     pub label: AttrValue,
+    /// What the restart buttons do.
+    #[prop_or_default]
+    pub restart: RestartChoice,
 }
 
 /// The largest group whose moves are animated.
@@ -323,15 +380,43 @@ pub fn group_view(props: &GroupProps) -> Html {
             }
         });
     }
+    let member = |card: &Card| {
+        html! {
+            <MemberCard key={card.name.clone()} highlight={props.highlight.clone()}
+                card={if props.mini { without_chips(card) } else { card.clone() }}
+                dots={props.mini.then(|| card.chips.iter().map(Dot::of).collect::<Vec<_>>())}
+                names={props.names.clone()} dark={props.dark} restart={props.restart}
+                on_action={props.on_action.clone()} />
+        }
+    };
+    let zones = zones(&props.cards);
     html! {
-        <div ref={container} class={classes!("group", props.small.then_some("small"), props.mini.then_some("mini-group"))} role="region" aria-label={props.label.clone()}>
-            { for props.cards.iter().map(|card| html! {
-                <MemberCard key={card.name.clone()} highlight={props.highlight.clone()}
-                    card={if props.mini { without_chips(card) } else { card.clone() }}
-                    dots={props.mini.then(|| card.chips.iter().map(Dot::of).collect::<Vec<_>>())}
-                    names={props.names.clone()} dark={props.dark}
-                    on_action={props.on_action.clone()} />
-            }) }
+        <div ref={container} class={classes!("group", props.small.then_some("small"), props.mini.then_some("mini-group"),
+            (!zones.is_empty()).then_some("zoned"))} role="region" aria-label={props.label.clone()}>
+            if zones.is_empty() {
+                { for props.cards.iter().map(member) }
+            } else {
+                { for zones.iter().map(|zone| {
+                    let cards: Vec<&Card> = props.cards.iter().filter(|c| c.zone.as_deref() == *zone).collect();
+                    let alive = cards.iter().filter(|c| c.status.alive()).count();
+                    let name = zone.map_or("no zone".to_string(), |z| format!("zone {z}"));
+                    let count = format!("{alive} of {} live", cards.len());
+                    html! {
+                        <section key={zone.unwrap_or_default()} class={classes!("zone", (zone.is_some() && alive == 0).then_some("down"))}
+                            data-testid="zone" data-zone={zone.map(str::to_string)} aria-label={format!("{name}, {count}")}>
+                            <h3>
+                                <span class={classes!(zone.is_some().then_some("term"))}
+                                    title={zone.and(glossary::define("zone"))}>{ name }</span>
+                                <span class="zone-count">{ count }</span>
+                                if zone.is_some() && alive == 0 {
+                                    <span class="badge bad">{ "down" }</span>
+                                }
+                            </h3>
+                            <div class="zone-members">{ for cards.into_iter().map(member) }</div>
+                        </section>
+                    }
+                }) }
+            }
             if !props.unowned.is_empty() {
                 <section class="tray" aria-label="tasks no member runs">
                     <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
@@ -353,6 +438,25 @@ pub fn group_view(props: &GroupProps) -> Html {
             }
         </div>
     }
+}
+
+/// The zones of the cards, by name, and `None` last for members without one; empty when
+/// no member has a zone (the cards are then not grouped).
+fn zones(cards: &[Card]) -> Vec<Option<&str>> {
+    if cards.iter().all(|c| c.zone.is_none()) {
+        return Vec::new();
+    }
+    // Kept in order as they are found (a sort would add its code to the browser build).
+    fn key<'a>(zone: &Option<&'a str>) -> (bool, Option<&'a str>) {
+        (zone.is_none(), *zone)
+    }
+    let mut zones: Vec<Option<&str>> = Vec::new();
+    for zone in cards.iter().map(|c| c.zone.as_deref()) {
+        if let Err(i) = zones.binary_search_by_key(&key(&zone), key) {
+            zones.insert(i, zone);
+        }
+    }
+    zones
 }
 
 /// A card's header and buttons, for a member whose tasks are drawn as marks (cloning the

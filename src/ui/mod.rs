@@ -14,6 +14,7 @@ mod group;
 mod help;
 mod hooks;
 mod mini;
+mod operations;
 mod protocol;
 mod side;
 mod term;
@@ -78,12 +79,14 @@ pub fn app() -> Html {
     // The single view's data is read even when comparing: the transport and banner use it.
     let single = pg.single();
     let frame = &single.frame;
+    let operations = pg.operations(frame);
+    let restart = operations.restart;
     let body = if comparing {
         html! {
             <main id="stage" class="body compare">
                 <compare::CompareView lanes={pg.lanes()} clock={clock} toolbar={single.toolbar.clone()}
                     charts={pg.charts()} chart_lane={pg.chart_lane()} motion={motion} mini={single.compact} names={pg.task_names()} dark={dark}
-                    on_action={on_action.clone()} />
+                    operations={operations} on_action={on_action.clone()} />
             </main>
         }
     } else {
@@ -98,8 +101,9 @@ pub fn app() -> Html {
                     }
                     <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
                         highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion}
-                        mini={single.compact} names={pg.task_names()} dark={dark} label="members of the group" />
+                        mini={single.compact} names={pg.task_names()} dark={dark} restart={restart} label="members of the group" />
                     <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
+                    <operations::OperationsBar operations={operations} on_action={on_action.clone()} />
                     <toolbar::Legend />
                     <timeline::TaskTimelineView data={pg.task_timeline()} clock={clock} dark={dark}
                         on_action={on_action.clone()} />

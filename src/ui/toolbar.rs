@@ -1,5 +1,5 @@
-//! Acting on the group as a whole: add a member (with its restore rate and capacity), crash
-//! the leader; and the legend of the chips' shapes.
+//! Acting on the group as a whole: add a member (with its restore rate, capacity and zone),
+//! crash the leader; and the legend of the chips' shapes.
 
 use super::term::Term;
 use crate::model::{Command, MemberSpec};
@@ -29,13 +29,22 @@ pub fn next_member_name(names: &[String]) -> String {
 pub fn member_toolbar(props: &ToolbarProps) -> Html {
     let rate = use_state(String::new);
     let capacity = use_state(|| "1".to_string());
+    // The zone the reader picked ("" for none), until the zones change; else the suggestion.
+    let picked = use_state(|| None::<String>);
+    let zones = &props.toolbar.zones;
+    let zone = (*picked)
+        .clone()
+        .filter(|z| z.is_empty() || zones.contains(z))
+        .or_else(|| props.toolbar.zone.clone())
+        .filter(|z| !z.is_empty());
     let name = next_member_name(&props.toolbar.names);
     let add = {
-        let (on, rate, capacity, name) = (
+        let (on, rate, capacity, name, zone) = (
             props.on_action.clone(),
             rate.clone(),
             capacity.clone(),
             name.clone(),
+            zone.clone(),
         );
         Callback::from(move |_| {
             let restore_rate = rate.trim().parse::<u64>().ok().filter(|&r| r > 0);
@@ -49,7 +58,7 @@ pub fn member_toolbar(props: &ToolbarProps) -> Html {
                 name: name.clone(),
                 capacity,
                 restore_rate,
-                zone: None,
+                zone: zone.clone(),
             })));
         })
     };
@@ -74,6 +83,15 @@ pub fn member_toolbar(props: &ToolbarProps) -> Html {
             )
         })
     };
+    let on_zone = {
+        let picked = picked.clone();
+        Callback::from(move |e: Event| {
+            picked.set(Some(
+                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value(),
+            ))
+        })
+    };
     html! {
         <div class="toolbar">
             <button data-testid="add-member" class="primary" onclick={add} title="A new member joins the group now">
@@ -87,6 +105,17 @@ pub fn member_toolbar(props: &ToolbarProps) -> Html {
                 <input data-testid="add-capacity" type="number" min="1" max="16" value={(*capacity).clone()} oninput={on_capacity}
                     aria-label="capacity of the new member" />
             </label>
+            if !zones.is_empty() {
+                <label>{ "zone " }
+                    <select data-testid="add-zone" onchange={on_zone} aria-label="zone of the new member"
+                        title="Suggested: the zone with the fewest live members">
+                        { for zones.iter().map(|z| html! {
+                            <option value={z.clone()} selected={zone.as_ref() == Some(z)}>{ z }</option>
+                        }) }
+                        <option value="" selected={zone.is_none()}>{ "none" }</option>
+                    </select>
+                </label>
+            }
             <button data-testid="crash-leader" class="danger" disabled={!props.toolbar.can_crash_leader} onclick={crash_leader}
                 title="Kill whichever member leads now">{ "crash leader" }</button>
         </div>
@@ -103,7 +132,8 @@ pub fn legend() -> Html {
         html! {
             <span>
                 <span class="chip" aria-hidden="true" data-role={get("data-role")} data-up={get("data-up")}
-                    data-learned={get("data-learned")} data-ready={get("data-ready")} data-stateful={get("data-stateful")}>
+                    data-learned={get("data-learned")} data-ready={get("data-ready")} data-stateful={get("data-stateful")}
+                    data-away={get("data-away")}>
                     <span class="label"><span class="glyph">{ glyph.to_string() }</span>{ "T" }</span>
                 </span>
                 { " " }<Term term={term.to_string()}>{ label.to_string() }</Term>
@@ -114,6 +144,7 @@ pub fn legend() -> Html {
         <div class="legend" aria-label="legend">
             { chip("active", &[("data-up", "true")], "\u{25A0}", "active", "active") }
             { chip("active", &[("data-up", "false")], "\u{25D4}", "restoring (down)", "downtime") }
+            { chip("active", &[("data-up", "false"), ("data-away", "true")], "\u{2016}", "waiting (restart)", "restart") }
             { chip("active", &[("data-up", "true"), ("data-learned", "true")], "\u{25A0}", "learned", "learned") }
             { chip("learner", &[], "\u{25D0}", "learner", "learner") }
             { chip("learner", &[("data-ready", "true")], "\u{2713}", "ready", "ready") }

@@ -572,7 +572,9 @@ test('the task timeline shows every task over time, and a click on it moves the 
     return n;
   });
   assert.ok(blue > 1000, `running spans drawn (${blue} px)`);
-  const box = await (await page.$('[data-testid=task-timeline-canvas]')).boundingBox();
+  const canvas = await page.$('[data-testid=task-timeline-canvas]');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
   // Below the time axis, in the first row.
   await page.mouse.move(box.x + box.width * 0.3, box.y + 26);
   await page.waitForSelector('[data-testid=timeline-hover]');
@@ -659,10 +661,10 @@ test('a large group is drawn compactly, and a task or member can be found in it'
 
 /**
  * Every member state the playground draws, and a scenario that shows them all at
- * STATES_AT ms. A new state (issue 10's `restarting`) is one more name here and one more
- * event in the scenario.
+ * STATES_AT ms, its members in zones (so zone groups are audited too). A new state is one
+ * more name here and one more event in the scenario.
  */
-const MEMBER_STATES = ['live', 'leaving', 'crashed', 'left'];
+const MEMBER_STATES = ['live', 'leaving', 'crashed', 'left', 'restarting'];
 const STATES_AT = 7000;
 const STATES_SCENARIO = {
   name: 'Every member state',
@@ -671,12 +673,15 @@ const STATES_SCENARIO = {
     { id: 'T1', changelog: 50000 }, { id: 'T2', changelog: 50000 }, { id: 'T3', changelog: 900000 },
     { id: 'T4', changelog: 900000 }, { id: 'T5', changelog: 50000 }, { id: 'T6', changelog: 1000 },
   ],
-  members: [{ id: 'S1' }, { id: 'S2' }, { id: 'S3' }, { id: 'S4' }, { id: 'S5' }],
+  members: [
+    { id: 'S1', zone: 'a' }, { id: 'S2', zone: 'b' }, { id: 'S3', zone: 'a' }, { id: 'S4', zone: 'b' }, { id: 'S5', zone: 'a' },
+  ],
   initial: { S1: ['T1', 'T2'], S2: ['T3', 'T4'], S3: ['T5'], S4: ['T6'] },
   events: [
     { at_ms: 0, drain: 'S4' }, // left by STATES_AT
     { at_ms: 5000, drain: 'S2' }, // still leaving: its stores are large
     { at_ms: 6000, crash: 'S3' }, // crashed, not yet timed out
+    { at_ms: 6500, restart: 'S5', down_ms: 5000, keep_state: false }, // restarting, with a countdown
   ],
 };
 

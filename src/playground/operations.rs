@@ -1,0 +1,250 @@
+//! The operations controls (restarts, rolling restarts, zone outages) as plain data: the time
+//! away and the disk choice every restart button uses, what a restart will do under the
+//! scenario's membership, which zones can fail and the rolling restart under way; and the
+//! zone a new member is suggested.
+
+use super::Playground;
+use crate::engine::member::MemberStatus;
+use crate::engine::Engine;
+use crate::model::{Command, MAX_DOWN_MS};
+use crate::views::frame::{Frame, RollingView, ZoneView};
+
+/// How long a restart keeps its member away until the reader says otherwise: shorter than
+/// the default session timeout, so static membership shows its point.
+pub const DEFAULT_DOWN_MS: u64 = 6_000;
+
+/// What every restart button (and the rolling restart) does: the time away, and whether the
+/// member's stores survive (a persistent disk).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RestartChoice {
+    /// How long the member is away, in ms.
+    pub down_ms: u64,
+    /// Its stores survive the restart.
+    pub keep_state: bool,
+}
+
+impl Default for RestartChoice {
+    fn default() -> Self {
+        RestartChoice {
+            down_ms: DEFAULT_DOWN_MS,
+            keep_state: true,
+        }
+    }
+}
+
+impl RestartChoice {
+    /// The restart of one member.
+    pub fn restart(&self, member: &str) -> Command {
+        Command::Restart {
+            member: member.to_string(),
+            down_ms: self.down_ms,
+            keep_state: self.keep_state,
+        }
+    }
+
+    /// A rolling restart of the group.
+    pub fn rolling_restart(&self) -> Command {
+        Command::RollingRestart {
+            down_ms: self.down_ms,
+            keep_state: self.keep_state,
+        }
+    }
+
+    /// The choice in words: "away 6 s, keeps its disk".
+    pub fn describe(&self) -> String {
+        format!(
+            "away {} s, {}",
+            seconds(self.down_ms),
+            if self.keep_state {
+                "keeps its disk"
+            } else {
+                "loses its disk"
+            }
+        )
+    }
+}
+
+/// Milliseconds as seconds, with as many decimals as needed: `6`, `0.5`, `12.25`.
+pub fn seconds(ms: u64) -> String {
+    let (whole, part) = (ms / 1000, ms % 1000);
+    if part == 0 {
+        return whole.to_string();
+    }
+    let part = format!("{part:03}");
+    format!("{whole}.{}", part.trim_end_matches('0'))
+}
+
+/// How an error about the time away starts.
+const DOWN_TIME_ERROR: &str = "time away: ";
+
+/// Whether an error is about the time away (a valid time then clears it).
+pub(super) fn is_down_time_error(error: &str) -> bool {
+    error.starts_with(DOWN_TIME_ERROR)
+}
+
+/// Reads a time away typed in seconds (`6`, `0.5`, `12.25`), without float parsing (the
+/// browser build carries none): at most three decimals, more than 0, at most a day.
+pub fn parse_down_time(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let refuse = || {
+        format!(
+            "{DOWN_TIME_ERROR}write seconds above 0 and at most {} (a day), not \"{text}\"",
+            MAX_DOWN_MS / 1000
+        )
+    };
+    if text.is_empty() {
+        return Err(format!(
+            "{DOWN_TIME_ERROR}write how many seconds a restarted member is away (above 0, at most {}: a day)",
+            MAX_DOWN_MS / 1000
+        ));
+    }
+    let (whole, part) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if (whole.is_empty() && part.is_empty()) || part.len() > 3 || !digits(whole) || !digits(part) {
+        return Err(refuse());
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| refuse())?
+    };
+    let part: u64 = if part.is_empty() {
+        0
+    } else {
+        format!("{part:0<3}").parse().map_err(|_| refuse())?
+    };
+    let ms = whole
+        .checked_mul(1000)
+        .and_then(|w| w.checked_add(part))
+        .ok_or_else(refuse)?;
+    if ms == 0 || ms > MAX_DOWN_MS {
+        return Err(refuse());
+    }
+    Ok(ms)
+}
+
+/// The time until a restarting member is back, in words: `back in 4.2 s`,
+/// `back in 2 min 5 s`. `ms` is rounded up to a tenth of a second, so it never reads 0
+/// before the member is back.
+pub fn back_in(ms: u64) -> String {
+    if ms < 60_000 {
+        let tenths = ms.div_ceil(100);
+        format!("back in {}.{} s", tenths / 10, tenths % 10)
+    } else {
+        let s = ms.div_ceil(1000);
+        format!("back in {} min {} s", s / 60, s % 60)
+    }
+}
+
+/// A rolling restart under way, in words: who is away, who is next.
+fn rolling_words(rolling: &RollingView, frame: &Frame) -> String {
+    let next = match rolling.remaining.as_slice() {
+        [] => "the last one".to_string(),
+        [one] => format!("then {one}"),
+        [first, rest @ ..] => format!("then {first} and {} more", rest.len()),
+    };
+    let away = |name: &str| {
+        frame
+            .cards
+            .iter()
+            .find(|c| c.name == name)
+            .and_then(|c| c.restart.filter(|_| c.status == MemberStatus::Restarting))
+    };
+    match &rolling.current {
+        None => match rolling.remaining.first() {
+            Some(first) => format!(
+                "Rolling restart: {first} first, once the group is at rest ({} to go)",
+                rolling.remaining.len()
+            ),
+            None => "Rolling restart: nothing left to restart".to_string(),
+        },
+        Some(current) => match away(current) {
+            Some(c) => format!(
+                "Rolling restart: {current} is restarting, {} \u{00B7} {next}",
+                back_in(c.back_in_ms)
+            ),
+            None if rolling.remaining.is_empty() => {
+                format!("Rolling restart: {current} is back, the last one")
+            }
+            None => format!(
+                "Rolling restart: {current} is back \u{00B7} {next}, once the group is at rest"
+            ),
+        },
+    }
+}
+
+/// Everything the operations controls show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operations {
+    /// What a restart button does.
+    pub restart: RestartChoice,
+    /// What a restart will do under this membership and session timeout, in words.
+    pub outcome: String,
+    /// Whether a rolling restart would be taken now (by every lane).
+    pub can_rolling_restart: bool,
+    /// The rolling restart under way, in words, if any.
+    pub rolling: Option<String>,
+    /// The zones; `can_crash` only where every lane would take the outage.
+    pub zones: Vec<ZoneView>,
+}
+
+/// The zone a new member is suggested: the one with the fewest live members (the first by
+/// name among equals), as a deployment spreads its members; none when no member has a zone.
+pub fn suggested_zone(engine: &Engine) -> Option<String> {
+    engine.zones().into_iter().min_by_key(|zone| {
+        engine
+            .members()
+            .iter()
+            .filter(|m| m.zone.as_deref() == Some(zone.as_str()) && m.status.alive())
+            .count()
+    })
+}
+
+impl Playground {
+    /// What every restart button does now.
+    pub fn restart_choice(&self) -> RestartChoice {
+        self.restart
+    }
+
+    /// The operations controls, read off the main lane's frame (a command is refused unless
+    /// every lane takes it, so a control is enabled only then).
+    pub fn operations(&self, frame: &Frame) -> Operations {
+        let config = &self.session.scenario().config;
+        let every_lane = |command: &Command| {
+            self.session
+                .lanes()
+                .iter()
+                .all(|lane| lane.view().check(command).is_ok())
+        };
+        let timeout = seconds(config.session_timeout_ms);
+        let outcome = match config.static_membership {
+            true if self.restart.down_ms < config.session_timeout_ms => format!(
+                "Static membership: back within the {timeout} s session timeout, a member gets its tasks back without a rebalance."
+            ),
+            true => format!(
+                "Static membership, but away longer than the {timeout} s session timeout: a member is removed, then rejoins."
+            ),
+            false => format!(
+                "Dynamic membership: a restarted member comes back as a new one (a rebalance); its old session times out after {timeout} s."
+            ),
+        };
+        Operations {
+            restart: self.restart,
+            outcome,
+            can_rolling_restart: frame.can_rolling_restart
+                && every_lane(&self.restart.rolling_restart()),
+            rolling: frame
+                .rolling_restart
+                .as_ref()
+                .map(|r| rolling_words(r, frame)),
+            zones: frame
+                .zones
+                .iter()
+                .map(|z| ZoneView {
+                    can_crash: z.can_crash && every_lane(&Command::CrashZone(z.name.clone())),
+                    ..z.clone()
+                })
+                .collect(),
+        }
+    }
+}
