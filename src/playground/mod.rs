@@ -5,18 +5,26 @@
 //! only renders what this holds and runs the effects.
 
 mod action;
+mod application;
 mod find;
 mod loading;
 mod log;
 mod over_time;
 mod preferences;
+#[cfg(test)]
+mod review_tests;
+mod schedule;
 pub mod screen;
 mod startup;
 #[cfg(test)]
 mod tests;
 
 pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
+pub use application::{
+    ApplicationDraft, ApplicationForm, Field, FieldError, FormAction, SubtopologyDraft, Totals,
+};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
+pub use schedule::{CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};
 
 use crate::link::{SavedSession, TourPosition, ViewMode};
@@ -63,6 +71,12 @@ pub struct Playground {
     motion: bool,
     continuous: bool,
     embed: bool,
+    /// The application form's draft, while the scenario it was opened on is loaded.
+    application: Option<ApplicationForm>,
+    /// The application form is open.
+    application_open: bool,
+    /// The scheduled command selected on the track.
+    selected_command: Option<usize>,
     /// Views read off the session, kept between frames.
     memos: screen::Memos,
 }
@@ -91,6 +105,9 @@ impl Playground {
             motion: true,
             continuous: false,
             embed: false,
+            application: None,
+            application_open: false,
+            selected_command: None,
             memos: screen::Memos::default(),
         }
     }
@@ -169,6 +186,10 @@ impl Playground {
     pub fn embed(&self) -> bool {
         self.embed
     }
+    /// The application form, while it is open.
+    pub fn application(&self) -> Option<&ApplicationForm> {
+        self.application.as_ref().filter(|_| self.application_open)
+    }
 
     /// The preferences as they are now, to be saved when the reader changes one.
     pub fn preferences(&self) -> Preferences {
@@ -212,6 +233,8 @@ impl Playground {
                 | Action::Preset(_)
                 | Action::Import { .. }
                 | Action::Apply(_)
+                | Action::Application(FormAction::Apply)
+                | Action::Schedule(_)
                 | Action::NewSession
                 | Action::StartTour(_)
                 | Action::TourStep(_)
@@ -290,6 +313,8 @@ impl Playground {
                 }
                 Err(e) => self.fail(format!("not applied: {e}. The current session is kept.")),
             },
+            Action::Application(action) => self.application_form(action),
+            Action::Schedule(edit) => self.edit_schedule(edit),
             Action::NewSession => {
                 let effects = self.load_preset(PRESETS[0].id, None);
                 self.notice = Some("Started a clean session.".into());
@@ -367,6 +392,26 @@ impl Playground {
                 mime: "image/svg+xml",
                 text: screen::chart_svg(self, kind),
             }],
+            Action::ExportReport => match crate::report::of_session(&self.session) {
+                Ok(text) => {
+                    self.notice = Some(format!(
+                        "Report saved: {} under {}, as one HTML page.",
+                        self.session.scenario().name,
+                        self.session
+                            .strategies()
+                            .iter()
+                            .map(|s| s.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    vec![Effect::Download {
+                        name: "handoff-report.html".into(),
+                        mime: "text/html",
+                        text,
+                    }]
+                }
+                Err(e) => self.fail(format!("the report could not be made: {e}")),
+            },
             Action::Help(open) => {
                 self.help = open;
                 Vec::new()
@@ -456,7 +501,18 @@ impl Playground {
         }
     }
 
+    /// Shows another session; drafts made on the previous scenario are forgotten.
     fn replace_session(&mut self, session: Session) {
+        self.session = session;
+        self.memos.clear();
+        self.application = None;
+        self.application_open = false;
+        self.selected_command = None;
+    }
+
+    /// Shows another session of the same scenario (other lanes, edited commands): the drafts
+    /// stay.
+    fn rebuild_session(&mut self, session: Session) {
         self.session = session;
         self.memos.clear();
     }

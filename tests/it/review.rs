@@ -449,7 +449,7 @@ fn self_contained(html: &str) {
         assert!(open > 0, "<{tag}> used");
     }
     assert!(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
-    let css = between(&html, "<style>", "</style>");
+    let css = between(html, "<style>", "</style>");
     assert!(
         css.contains("@media print") && css.contains("section.strategy { break-before: page; }")
     );
