@@ -228,14 +228,17 @@ impl ApplicationForm {
         self.problem = None;
     }
 
-    /// Whether a field has a problem (an error names it, or a part of it: a changelog range
-    /// error marks both its min and max).
+    /// Whether a field has a problem: an error names it or one of its items (`zones[1]`); a
+    /// changelog's range marks its min and max, too many tasks in all marks the partitions.
     pub fn invalid(&self, field: Field) -> bool {
         let path = field.path();
         self.errors.iter().any(|e| {
             e.field == path
-                || path.starts_with(&format!("{}.", e.field))
                 || e.field.starts_with(&format!("{path}["))
+                || (e.field.ends_with(".changelog")
+                    && matches!(field, Field::Min(_) | Field::Max(_))
+                    && path.starts_with(&format!("{}.", e.field)))
+                || (e.field == "topology" && matches!(field, Field::Partitions(_)))
         })
     }
 
@@ -470,10 +473,33 @@ impl ApplicationDraft {
         totals.tasks = sum(false);
         totals.stateful = sum(true);
         match self.topology() {
-            Ok(topology) => match topology_tasks(&topology) {
-                Ok(tasks) => totals.changelog = Some(tasks.iter().map(|t| t.changelog).sum()),
-                Err(e) => errors.push(e.into()),
-            },
+            Ok(topology) => {
+                // Each subtopology on its own first, so that every one's problem shows at once;
+                // then the whole (names listed twice, too many tasks in all).
+                for (i, s) in topology.subtopologies.iter().enumerate() {
+                    let one = Topology {
+                        seed: topology.seed,
+                        subtopologies: vec![s.clone()],
+                    };
+                    if let Err(e) = topology_tasks(&one) {
+                        let mut e = FieldError::from(e);
+                        e.field = e.field.replacen(
+                            "topology.subtopologies[0]",
+                            &format!("topology.subtopologies[{i}]"),
+                            1,
+                        );
+                        errors.push(e);
+                    }
+                }
+                if errors.is_empty() {
+                    match topology_tasks(&topology) {
+                        Ok(tasks) => {
+                            totals.changelog = Some(tasks.iter().map(|t| t.changelog).sum());
+                        }
+                        Err(e) => errors.push(e.into()),
+                    }
+                }
+            }
             Err(mut bad) => errors.append(&mut bad),
         }
         if self.name.trim().is_empty() {
@@ -615,5 +641,27 @@ impl Playground {
             ));
         }
         Vec::new()
+    }
+}
+
+impl Playground {
+    /// The application in a few words, for the button that opens the form.
+    pub fn application_summary(&self) -> String {
+        let s = self.session.scenario();
+        let tasks = s.tasks.len();
+        match (&s.topology, &s.instances) {
+            (Some(t), Some(i)) => format!(
+                "{tasks} tasks in {} subtopologies on {} instances of {} threads",
+                t.subtopologies.len(),
+                i.count,
+                i.threads
+            ),
+            (Some(t), None) => format!(
+                "{tasks} tasks in {} subtopologies on {} members",
+                t.subtopologies.len(),
+                s.members.len()
+            ),
+            _ => format!("{tasks} tasks on {} members", s.members.len()),
+        }
     }
 }

@@ -24,7 +24,7 @@ pub use application::{
     ApplicationDraft, ApplicationForm, Field, FieldError, FormAction, SubtopologyDraft, Totals,
 };
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
-pub use schedule::{CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
+pub use schedule::{moment, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};
 
 use crate::link::{SavedSession, TourPosition, ViewMode};

@@ -83,6 +83,10 @@ fn the_form_opens_on_a_topology_scenarios_application_with_its_totals() {
         }
     );
     assert_eq!(f.commands, 3, "the three joins at 60 s");
+    assert_eq!(
+        pg.application_summary(),
+        "100 tasks in 3 subtopologies on 12 instances of 2 threads"
+    );
 }
 
 #[test]
@@ -118,6 +122,19 @@ fn bad_input_is_named_on_its_field_live_and_what_was_typed_is_kept() {
         .expect("zero partitions")
         .reason
         .contains("at least 1 partition"));
+    edit(&mut pg, Field::Max(2), "5");
+    edit(&mut pg, Field::Stateful(2), "true");
+    edit(&mut pg, Field::Min(2), "9");
+    let fields: Vec<&str> = form(&pg).errors.iter().map(|e| e.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "topology.subtopologies[0].partitions",
+            "topology.subtopologies[2].changelog"
+        ],
+        "every subtopology's problem at once"
+    );
+    edit(&mut pg, Field::Stateful(2), "false");
     edit(&mut pg, Field::Partitions(0), "56x");
     assert_eq!(
         error_at(&pg, "topology.subtopologies[0].partitions")
@@ -154,6 +171,7 @@ fn bad_input_is_named_on_its_field_live_and_what_was_typed_is_kept() {
         "{e}"
     );
     assert_eq!(form(&pg).totals.tasks, Some(24_008));
+    assert!(form(&pg).invalid(Field::Partitions(1)) && !form(&pg).invalid(Field::Min(1)));
 
     edit(&mut pg, Field::Threads, "0");
     assert!(error_at(&pg, "instances.threads").is_some());
@@ -339,7 +357,10 @@ fn the_scheduled_commands_are_marks_with_rows_menus_and_steps() {
     assert_eq!(s.members.len(), 15);
     assert_eq!(s.zones, ["a", "b", "c"]);
     assert_eq!(s.next_member, "S16");
-    assert_eq!((s.step_ms, s.big_step_ms), (s.scale / 100, s.scale / 10));
+    assert_eq!(
+        (s.snap_ms, s.step_ms, s.big_step_ms),
+        (s.scale / 200, s.scale / 100, s.scale / 10)
+    );
     pg.act(Action::Seek(60_000));
     assert!(pg.schedule().marks.iter().all(|m| m.done));
     pg.act(Action::Schedule(ScheduleEdit::Select(Some(1))));
@@ -414,7 +435,7 @@ fn moving_a_command_reorders_the_schedule_and_keeps_it_selected() {
     );
     assert_eq!(
         pg.notice(),
-        Some("Moved join S4 from 0 ms to 4.0 s: the history was run again from 0 ms.")
+        Some("Moved join S4 from 0 ms to 4 s: the history was run again from 0 ms.")
     );
     assert_same_as_fresh(&pg);
     // Moving it to where it is changes nothing.
@@ -471,7 +492,7 @@ fn changing_and_deleting_commands() {
     );
     assert!(pg
         .notice()
-        .is_some_and(|n| n.starts_with("Deleted join S5 at 2.0 s")));
+        .is_some_and(|n| n.starts_with("Deleted join S5 at 2 s")));
     assert!(pg
         .session()
         .main()
@@ -513,7 +534,7 @@ fn an_edit_the_scenario_cannot_run_is_refused_in_one_line_and_nothing_changes() 
             index: 2,
             at_ms: 1_000,
         },
-        "Cannot move crash S5 from 2.5 s to 1.0 s: events[1]: crash S5 names member S5, which is not in `members` and has not joined by 1000 ms",
+        "Cannot move crash S5 from 2.5 s to 1 s: events[1]: crash S5 names member S5, which is not in `members` and has not joined by 1000 ms",
     );
     refused(
         &mut pg,
@@ -556,6 +577,26 @@ fn an_edit_the_scenario_cannot_run_is_refused_in_one_line_and_nothing_changes() 
     assert_eq!(commands(&pg), before);
     assert_eq!(*pg.session().main().view(), view);
     assert_eq!(pg.session().clock(), 3_000);
+}
+
+#[test]
+fn moments_on_the_track_are_written_exactly() {
+    let written: Vec<String> = [0, 850, 1_000, 3_050, 60_000, 90_500, 2_000_001]
+        .into_iter()
+        .map(moment)
+        .collect();
+    assert_eq!(
+        written,
+        [
+            "0 ms",
+            "850 ms",
+            "1 s",
+            "3.05 s",
+            "60 s",
+            "90.5 s",
+            "2000.001 s"
+        ]
+    );
 }
 
 #[test]

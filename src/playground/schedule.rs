@@ -9,7 +9,6 @@
 use super::{Effect, Playground};
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
 use crate::session::Session;
-use crate::views::frame::duration;
 
 /// A change to the scheduled commands (indices are positions in the history's commands).
 #[derive(Clone, Debug, PartialEq)]
@@ -146,6 +145,8 @@ pub struct ScheduleMark {
     pub row: u8,
     /// Carried out by the clock.
     pub done: bool,
+    /// The command itself, for its editor.
+    pub command: TimedCommand,
 }
 
 /// What the timeline editor shows and offers.
@@ -313,6 +314,20 @@ impl CommandDraft {
     }
 }
 
+/// A moment on the track, exactly: `850 ms`, `3.05 s`, `60 s`.
+pub fn moment(ms: u64) -> String {
+    if ms < 1_000 {
+        return format!("{ms} ms");
+    }
+    let fraction = format!("{:03}", ms % 1_000);
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() {
+        format!("{} s", ms / 1_000)
+    } else {
+        format!("{}.{fraction} s", ms / 1_000)
+    }
+}
+
 /// Inserts a command after those at the same moment or before; returns where.
 fn insert(commands: &mut Vec<TimedCommand>, command: TimedCommand) -> usize {
     let at = commands.partition_point(|c| c.at_ms <= command.at_ms);
@@ -348,6 +363,7 @@ impl Playground {
                     kind: CommandKind::of(&c.command),
                     row: row as u8,
                     done: c.at_ms <= clock,
+                    command: c.clone(),
                 }
             })
             .collect();
@@ -378,7 +394,7 @@ impl Playground {
             scale,
             step_ms: scale / 100,
             big_step_ms: scale / 10,
-            snap_ms: (scale / 1000).max(1),
+            snap_ms: (scale / 200).max(1),
             members,
             zones,
             next_member,
@@ -401,7 +417,7 @@ impl Playground {
                 return Vec::new();
             }
             ScheduleEdit::Add(command) => {
-                let what = format!("{} at {}", command.command, duration(command.at_ms));
+                let what = format!("{} at {}", command.command, moment(command.at_ms));
                 let from = command.at_ms;
                 let at = insert(&mut commands, command);
                 (
@@ -421,7 +437,7 @@ impl Playground {
                 }
                 let what = command.command.to_string();
                 let from = command.at_ms.min(at_ms);
-                let (a, b) = (duration(command.at_ms), duration(at_ms));
+                let (a, b) = (moment(command.at_ms), moment(at_ms));
                 command.at_ms = at_ms;
                 let at = insert(&mut commands, command);
                 (
@@ -440,8 +456,8 @@ impl Playground {
                     return Vec::new();
                 }
                 let (before, after) = (
-                    format!("{} at {}", old.command, duration(old.at_ms)),
-                    format!("{} at {}", command.command, duration(command.at_ms)),
+                    format!("{} at {}", old.command, moment(old.at_ms)),
+                    format!("{} at {}", command.command, moment(command.at_ms)),
                 );
                 let from = old.at_ms.min(command.at_ms);
                 let at = insert(&mut commands, command);
@@ -457,7 +473,7 @@ impl Playground {
                     return self.fail(missing(index));
                 }
                 let old = commands.remove(index);
-                let what = format!("{} at {}", old.command, duration(old.at_ms));
+                let what = format!("{} at {}", old.command, moment(old.at_ms));
                 // The neighbour is selected, so that the keyboard stays on the track.
                 let next = (!commands.is_empty()).then(|| index.min(commands.len() - 1));
                 (
@@ -477,7 +493,7 @@ impl Playground {
                 self.selected_command = selected;
                 self.notice = Some(format!(
                     "{done}: the history was run again from {}.",
-                    duration(from)
+                    moment(from)
                 ));
                 vec![Effect::Autosave]
             }
