@@ -336,6 +336,29 @@ impl ApplicationDraft {
         }
     }
 
+    /// A field's text as typed (a flag as `true` or `false`).
+    pub fn get(&self, field: Field) -> String {
+        let sub = |i: usize| self.subtopologies.get(i);
+        let text = |s: Option<&String>| s.cloned().unwrap_or_default();
+        match field {
+            Field::Name => self.name.clone(),
+            Field::Seed => self.seed.clone(),
+            Field::Count => self.count.clone(),
+            Field::Threads => self.threads.clone(),
+            Field::Zones => self.zones.clone(),
+            Field::RestoreRate => self.restore_rate.clone(),
+            Field::Running => self.running.to_string(),
+            Field::KeepCommands => self.keep_commands.to_string(),
+            Field::Stateful(i) => sub(i).is_some_and(|s| s.stateful).to_string(),
+            Field::SubtopologyName(i) => text(sub(i).map(|s| &s.name)),
+            Field::Partitions(i) => text(sub(i).map(|s| &s.partitions)),
+            Field::Min(i) => text(sub(i).map(|s| &s.min)),
+            Field::Max(i) => text(sub(i).map(|s| &s.max)),
+            Field::Distribution(i) => text(sub(i).map(|s| &s.distribution)),
+            Field::WriteRate(i) => text(sub(i).map(|s| &s.write_rate)),
+        }
+    }
+
     /// Sets a field to the text typed (a flag to `true` or anything else).
     pub fn set(&mut self, field: Field, text: String) {
         let flag = text == "true";

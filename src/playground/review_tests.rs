@@ -104,10 +104,11 @@ fn bad_input_is_named_on_its_field_live_and_what_was_typed_is_kept() {
     assert!(form(&pg).invalid(Field::Min(1)) && form(&pg).invalid(Field::Max(1)));
     assert!(!form(&pg).invalid(Field::Min(0)));
     assert_eq!(
-        form(&pg).draft.subtopologies[1].min,
+        form(&pg).draft.get(Field::Min(1)),
         "5,000,000",
         "kept as typed"
     );
+    assert_eq!(form(&pg).draft.get(Field::Stateful(2)), "false");
     assert_eq!(
         form(&pg).totals.changelog,
         None,

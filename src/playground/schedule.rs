@@ -383,7 +383,7 @@ impl Playground {
                 }
             }
         }
-        zones.sort();
+        zones.sort_unstable();
         let next_member = (1..)
             .map(|i| format!("S{i}"))
             .find(|n| !members.contains(n))

@@ -12,6 +12,7 @@
 
 use crate::playground::{Action, ApplicationForm, Field, FieldError, FormAction};
 use crate::report::grouped;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Properties of the application dialog.
@@ -88,56 +89,105 @@ fn problems_at(form: &ApplicationForm, field: &str) -> Html {
     problems(form.errors.iter().filter(|e| e.field == field), field)
 }
 
+/// A field's test id: `app-partitions-2`.
+fn testid(field: Field) -> String {
+    let sub = |name: &str, i: usize| format!("app-{name}-{i}");
+    match field {
+        Field::Name => "app-name".into(),
+        Field::Seed => "app-seed".into(),
+        Field::SubtopologyName(i) => sub("sub-name", i),
+        Field::Partitions(i) => sub("partitions", i),
+        Field::Stateful(i) => sub("stateful", i),
+        Field::Min(i) => sub("min", i),
+        Field::Max(i) => sub("max", i),
+        Field::Distribution(i) => sub("distribution", i),
+        Field::WriteRate(i) => sub("write-rate", i),
+        Field::Count => "app-count".into(),
+        Field::Threads => "app-threads".into(),
+        Field::Zones => "app-zones".into(),
+        Field::RestoreRate => "app-restore-rate".into(),
+        Field::Running => "app-running".into(),
+        Field::KeepCommands => "app-keep-commands".into(),
+    }
+}
+
+/// Where a field's problems are listed: its subtopology's row, the instances, or its own.
+fn group(field: Field) -> String {
+    match field {
+        Field::SubtopologyName(i)
+        | Field::Partitions(i)
+        | Field::Stateful(i)
+        | Field::Min(i)
+        | Field::Max(i)
+        | Field::Distribution(i)
+        | Field::WriteRate(i) => format!("topology.subtopologies[{i}]"),
+        Field::Count | Field::Threads | Field::Zones | Field::RestoreRate | Field::Running => {
+            "instances".into()
+        }
+        other => other.path(),
+    }
+}
+
+/// A text field: its value as typed, marked invalid and described by its group's problems.
+/// (One copy of this code serves every field: it is not inlined.)
+#[inline(never)]
+fn text_input(on: &Callback<Action>, form: &ApplicationForm, field: Field, label: String) -> Html {
+    let oninput = on.reform(move |e: InputEvent| {
+        Action::Application(FormAction::Edit(
+            field,
+            e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value(),
+        ))
+    });
+    let numeric = !matches!(
+        field,
+        Field::Name | Field::SubtopologyName(_) | Field::Zones
+    );
+    let invalid = form.invalid(field);
+    html! {
+        <input type="text" data-testid={testid(field)} value={form.draft.get(field)} aria-label={label} {oninput}
+            inputmode={numeric.then_some("numeric")} spellcheck="false" autocomplete="off"
+            aria-invalid={invalid.then_some("true")}
+            aria-describedby={invalid.then(|| errors_id(&group(field)))} />
+    }
+}
+
+/// A checkbox of the form.
+#[inline(never)]
+fn checkbox(on: &Callback<Action>, form: &ApplicationForm, field: Field, label: String) -> Html {
+    let onchange = on.reform(move |e: Event| {
+        Action::Application(FormAction::Edit(
+            field,
+            e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                .checked()
+                .to_string(),
+        ))
+    });
+    html! {
+        <input type="checkbox" data-testid={testid(field)} checked={form.draft.get(field) == "true"}
+            aria-label={label} {onchange} />
+    }
+}
+
 /// Describes the application and restarts with it.
 #[function_component(ApplicationDialog)]
 pub fn application_dialog(props: &ApplicationProps) -> Html {
     let form = &props.form;
     let d = &form.draft;
     let on = &props.on_action;
-    let first = use_node_ref();
-    {
-        // Focus the first field when the dialog opens.
-        let first = first.clone();
-        use_effect_with((), move |_| {
-            if let Some(input) = first.cast::<web_sys::HtmlElement>() {
-                let _ = input.focus();
-            }
-        });
-    }
-    let form_action = |a: FormAction| Action::Application(a);
-    // A text field: its value as typed, invalid and described by its row's problems.
-    let text = |field: Field,
-                testid: String,
-                value: &str,
-                label: String,
-                numeric: bool,
-                prefix: &str| {
-        let oninput = on.reform(move |e: InputEvent| {
-            form_action(FormAction::Edit(
-                field,
-                e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                    .value(),
-            ))
-        });
-        let invalid = form.invalid(field);
-        html! {
-            <input type="text" data-testid={testid} value={value.to_string()} aria-label={label} {oninput}
-                inputmode={numeric.then_some("numeric")} spellcheck="false" autocomplete="off"
-                aria-invalid={invalid.then_some("true")}
-                aria-describedby={invalid.then(|| errors_id(prefix))} />
+    use_effect_with((), move |_| {
+        // The first field has the focus when the dialog opens.
+        let first = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("[data-testid=app-name]").ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(first) = first {
+            let _ = first.focus();
         }
-    };
-    let flag = |field: Field, testid: String, checked: bool, label: String| {
-        let onchange = on.reform(move |e: Event| {
-            form_action(FormAction::Edit(
-                field,
-                e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                    .checked()
-                    .to_string(),
-            ))
-        });
-        html! { <input type="checkbox" data-testid={testid} {checked} aria-label={label} {onchange} /> }
-    };
+    });
+    let form_action = |a: FormAction| Action::Application(a);
+    let text = |field: Field, label: String| text_input(on, form, field, label);
+    let flag = |field: Field, label: String| checkbox(on, form, field, label);
     let rows = d.subtopologies.iter().enumerate().map(|(i, s)| {
         let prefix = format!("topology.subtopologies[{i}]");
         let named = if s.name.trim().is_empty() { format!("subtopology {i}") } else { s.name.clone() };
@@ -153,14 +203,14 @@ pub fn application_dialog(props: &ApplicationProps) -> Html {
             <>
                 <tr key={format!("sub-{i}")} class={classes!(stateless.then_some("stateless"))}>
                     <th scope="row">{ i }</th>
-                    <td>{ text(Field::SubtopologyName(i), format!("app-sub-name-{i}"), &s.name, format!("name of subtopology {i}"), false, &prefix) }</td>
-                    <td>{ text(Field::Partitions(i), format!("app-partitions-{i}"), &s.partitions, format!("partitions of {named}"), true, &prefix) }</td>
-                    <td class="flag">{ flag(Field::Stateful(i), format!("app-stateful-{i}"), s.stateful, format!("{named} is stateful")) }</td>
+                    <td>{ text(Field::SubtopologyName(i), format!("name of subtopology {i}")) }</td>
+                    <td>{ text(Field::Partitions(i), format!("partitions of {named}")) }</td>
+                    <td class="flag">{ flag(Field::Stateful(i), format!("{named} is stateful")) }</td>
                     if stateless {
                         <td colspan="4" class="muted">{ "no state: nothing to restore" }</td>
                     } else {
-                        <td>{ text(Field::Min(i), format!("app-min-{i}"), &s.min, format!("smallest changelog of {named}, records"), true, &prefix) }</td>
-                        <td>{ text(Field::Max(i), format!("app-max-{i}"), &s.max, format!("largest changelog of {named}, records"), true, &prefix) }</td>
+                        <td>{ text(Field::Min(i), format!("smallest changelog of {named}, records")) }</td>
+                        <td>{ text(Field::Max(i), format!("largest changelog of {named}, records")) }</td>
                         <td>
                             <select data-testid={format!("app-distribution-{i}")} aria-label={format!("how sizes spread in {named}")} onchange={distribution}
                                 aria-invalid={form.invalid(Field::Distribution(i)).then_some("true")}>
@@ -168,7 +218,7 @@ pub fn application_dialog(props: &ApplicationProps) -> Html {
                                 <option value="zipf" selected={s.distribution == "zipf"}>{ "zipf: a few hot" }</option>
                             </select>
                         </td>
-                        <td>{ text(Field::WriteRate(i), format!("app-write-rate-{i}"), &s.write_rate, format!("records per second each task of {named} writes"), true, &prefix) }</td>
+                        <td>{ text(Field::WriteRate(i), format!("records per second each task of {named} writes")) }</td>
                     }
                     <td>
                         <button data-testid={format!("app-remove-{i}")} onclick={remove} disabled={d.subtopologies.len() == 1}
@@ -181,19 +231,6 @@ pub fn application_dialog(props: &ApplicationProps) -> Html {
             </>
         }
     });
-    let name_input = {
-        let oninput = on.reform(|e: InputEvent| {
-            Action::Application(FormAction::Edit(
-                Field::Name,
-                e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                    .value(),
-            ))
-        });
-        html! {
-            <input ref={first} type="text" data-testid="app-name" value={d.name.clone()} {oninput}
-                aria-invalid={form.invalid(Field::Name).then_some("true")} />
-        }
-    };
     let t = &form.totals;
     let close = on.reform(|_: MouseEvent| Action::Application(FormAction::Close));
     let apply = on.reform(|_: MouseEvent| Action::Application(FormAction::Apply));
@@ -218,8 +255,8 @@ pub fn application_dialog(props: &ApplicationProps) -> Html {
                     { ", \u{2026}), changelog sizes drawn between min and max from the seed; the instances run them with their threads, in zones dealt in turn. The configuration is kept." }
                 </p>
                 <div class="app-line">
-                    <label>{ "name " }{ name_input }</label>
-                    <label>{ "seed " }{ text(Field::Seed, "app-seed".into(), &d.seed, "seed of the changelog sizes".into(), true, "topology.seed") }</label>
+                    <label>{ "name " }{ text(Field::Name, "name of the scenario".into()) }</label>
+                    <label>{ "seed " }{ text(Field::Seed, "seed of the changelog sizes".into()) }</label>
                 </div>
                 { problems_at(form, "name") }
                 { problems_at(form, "topology.seed") }
@@ -236,16 +273,16 @@ pub fn application_dialog(props: &ApplicationProps) -> Html {
                 { problems_at(form, "topology.subtopologies") }
                 <fieldset class="app-instances">
                     <legend>{ "Instances" }</legend>
-                    <label>{ "count " }{ text(Field::Count, "app-count".into(), &d.count, "number of instances".into(), true, "instances") }</label>
-                    <label>{ "threads each " }{ text(Field::Threads, "app-threads".into(), &d.threads, "stream threads per instance".into(), true, "instances") }</label>
-                    <label>{ "zones " }{ text(Field::Zones, "app-zones".into(), &d.zones, "zones, dealt in turn (for example: a, b, c)".into(), false, "instances") }</label>
-                    <label>{ "restore rate " }{ text(Field::RestoreRate, "app-restore-rate".into(), &d.restore_rate, "records per second each instance restores (empty: the configuration's)".into(), true, "instances") }</label>
-                    <label class="check">{ flag(Field::Running, "app-running".into(), d.running, "the instances already run the application, caught up".into()) }
+                    <label>{ "count " }{ text(Field::Count, "number of instances".into()) }</label>
+                    <label>{ "threads each " }{ text(Field::Threads, "stream threads per instance".into()) }</label>
+                    <label>{ "zones " }{ text(Field::Zones, "zones, dealt in turn (for example: a, b, c)".into()) }</label>
+                    <label>{ "restore rate " }{ text(Field::RestoreRate, "records per second each instance restores (empty: the configuration's)".into()) }</label>
+                    <label class="check">{ flag(Field::Running, "the instances already run the application, caught up".into()) }
                         { " already running, caught up" }</label>
                     { problems(form.errors_under("instances"), "instances") }
                 </fieldset>
                 if form.commands > 0 {
-                    <label class="check">{ flag(Field::KeepCommands, "app-keep-commands".into(), d.keep_commands, format!("keep the {} scheduled commands", form.commands)) }
+                    <label class="check">{ flag(Field::KeepCommands, format!("keep the {} scheduled commands", form.commands)) }
                         { format!(" keep the {} scheduled commands", form.commands) }</label>
                 }
                 <p class="app-totals" data-testid="app-totals" aria-live="polite">

@@ -313,6 +313,43 @@ fn focus_selected() {
     }
 }
 
+/// A callback that stores a field of the editor's draft, read off the input (its text, or
+/// `true`/`false` for a checkbox) or select the event came from. (One copy serves every
+/// field: it is not inlined.)
+#[inline(never)]
+fn draft_field<E: AsRef<web_sys::Event> + 'static>(
+    state: &UseStateHandle<Option<Editor>>,
+    f: fn(&mut CommandDraft, String),
+) -> Callback<E> {
+    let state = state.clone();
+    Callback::from(move |e: E| {
+        let Some(mut next) = (*state).clone() else {
+            return;
+        };
+        let target = e.as_ref().target();
+        let value = target
+            .as_ref()
+            .and_then(|t| t.dyn_ref::<web_sys::HtmlInputElement>())
+            .map(|i| {
+                if i.type_() == "checkbox" {
+                    i.checked().to_string()
+                } else {
+                    i.value()
+                }
+            })
+            .or_else(|| {
+                target
+                    .as_ref()
+                    .and_then(|t| t.dyn_ref::<web_sys::HtmlSelectElement>())
+                    .map(|s| s.value())
+            })
+            .unwrap_or_default();
+        f(&mut next.draft, value);
+        next.problem = None;
+        state.set(Some(next));
+    })
+}
+
 /// Properties of the command editor.
 #[derive(Properties, PartialEq)]
 struct EditorProps {
@@ -338,46 +375,8 @@ fn command_editor(props: &EditorProps) -> Html {
             }
         });
     }
-    let typed = |f: fn(&mut CommandDraft, String)| {
-        let state = state.clone();
-        Callback::from(move |e: InputEvent| {
-            let Some(mut next) = (*state).clone() else {
-                return;
-            };
-            f(
-                &mut next.draft,
-                e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                    .value(),
-            );
-            next.problem = None;
-            state.set(Some(next));
-        })
-    };
-    let set = |f: fn(&mut CommandDraft, String)| {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let Some(mut next) = (*state).clone() else {
-                return;
-            };
-            let value = e
-                .target_dyn_into::<web_sys::HtmlInputElement>()
-                .map(|i| {
-                    if i.type_() == "checkbox" {
-                        i.checked().to_string()
-                    } else {
-                        i.value()
-                    }
-                })
-                .or_else(|| {
-                    e.target_dyn_into::<web_sys::HtmlSelectElement>()
-                        .map(|s| s.value())
-                })
-                .unwrap_or_default();
-            f(&mut next.draft, value);
-            next.problem = None;
-            state.set(Some(next));
-        })
-    };
+    let typed = |f: fn(&mut CommandDraft, String)| draft_field::<InputEvent>(&state, f);
+    let set = |f: fn(&mut CommandDraft, String)| draft_field::<Event>(&state, f);
     let kind = {
         let (state, schedule) = (state.clone(), s.clone());
         Callback::from(move |e: Event| {

@@ -572,6 +572,7 @@ test('the task timeline shows every task over time, and a click on it moves the 
     return n;
   });
   assert.ok(blue > 1000, `running spans drawn (${blue} px)`);
+  await page.locator('[data-testid=task-timeline-canvas]').scrollIntoViewIfNeeded();
   const box = await (await page.$('[data-testid=task-timeline-canvas]')).boundingBox();
   // Below the time axis, in the first row.
   await page.mouse.move(box.x + box.width * 0.3, box.y + 26);
