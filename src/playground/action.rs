@@ -1,7 +1,7 @@
 //! What can happen to the playground ([`Action`]: a person's click or key, a frame of the
 //! clock) and what the browser must do about it ([`Effect`]: save, copy, download).
 
-use super::application::FormAction;
+use super::form::FormAction;
 use super::schedule::ScheduleEdit;
 use crate::format::ScenarioFile;
 use crate::link::ViewMode;

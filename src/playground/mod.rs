@@ -7,6 +7,7 @@
 mod action;
 mod application;
 mod find;
+mod form;
 mod loading;
 mod log;
 mod over_time;
@@ -14,15 +15,16 @@ mod preferences;
 #[cfg(test)]
 mod review_tests;
 mod schedule;
+#[cfg(test)]
+mod schedule_tests;
 pub mod screen;
 mod startup;
 #[cfg(test)]
 mod tests;
 
 pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
-pub use application::{
-    ApplicationDraft, ApplicationForm, Field, FieldError, FormAction, SubtopologyDraft, Totals,
-};
+pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
+pub use form::{ApplicationForm, FormAction};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{moment, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};
