@@ -118,7 +118,7 @@ impl CommandKind {
             CommandKind::Crash => "\u{2715}",
             CommandKind::CrashLeader => "\u{2605}",
             CommandKind::Restart => "\u{21BB}",
-            CommandKind::RollingRestart => "\u{27F3}",
+            CommandKind::RollingRestart => "\u{21BB}\u{21BB}",
             CommandKind::CrashZone => "Z",
         }
     }

@@ -20,7 +20,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Height of a row of marks, in CSS pixels.
-const ROW: u32 = 14;
+const ROW: u32 = 15;
 
 /// Properties of the timeline editor.
 #[derive(Properties, PartialEq)]
@@ -277,8 +277,7 @@ pub fn schedule_track(props: &ScheduleProps) -> Html {
             <div class="schedule-bar">
                 <button data-testid="schedule-add" onclick={add}>{ "+ schedule a command" }</button>
                 <span class="hint" id="schedule-keys">
-                    { if s.marks.is_empty() { "click the track to schedule one there" }
-                      else { "click a mark to edit it, drag it to move it, or click the track to schedule one there" } }
+                    { if s.marks.is_empty() { "or click the track" } else { "or click the track \u{00B7} select a mark to move or edit it" } }
                 </span>
             </div>
         },
