@@ -1,6 +1,8 @@
 //! What can happen to the playground ([`Action`]: a person's click or key, a frame of the
 //! clock) and what the browser must do about it ([`Effect`]: save, copy, download).
 
+use super::form::FormAction;
+use super::schedule::ScheduleEdit;
 use crate::format::ScenarioFile;
 use crate::link::ViewMode;
 use crate::model::{Command, Strategy};
@@ -57,6 +59,10 @@ pub enum Action {
     Unreadable(String),
     /// Restart with an edited scenario (the configuration editor).
     Apply(Box<ScenarioFile>),
+    /// Open, edit, close or apply the application form.
+    Application(FormAction),
+    /// Add, move, change, delete or select a scheduled command (the timeline editor).
+    Schedule(ScheduleEdit),
     /// Forget the session and start the first preset afresh.
     NewSession,
     /// Do something to the group at the clock.
@@ -85,6 +91,8 @@ pub enum Action {
     ExportLog,
     /// Download a compare chart as SVG.
     ExportChart(ChartKind),
+    /// Download the design-review report of the session's scenario, commands and strategies.
+    ExportReport,
     /// Open or close the help.
     Help(bool),
     /// Turn single-key shortcuts on or off.

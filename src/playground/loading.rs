@@ -97,7 +97,7 @@ impl Playground {
         saved.strategies = strategies;
         match saved.restore() {
             Ok(session) => {
-                self.replace_session(session);
+                self.rebuild_session(session);
                 vec![Effect::Autosave]
             }
             Err(e) => self.fail(e.to_string()),

@@ -5,20 +5,30 @@
 //! only renders what this holds and runs the effects.
 
 mod action;
+mod application;
 mod find;
+mod form;
 mod loading;
 mod log;
 mod operations;
 mod over_time;
 mod preferences;
+#[cfg(test)]
+mod review_tests;
+mod schedule;
+#[cfg(test)]
+mod schedule_tests;
 pub mod screen;
 mod startup;
 #[cfg(test)]
 mod tests;
 
 pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
+pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
+pub use form::{ApplicationForm, FormAction};
 pub use operations::{back_in, seconds, suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
+pub use schedule::{moment, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};
 
 use crate::link::{SavedSession, TourPosition, ViewMode};
@@ -67,6 +77,12 @@ pub struct Playground {
     embed: bool,
     /// What every restart button does: the time away and the disk.
     restart: RestartChoice,
+    /// The application form's draft, while the scenario it was opened on is loaded.
+    application: Option<ApplicationForm>,
+    /// The application form is open.
+    application_open: bool,
+    /// The scheduled command selected on the track.
+    selected_command: Option<usize>,
     /// Views read off the session, kept between frames.
     memos: screen::Memos,
 }
@@ -96,6 +112,9 @@ impl Playground {
             continuous: false,
             embed: false,
             restart: RestartChoice::default(),
+            application: None,
+            application_open: false,
+            selected_command: None,
             memos: screen::Memos::default(),
         }
     }
@@ -174,6 +193,10 @@ impl Playground {
     pub fn embed(&self) -> bool {
         self.embed
     }
+    /// The application form, while it is open.
+    pub fn application(&self) -> Option<&ApplicationForm> {
+        self.application.as_ref().filter(|_| self.application_open)
+    }
 
     /// The preferences as they are now, to be saved when the reader changes one.
     pub fn preferences(&self) -> Preferences {
@@ -217,6 +240,8 @@ impl Playground {
                 | Action::Preset(_)
                 | Action::Import { .. }
                 | Action::Apply(_)
+                | Action::Application(FormAction::Apply)
+                | Action::Schedule(_)
                 | Action::NewSession
                 | Action::StartTour(_)
                 | Action::TourStep(_)
@@ -295,6 +320,8 @@ impl Playground {
                 }
                 Err(e) => self.fail(format!("not applied: {e}. The current session is kept.")),
             },
+            Action::Application(action) => self.application_form(action),
+            Action::Schedule(edit) => self.edit_schedule(edit),
             Action::NewSession => {
                 let effects = self.load_preset(PRESETS[0].id, None);
                 self.notice = Some("Started a clean session.".into());
@@ -393,6 +420,26 @@ impl Playground {
                 mime: "image/svg+xml",
                 text: screen::chart_svg(self, kind),
             }],
+            Action::ExportReport => match crate::report::of_session(&self.session) {
+                Ok(text) => {
+                    self.notice = Some(format!(
+                        "Report saved: {} under {}, as one HTML page.",
+                        self.session.scenario().name,
+                        self.session
+                            .strategies()
+                            .iter()
+                            .map(|s| s.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    vec![Effect::Download {
+                        name: "handoff-report.html".into(),
+                        mime: "text/html",
+                        text,
+                    }]
+                }
+                Err(e) => self.fail(format!("the report could not be made: {e}")),
+            },
             Action::Help(open) => {
                 self.help = open;
                 Vec::new()
@@ -482,7 +529,18 @@ impl Playground {
         }
     }
 
+    /// Shows another session; drafts made on the previous scenario are forgotten.
     fn replace_session(&mut self, session: Session) {
+        self.session = session;
+        self.memos.clear();
+        self.application = None;
+        self.application_open = false;
+        self.selected_command = None;
+    }
+
+    /// Shows another session of the same scenario (other lanes, edited commands): the drafts
+    /// stay.
+    fn rebuild_session(&mut self, session: Session) {
         self.session = session;
         self.memos.clear();
     }

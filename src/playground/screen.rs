@@ -23,8 +23,6 @@ pub use super::over_time::{
 pub enum Mark {
     /// A rebalance round started.
     Round(u64),
-    /// A person's (or the scenario's) command.
-    Command(u64, String),
     /// An invariant broke.
     Violation(u64),
     /// An abandoned branch: forked at, had run until.
@@ -150,22 +148,31 @@ impl Memos {
 pub const WORST_TASKS: usize = 12;
 
 impl Playground {
-    /// The scrubber's range: its end stays put while the history grows.
+    /// The scrubber's range: its end stays put while the history grows, and takes in every
+    /// scheduled command (the timeline editor shows them on the track).
     pub fn scale(&self) -> u64 {
-        nice_scale(self.session.frontier().max(self.session.clock()))
+        let last_command = self
+            .session
+            .main()
+            .run
+            .commands()
+            .last()
+            .map_or(0, |c| c.at_ms);
+        nice_scale(
+            self.session
+                .frontier()
+                .max(self.session.clock())
+                .max(last_command),
+        )
     }
 
-    /// The marks under the scrubber: rounds, commands, violations, abandoned branches.
+    /// The marks under the scrubber: rounds, violations, abandoned branches (the commands
+    /// are the timeline editor's, [`Playground::schedule`]).
     pub fn marks(&self) -> Vec<Mark> {
         let run = &self.session.main().run;
         run.rounds()
             .iter()
             .map(|r| Mark::Round(r.started_at))
-            .chain(
-                run.commands()
-                    .iter()
-                    .map(|c| Mark::Command(c.at_ms, c.command.to_string())),
-            )
             .chain(run.violations().iter().map(|v| Mark::Violation(v.at_ms)))
             .chain(
                 run.forks()

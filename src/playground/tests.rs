@@ -507,9 +507,11 @@ fn the_single_view_reads_the_log_as_known_at_the_clock() {
     );
     let marks = pg.marks();
     assert!(marks.iter().any(|m| matches!(m, Mark::Round(_))));
-    assert!(marks
+    assert!(pg
+        .schedule()
+        .marks
         .iter()
-        .any(|m| matches!(m, Mark::Command(0, what) if what.contains("S4"))));
+        .any(|m| m.at_ms == 0 && m.what.contains("S4")));
 }
 
 #[test]

@@ -18,6 +18,7 @@ use crate::session::Session;
 use crate::views::charts::{draw_availability, draw_cumulative, draw_load, Svg};
 use crate::views::notation;
 use crate::views::timeline::{self, CHART_TASKS};
+pub use page::grouped;
 use page::{escape, figure, seconds, table};
 use std::fmt::Write;
 

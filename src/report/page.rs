@@ -20,7 +20,7 @@ pub(super) fn escape(text: &str) -> String {
 }
 
 /// A count with thousands separated: `12,500,000`.
-pub(super) fn grouped(n: u64) -> String {
+pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

@@ -6,7 +6,7 @@ use super::term::Term;
 use super::toolbar::next_member_name;
 use crate::format::{MemberFile, ScenarioFile, TaskFile};
 use crate::model::{HandoffMode, Readiness, Strategy};
-use crate::playground::Action;
+use crate::playground::{Action, FormAction};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -194,6 +194,9 @@ pub fn config_panel(props: &ConfigProps) -> Html {
             </tr>
         }
     });
+    let open_application = props
+        .on_action
+        .reform(|_: MouseEvent| Action::Application(FormAction::Open));
     if !*open {
         return html! {
             <details class="panel config" ontoggle={on_toggle}>
@@ -260,17 +263,27 @@ pub fn config_panel(props: &ConfigProps) -> Html {
                     <input type="number" min="1" step="1000" value={c.kip441.probing_interval_ms.to_string()}
                         onchange={edit(|s, v| s.config.kip441.probing_interval_ms = number(&v).unwrap_or(0))} /></label>
             </div>
-            <table class="tasks-table" aria-label="tasks">
-                <thead><tr><th>{ "task" }</th><th>{ "stateful" }</th><th><Term term="changelog">{ "changelog" }</Term></th><th>{ "writes/s" }</th><th></th></tr></thead>
-                <tbody>{ for task_rows }</tbody>
-            </table>
-            <button onclick={add_task}>{ "+ task" }</button>
-            <table class="tasks-table" aria-label="members at the start">
-                <thead><tr><th>{ "member" }</th><th><Term term="capacity">{ "capacity" }</Term></th><th>{ "restore rate" }</th><th><Term term="zone">{ "zone" }</Term></th><th></th></tr></thead>
-                <tbody>{ for member_rows }</tbody>
-            </table>
+            if draft.topology.is_some() || draft.instances.is_some() {
+                // The tasks and members come from the application's short forms: edited there.
+                <p class="config-note" data-testid="config-application">
+                    { "The tasks and members come from the application's topology and instances. " }
+                    <button onclick={open_application}>{ "edit your application\u{2026}" }</button>
+                </p>
+            } else {
+                <table class="tasks-table" aria-label="tasks">
+                    <thead><tr><th>{ "task" }</th><th>{ "stateful" }</th><th><Term term="changelog">{ "changelog" }</Term></th><th>{ "writes/s" }</th><th></th></tr></thead>
+                    <tbody>{ for task_rows }</tbody>
+                </table>
+                <button onclick={add_task}>{ "+ task" }</button>
+                <table class="tasks-table" aria-label="members at the start">
+                    <thead><tr><th>{ "member" }</th><th><Term term="capacity">{ "capacity" }</Term></th><th>{ "restore rate" }</th><th><Term term="zone">{ "zone" }</Term></th><th></th></tr></thead>
+                    <tbody>{ for member_rows }</tbody>
+                </table>
+            }
             <div class="toolbar">
-                <button onclick={add_member}>{ "+ member at start" }</button>
+                if draft.topology.is_none() && draft.instances.is_none() {
+                    <button onclick={add_member}>{ "+ member at start" }</button>
+                }
                 <button data-testid="apply-config" class="primary" onclick={apply}>{ "Apply and restart" }</button>
             </div>
         </details>

@@ -1,9 +1,10 @@
 //! Playback: play and pause, step, reset, speed, the scrubber and the timeline of rounds,
-//! commands, violations and forks under it.
+//! violations and forks under it, with the scheduled commands' editor on its track.
 
 use super::hooks::maybe;
+use super::schedule::ScheduleTrack;
 use crate::playground::screen::Mark;
-use crate::playground::{Action, SPEEDS, SPEED_LABELS};
+use crate::playground::{Action, Schedule, SPEEDS, SPEED_LABELS};
 use crate::views::fixed;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -27,6 +28,8 @@ pub struct TransportProps {
     pub position_text: AttrValue,
     /// What the timeline shows.
     pub marks: Rc<Vec<Mark>>,
+    /// The scheduled commands on the track.
+    pub schedule: Rc<Schedule>,
     /// Carries out an action.
     pub on_action: Callback<Action>,
 }
@@ -42,8 +45,8 @@ struct MarksProps {
     scale: u64,
 }
 
-/// Rounds, commands, violations and abandoned branches under the scrubber; redrawn only
-/// when they change, not on every frame.
+/// Rounds, violations and abandoned branches under the scrubber; redrawn only when they
+/// change, not on every frame.
 #[function_component(Marks)]
 fn marks(props: &MarksProps) -> Html {
     let max = props.scale.max(1) as f64;
@@ -59,7 +62,6 @@ fn marks(props: &MarksProps) -> Html {
         <>
             { for props.marks.iter().map(|m| match m {
                 Mark::Round(t) => html! { <span class="tick" style={pos(*t)}></span> },
-                Mark::Command(t, what) => html! { <span class="tick command" style={pos(*t)} title={what.clone()}></span> },
                 Mark::Violation(t) => html! { <span class="tick violation" style={pos(*t)}></span> },
                 Mark::Fork(a, b) => html! { <span class="fork" style={width(*a, *b)} title={format!("abandoned branch from {} to {}", seconds(*a), seconds(*b))}></span> },
             }) }
@@ -118,6 +120,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     <span class="frontier" style={format!("left: {}%", fixed((props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0), 3))}
                         title="simulated so far"></span>
                 </div>
+                <ScheduleTrack schedule={props.schedule.clone()} on_action={on.clone()} />
             </div>
             <div class="readout" aria-live="off">
                 <span title="virtual time"><b><span data-testid="clock">{ props.clock }</span></b>{ " ms" }</span>

@@ -36,6 +36,9 @@ pub fn help_dialog(props: &HelpProps) -> Html {
                     <tr><th><kbd>{ "space" }</kbd></th><td>{ "play or pause" }</td></tr>
                     <tr><th><kbd>{ "\u{2192}" }</kbd>{ " " }<kbd>{ "\u{2190}" }</kbd></th><td>{ "next event, previous event" }</td></tr>
                     <tr><th><kbd>{ "1" }</kbd>{ " \u{2026} " }<kbd>{ "7" }</kbd></th><td>{ "speed 0.25\u{00D7} to 16\u{00D7}" }</td></tr>
+                    <tr><th><kbd>{ "\u{2190}" }</kbd>{ " " }<kbd>{ "\u{2192}" }</kbd>{ " " }<kbd>{ "\u{2191}" }</kbd>{ " " }<kbd>{ "\u{2193}" }</kbd></th>
+                        <td>{ "on a scheduled command (the marks under the scrubber): move it in time (with shift: ten steps), choose another; " }
+                            <kbd>{ "Enter" }</kbd>{ " edit it, " }<kbd>{ "Delete" }</kbd>{ " remove it" }</td></tr>
                     <tr><th><kbd>{ "?" }</kbd></th><td>{ "this help" }</td></tr>
                     <tr><th><kbd>{ "Esc" }</kbd></th><td>{ "close" }</td></tr>
                 </table>

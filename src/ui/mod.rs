@@ -2,6 +2,7 @@
 //! what the browser knows at start, holds the playground behind a hook, renders what it
 //! shows as plain-data props, and carries out its effects; nothing here decides anything.
 
+mod application;
 mod banner;
 mod chart;
 mod colours;
@@ -16,6 +17,7 @@ mod hooks;
 mod mini;
 mod operations;
 mod protocol;
+mod schedule;
 mod side;
 mod term;
 mod timeline;
@@ -112,6 +114,7 @@ pub fn app() -> Html {
                     <side::MetricsPanel metrics={single.metrics.clone()} worst={single.worst.clone()} others_down={single.others_down}
                         last_change={single.last_change} />
                     <side::LogPanel log={single.log.clone()} current={single.current_round} on_action={on_action.clone()} />
+                    <application::ApplicationSummary summary={pg.application_summary()} on_action={on_action.clone()} />
                     <config::ConfigPanel scenario={pg.scenario_file()}
                         on_action={on_action.clone()} />
                 </aside>
@@ -125,7 +128,8 @@ pub fn app() -> Html {
                 on_action={on_action.clone()} />
             <controls::Transport playing={pg.playing()} speed={pg.speed()} clock={clock}
                 frontier={session.frontier()} scale={pg.scale()} generation={frame.round.generation}
-                position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} on_action={on_action.clone()} />
+                position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={Rc::new(pg.schedule())}
+                on_action={on_action.clone()} />
             <topbar::Messages error={pg.error().map(|e| AttrValue::from(e.to_string()))}
                 notice={pg.notice().map(|n| AttrValue::from(n.to_string()))}
                 share_link={pg.share_link().map(|l| AttrValue::from(l.to_string()))} on_action={on_action.clone()} />
@@ -136,6 +140,9 @@ pub fn app() -> Html {
                 { pg.announcement(frame, single.metrics.at_rest) }
             </div>
             { body }
+            if let Some(form) = pg.application() {
+                <application::ApplicationDialog form={form.clone()} on_action={on_action.clone()} />
+            }
             if pg.help() {
                 <help::HelpDialog shortcuts={pg.shortcuts()} motion={pg.motion()} on_action={on_action.clone()} />
             }

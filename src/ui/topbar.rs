@@ -50,6 +50,7 @@ pub fn top_bar(props: &TopBarProps) -> Html {
     let on_share = on.reform(|_: MouseEvent| Action::Share(dom::address()));
     let on_export = on.reform(|_: MouseEvent| Action::ExportScenario);
     let on_export_log = on.reform(|_: MouseEvent| Action::ExportLog);
+    let on_export_report = on.reform(|_: MouseEvent| Action::ExportReport);
     let on_new_session = on.reform(|_: MouseEvent| Action::NewSession);
     let dark = props.theme == Theme::Dark;
     let on_theme = on
@@ -103,6 +104,8 @@ pub fn top_bar(props: &TopBarProps) -> Html {
             </label>
             <button data-testid="export" class="full-only" onclick={on_export} title="Save the scenario with every command as JSON">{ "export JSON" }</button>
             <button data-testid="export-log" class="full-only" onclick={on_export_log} title="Save the log in the seed's notation">{ "export log" }</button>
+            <button data-testid="export-report" class="full-only" onclick={on_export_report} aria-label="export report"
+                title="Save a design-review report of this session under its strategies: one self-contained HTML page">{ "report" }</button>
             <button data-testid="new-session" class="full-only" onclick={on_new_session} title="Forget the saved session and start clean">{ "new session" }</button>
             <button data-testid="theme" onclick={on_theme} aria-label="switch light or dark theme" title="light or dark">{ if dark { "\u{2600}" } else { "\u{263E}" } }</button>
             <button data-testid="help-button" onclick={on_help} aria-label="help and keyboard shortcuts">{ "?" }</button>

@@ -742,6 +742,8 @@ test('the docs page embeds working playgrounds', async () => {
   await page.goto(server.url + 'docs.html');
   const frames = await page.$$('iframe');
   assert.ok(frames.length >= 4, `${frames.length} embedded playgrounds`);
+  // The embeds load lazily: bring the first into view, as a reader scrolling down would.
+  await frames[0].scrollIntoViewIfNeeded();
   const first = await frames[0].contentFrame();
   await first.waitForSelector('[data-testid=member]');
   assert.ok(await first.$eval('.app', (a) => a.classList.contains('embed')));

@@ -4,10 +4,40 @@
 //! self-contained.
 
 use crate::harness::{handoff, project, scenario_file, stderr, stdout};
+use handoff::model::{Command, Config};
 use serde_json::Value;
 use std::path::PathBuf;
 
 const SCALE_OUT: &str = "scenarios/review/scale-out-under-load.json";
+const ROLLING: &str = "scenarios/review/rolling-deployment.json";
+
+/// A worked example and what its report must show that depends on the file.
+struct Review {
+    path: &'static str,
+    /// Thick lines on the load chart: one per member, and a key each in the legend, which is
+    /// drawn for 12 members or fewer.
+    load_lines: usize,
+    /// Rows of the summary's members table, header included.
+    member_rows: usize,
+    /// Its last command, as the summary lists it.
+    last_command: &'static str,
+}
+
+/// Every worked example: the table, section, log and self-containment checks run over each.
+const REVIEWS: [Review; 2] = [
+    Review {
+        path: SCALE_OUT,
+        load_lines: 15,
+        member_rows: 16,
+        last_command: "<li><time>60.0 s</time> join S15 (2 threads, zone c)</li>",
+    },
+    Review {
+        path: ROLLING,
+        load_lines: 24,
+        member_rows: 13,
+        last_command: "<li><time>60.0 s</time> rolling restart</li>",
+    },
+];
 
 /// The text between the first `start` and the next `end` after it.
 fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
@@ -152,33 +182,117 @@ fn the_scale_out_example_is_a_100_task_application_on_12_instances_in_3_zones() 
 }
 
 #[test]
-fn the_report_table_is_what_handoff_compare_prints() {
-    let html = report(SCALE_OUT, &[]);
-    let expected = markdown_rows(&run_ok(&["compare", SCALE_OUT]));
-    let got = table_rows(&html, "<table class=\"comparison\">");
-    assert_eq!(got, expected);
-    assert_eq!(got.len(), 5, "a header and one row per strategy");
+fn the_rolling_deployment_example_restarts_the_same_application_with_static_membership() {
+    let scale_out = scenario_file(SCALE_OUT);
+    let s = scenario_file(ROLLING);
+    assert_eq!(s.topology, scale_out.topology, "the same application");
+    assert_eq!(s.instances, scale_out.instances);
+    assert_eq!(s.tasks, scale_out.tasks);
+    assert_eq!(s.members, scale_out.members);
     assert_eq!(
-        got[0].last().map(String::as_str),
-        Some("subtopology spread"),
-        "a topology adds the spread column"
+        s.initial, scale_out.initial,
+        "running when the deployment starts"
     );
+    assert!(s.config.static_membership && !scale_out.config.static_membership);
+    assert_eq!(
+        Config {
+            static_membership: false,
+            ..s.config.clone()
+        },
+        scale_out.config
+    );
+    assert_eq!(s.commands.len(), 1);
+    assert_eq!(s.commands[0].at_ms, 60_000);
+    match s.commands[0].command {
+        Command::RollingRestart {
+            down_ms,
+            keep_state,
+        } => {
+            assert!(keep_state);
+            assert!(
+                down_ms < s.config.session_timeout_ms,
+                "back before the session times out"
+            );
+        }
+        ref other => panic!("a rolling restart, not {other}"),
+    }
+}
+
+#[test]
+fn with_static_membership_a_deployment_costs_each_task_its_instances_time_away_and_no_rebalance() {
+    let compare: Value =
+        serde_json::from_str(&run_ok(&["compare", ROLLING, "--format", "json"])).expect("json");
+    let s = scenario_file(ROLLING);
+    for row in compare["strategies"].as_array().expect("strategies") {
+        let name = row["strategy"].as_str().expect("name");
+        assert_eq!(row["rebalances"], 0, "{name}");
+        assert_eq!(row["moves"], 0, "{name}");
+        assert_eq!(
+            row["total_task_downtime_ms"].as_u64(),
+            Some(s.tasks.len() as u64 * 30_000),
+            "{name}: every task down exactly while its instance is away"
+        );
+    }
+    // Without static membership the same deployment rebalances under every strategy.
+    let mut file: Value =
+        serde_json::from_str(&std::fs::read_to_string(project(ROLLING)).expect("file"))
+            .expect("json");
+    file["config"]["static_membership"] = Value::Bool(false);
+    let path = temp_path("rolling-dynamic.json");
+    std::fs::write(&path, file.to_string()).expect("write");
+    let dynamic: Value = serde_json::from_str(&run_ok(&[
+        "compare",
+        path.to_str().expect("utf-8"),
+        "--format",
+        "json",
+    ]))
+    .expect("json");
+    for row in dynamic["strategies"].as_array().expect("strategies") {
+        let rebalances = row["rebalances"].as_u64().expect("rebalances");
+        assert!(rebalances >= 12, "{}: {rebalances}", row["strategy"]);
+    }
+}
+
+#[test]
+fn the_report_table_is_what_handoff_compare_prints() {
+    for review in &REVIEWS {
+        let html = report(review.path, &[]);
+        let expected = markdown_rows(&run_ok(&["compare", review.path]));
+        let got = table_rows(&html, "<table class=\"comparison\">");
+        assert_eq!(got, expected, "{}", review.path);
+        assert_eq!(got.len(), 5, "a header and one row per strategy");
+        assert_eq!(
+            got[0].last().map(String::as_str),
+            Some("subtopology spread"),
+            "a topology adds the spread column"
+        );
+    }
 }
 
 #[test]
 fn each_strategy_has_its_charts_balance_and_log() {
-    let html = report(SCALE_OUT, &[]);
+    for review in &REVIEWS {
+        strategy_sections(review);
+    }
+}
+
+fn strategy_sections(review: &Review) {
+    let path = review.path;
+    let html = report(path, &[]);
     let compare: Value =
-        serde_json::from_str(&run_ok(&["compare", SCALE_OUT, "--format", "json"])).expect("json");
+        serde_json::from_str(&run_ok(&["compare", path, "--format", "json"])).expect("json");
     let strategies = compare["strategies"].as_array().expect("strategies");
     assert_eq!(strategies.len(), 4);
     let file: Value =
-        serde_json::from_str(&std::fs::read_to_string(project(SCALE_OUT)).expect("file"))
-            .expect("json");
+        serde_json::from_str(&std::fs::read_to_string(project(path)).expect("file")).expect("json");
     for row in strategies {
         let name = row["strategy"].as_str().expect("name");
         let part = section(&html, name);
-        assert_eq!(part.matches("<svg").count(), 3, "{name}: three charts");
+        assert_eq!(
+            part.matches("<svg").count(),
+            3,
+            "{path} {name}: three charts"
+        );
         for chart in ["availability", "downtime", "load"] {
             let figure = between(
                 part,
@@ -187,24 +301,32 @@ fn each_strategy_has_its_charts_balance_and_log() {
             );
             assert!(
                 figure.contains("<svg") && figure.contains("</svg>"),
-                "{name} {chart}"
+                "{path} {name} {chart}"
             );
-            assert!(figure.contains("<figcaption>"), "{name} {chart}");
+            assert!(figure.contains("<figcaption>"), "{path} {name} {chart}");
         }
         let availability = between(part, "<figure class=\"chart availability\">", "</figure>");
         assert!(
             availability.matches("<rect").count() > 40,
-            "{name}: spans drawn"
+            "{path} {name}: spans drawn"
         );
         assert!(availability.contains("of 100 tasks, most downtime first"));
         let load = between(part, "<figure class=\"chart load\">", "</figure>");
-        assert!(member_lines(load) >= 15, "{name}: a line per member");
+        assert_eq!(
+            member_lines(load),
+            review.load_lines,
+            "{path} {name}: a line per member"
+        );
 
         // The balance per subtopology, as `handoff compare --format json` reports it.
         let balance = row["subtopology_balance"].as_array().expect("balance");
         assert_eq!(balance.len(), 3);
         let rows = table_rows(part, "<table class=\"balance\">");
-        assert_eq!(rows.len(), 4, "{name}: a header and three subtopologies");
+        assert_eq!(
+            rows.len(),
+            4,
+            "{path} {name}: a header and three subtopologies"
+        );
         for (b, r) in balance.iter().zip(&rows[1..]) {
             let label = format!(
                 "{}: {}",
@@ -224,53 +346,72 @@ fn each_strategy_has_its_charts_balance_and_log() {
                 }
                 .to_string(),
             ];
-            assert_eq!(r, &expected, "{name}");
+            assert_eq!(r, &expected, "{path} {name}");
         }
 
         // The whole round log, as `handoff run` prints it under that strategy.
         let mut one = file.clone();
         one["config"]["strategy"] = Value::String(name.to_string());
-        let path = temp_path(&format!("scale-out-{name}.json"));
-        std::fs::write(&path, one.to_string()).expect("write");
-        let log = run_ok(&["run", path.to_str().expect("utf-8")]);
+        let run_path = temp_path(&format!(
+            "{}-{name}.json",
+            path.replace('/', "_").trim_end_matches(".json")
+        ));
+        std::fs::write(&run_path, one.to_string()).expect("write");
+        let log = run_ok(&["run", run_path.to_str().expect("utf-8")]);
         let shown = unescape(between(part, "<pre>", "</pre>"));
-        assert_eq!(shown, log.trim_end(), "{name}: the round log");
-        assert!(shown.starts_with("#First Rebalance"));
+        assert_eq!(shown, log.trim_end(), "{path} {name}: the round log");
         let rounds = log
             .lines()
             .filter(|l| l.starts_with('#') && l.contains("Rebalance") && l.contains("(generation"))
             .count();
-        assert!(part.contains(&format!("({rounds} rounds;")), "{name}");
+        if row["rebalances"].as_u64() > Some(0) {
+            assert!(shown.starts_with("#First Rebalance"), "{path} {name}");
+        }
+        assert!(
+            part.contains(&format!("({rounds} rounds;")),
+            "{path} {name}"
+        );
         assert!(between(part, "<details class=\"log\">", "</details>").contains("<summary>"));
     }
 }
 
 #[test]
 fn the_scenario_summary_describes_the_application() {
+    for review in &REVIEWS {
+        let html = report(review.path, &[]);
+        let summary = between(&html, "<section id=\"scenario\">", "</section>");
+        let subtopologies = table_rows(summary, "<table class=\"subtopologies\">");
+        let names: Vec<&str> = subtopologies[1..].iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(names, ["0: orders", "1: payments", "2: enrich"]);
+        assert_eq!(subtopologies[1][1], "56 (0_0 to 0_55)");
+        let s = scenario_file(review.path);
+        let derived_total: u64 = s.tasks.iter().map(|t| t.changelog).sum();
+        let shown_total: u64 = subtopologies[1..]
+            .iter()
+            .map(|r| r[4].replace(',', "").parse::<u64>().expect("records"))
+            .sum();
+        assert_eq!(shown_total, derived_total, "{}", review.path);
+        let members = table_rows(summary, "<table class=\"members\">");
+        assert_eq!(members.len(), review.member_rows, "{}", review.path);
+        assert!(summary.contains("a (4 members), b (4 members), c (4 members)"));
+        assert!(summary.contains("running: every task owned and caught up"));
+        assert!(summary.contains(review.last_command), "{}", review.path);
+    }
     let html = report(SCALE_OUT, &[]);
-    let summary = between(&html, "<section id=\"scenario\">", "</section>");
-    let subtopologies = table_rows(summary, "<table class=\"subtopologies\">");
-    let names: Vec<&str> = subtopologies[1..].iter().map(|r| r[0].as_str()).collect();
-    assert_eq!(names, ["0: orders", "1: payments", "2: enrich"]);
-    assert_eq!(subtopologies[1][1], "56 (0_0 to 0_55)");
-    let s = scenario_file(SCALE_OUT);
-    let derived_total: u64 = s.tasks.iter().map(|t| t.changelog).sum();
-    let shown_total: u64 = subtopologies[1..]
-        .iter()
-        .map(|r| r[4].replace(',', "").parse::<u64>().expect("records"))
-        .sum();
-    assert_eq!(shown_total, derived_total);
-    let members = table_rows(summary, "<table class=\"members\">");
-    assert_eq!(members.len(), 16, "12 at the start and 3 joining");
+    let members = table_rows(&html, "<table class=\"members\">");
     assert_eq!(members[13], ["S13", "2", "a", "40,000", "joins at 60.0 s"]);
-    assert!(summary.contains("a (4 members), b (4 members), c (4 members)"));
-    assert!(summary.contains("running: every task owned and caught up"));
-    assert!(summary.contains("<li><time>60.0 s</time> join S15 (2 threads, zone c)</li>"));
+    let html = report(ROLLING, &[]);
+    assert!(html.contains("<tr><th scope=\"row\">static_membership</th><td>true</td></tr>"));
 }
 
 #[test]
 fn the_report_is_self_contained_well_formed_and_printable() {
-    let html = report(SCALE_OUT, &[]);
+    for review in &REVIEWS {
+        self_contained(&report(review.path, &[]));
+    }
+}
+
+fn self_contained(html: &str) {
     for external in [
         "http://",
         "https://",
@@ -308,7 +449,7 @@ fn the_report_is_self_contained_well_formed_and_printable() {
         assert!(open > 0, "<{tag}> used");
     }
     assert!(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
-    let css = between(&html, "<style>", "</style>");
+    let css = between(html, "<style>", "</style>");
     assert!(
         css.contains("@media print") && css.contains("section.strategy { break-before: page; }")
     );

@@ -1,0 +1,517 @@
+//! The timeline editor: the scheduled commands of the history being viewed (the scenario's and
+//! the person's) as marks on the scrubber's track, which a person adds, moves, changes and
+//! deletes. An edit rebuilds the scenario with the edited commands and runs it again to the
+//! clock: the history is deterministic, so everything before the edit is as it was, and after
+//! it is what the edited scenario gives. An edit the scenario refuses (a command naming a
+//! member that is not there by then, a drain after the crash) is named in one line and changes
+//! nothing.
+
+use super::{Effect, Playground};
+use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
+use crate::session::Session;
+
+/// A change to the scheduled commands (indices are positions in the history's commands).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScheduleEdit {
+    /// Select a mark (or none).
+    Select(Option<usize>),
+    /// Schedule a new command.
+    Add(TimedCommand),
+    /// Move a command to another moment.
+    Move {
+        /// Which.
+        index: usize,
+        /// Its new moment.
+        at_ms: u64,
+    },
+    /// Replace a command (its kind, member, settings or moment).
+    Replace {
+        /// Which.
+        index: usize,
+        /// What it becomes.
+        command: TimedCommand,
+    },
+    /// Delete a command.
+    Delete(usize),
+}
+
+/// The kinds of command a person can schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommandKind {
+    /// A new member joins.
+    Join,
+    /// A member drains.
+    Drain,
+    /// A member crashes.
+    Crash,
+    /// Whoever leads then crashes.
+    CrashLeader,
+    /// A member restarts.
+    Restart,
+    /// Every member restarts in turn.
+    RollingRestart,
+    /// A zone goes dark.
+    CrashZone,
+}
+
+impl CommandKind {
+    /// Every kind, in the order the add menu offers them.
+    pub const ALL: [CommandKind; 7] = [
+        CommandKind::Join,
+        CommandKind::Drain,
+        CommandKind::Crash,
+        CommandKind::CrashLeader,
+        CommandKind::Restart,
+        CommandKind::RollingRestart,
+        CommandKind::CrashZone,
+    ];
+
+    /// The kind of a command.
+    pub fn of(command: &Command) -> CommandKind {
+        match command {
+            Command::Join(_) => CommandKind::Join,
+            Command::Drain(_) => CommandKind::Drain,
+            Command::Crash(_) => CommandKind::Crash,
+            Command::CrashLeader => CommandKind::CrashLeader,
+            Command::Restart { .. } => CommandKind::Restart,
+            Command::RollingRestart { .. } => CommandKind::RollingRestart,
+            Command::CrashZone(_) => CommandKind::CrashZone,
+        }
+    }
+
+    /// A stable id (a select's value, a mark's data attribute).
+    pub fn id(self) -> &'static str {
+        match self {
+            CommandKind::Join => "join",
+            CommandKind::Drain => "drain",
+            CommandKind::Crash => "crash",
+            CommandKind::CrashLeader => "crash-leader",
+            CommandKind::Restart => "restart",
+            CommandKind::RollingRestart => "rolling-restart",
+            CommandKind::CrashZone => "crash-zone",
+        }
+    }
+
+    /// The kind with this id.
+    pub fn from_id(id: &str) -> Option<CommandKind> {
+        CommandKind::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    /// What the menu calls it.
+    pub fn label(self) -> &'static str {
+        match self {
+            CommandKind::Join => "join",
+            CommandKind::Drain => "drain",
+            CommandKind::Crash => "crash",
+            CommandKind::CrashLeader => "crash the leader",
+            CommandKind::Restart => "restart",
+            CommandKind::RollingRestart => "rolling restart",
+            CommandKind::CrashZone => "zone outage",
+        }
+    }
+
+    /// The mark's sign on the track.
+    pub fn glyph(self) -> &'static str {
+        match self {
+            CommandKind::Join => "+",
+            CommandKind::Drain => "\u{2193}",
+            CommandKind::Crash => "\u{2715}",
+            CommandKind::CrashLeader => "\u{2605}",
+            CommandKind::Restart => "\u{21BB}",
+            CommandKind::RollingRestart => "\u{21BB}\u{21BB}",
+            CommandKind::CrashZone => "Z",
+        }
+    }
+
+    /// Whether it names a member of the group.
+    pub fn names_member(self) -> bool {
+        matches!(
+            self,
+            CommandKind::Drain | CommandKind::Crash | CommandKind::Restart
+        )
+    }
+}
+
+/// A scheduled command on the track.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScheduleMark {
+    /// When.
+    pub at_ms: u64,
+    /// What, in words (`crash S2`).
+    pub what: String,
+    /// Its kind.
+    pub kind: CommandKind,
+    /// The row it is drawn on, so that marks close in time do not cover one another.
+    pub row: u8,
+    /// Carried out by the clock.
+    pub done: bool,
+    /// The command itself, for its editor.
+    pub command: TimedCommand,
+}
+
+/// What the timeline editor shows and offers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// The scheduled commands, in time order.
+    pub marks: Vec<ScheduleMark>,
+    /// The mark selected.
+    pub selected: Option<usize>,
+    /// The track's end (the scrubber's).
+    pub scale: u64,
+    /// An arrow key moves a command this far.
+    pub step_ms: u64,
+    /// Shift and an arrow key move it this far.
+    pub big_step_ms: u64,
+    /// A dragged command lands on a multiple of this.
+    pub snap_ms: u64,
+    /// Members of the scenario, at the start or joining, for the menus.
+    pub members: Vec<String>,
+    /// Zones of the scenario's members.
+    pub zones: Vec<String>,
+    /// The name a new member gets.
+    pub next_member: String,
+    /// The moment viewed: where a new command goes by default.
+    pub clock: u64,
+}
+
+/// Rows marks are stacked on at most.
+const ROWS: u8 = 3;
+
+/// A command as typed in the editor, to add one or change one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandDraft {
+    /// Its kind.
+    pub kind: CommandKind,
+    /// When, in ms.
+    pub at_ms: String,
+    /// The member it names (a new one for a join).
+    pub member: String,
+    /// A joining member's capacity.
+    pub capacity: String,
+    /// A joining member's restore rate (empty: the configuration's).
+    pub restore_rate: String,
+    /// A joining member's zone, or the zone of an outage.
+    pub zone: String,
+    /// How long a restart keeps its member away, in ms.
+    pub down_ms: String,
+    /// A restart keeps the member's stores.
+    pub keep_state: bool,
+}
+
+/// A whole number as typed, or the problem in words naming the field.
+fn whole<T: std::str::FromStr>(field: &str, text: &str) -> Result<T, String> {
+    let text = text.trim();
+    if text.is_empty() || !text.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!("{field}: give a whole number, not \"{text}\""));
+    }
+    text.parse()
+        .map_err(|_| format!("{field}: {text} is too large"))
+}
+
+impl CommandDraft {
+    /// A new command of a kind at a moment, with the schedule's first member and zone.
+    pub fn new(kind: CommandKind, at_ms: u64, schedule: &Schedule) -> CommandDraft {
+        CommandDraft {
+            kind,
+            at_ms: at_ms.to_string(),
+            member: match kind {
+                CommandKind::Join => schedule.next_member.clone(),
+                _ => schedule.members.first().cloned().unwrap_or_default(),
+            },
+            capacity: "1".into(),
+            restore_rate: String::new(),
+            zone: match kind {
+                CommandKind::CrashZone => schedule.zones.first().cloned().unwrap_or_default(),
+                _ => String::new(),
+            },
+            down_ms: "30000".into(),
+            keep_state: true,
+        }
+    }
+
+    /// The draft of a scheduled command, to change it.
+    pub fn of(command: &TimedCommand) -> CommandDraft {
+        let mut draft = CommandDraft {
+            kind: CommandKind::of(&command.command),
+            at_ms: command.at_ms.to_string(),
+            member: String::new(),
+            capacity: "1".into(),
+            restore_rate: String::new(),
+            zone: String::new(),
+            down_ms: "30000".into(),
+            keep_state: true,
+        };
+        match &command.command {
+            Command::Join(spec) => {
+                draft.member.clone_from(&spec.name);
+                draft.capacity = spec.capacity.to_string();
+                draft.restore_rate = spec.restore_rate.map(|r| r.to_string()).unwrap_or_default();
+                draft.zone = spec.zone.clone().unwrap_or_default();
+            }
+            Command::Drain(m) | Command::Crash(m) => draft.member.clone_from(m),
+            Command::Restart {
+                member,
+                down_ms,
+                keep_state,
+            } => {
+                draft.member.clone_from(member);
+                draft.down_ms = down_ms.to_string();
+                draft.keep_state = *keep_state;
+            }
+            Command::RollingRestart {
+                down_ms,
+                keep_state,
+            } => {
+                draft.down_ms = down_ms.to_string();
+                draft.keep_state = *keep_state;
+            }
+            Command::CrashZone(zone) => draft.zone.clone_from(zone),
+            Command::CrashLeader => {}
+        }
+        draft
+    }
+
+    /// The command, or what is wrong with the draft in one line naming the field. Whether the
+    /// group can carry it out is judged when it is scheduled.
+    pub fn command(&self) -> Result<TimedCommand, String> {
+        let at_ms = whole::<u64>("at (ms)", &self.at_ms)?;
+        let member = || {
+            let name = self.member.trim();
+            if name.is_empty() {
+                Err("member: choose a member".to_string())
+            } else {
+                Ok(name.to_string())
+            }
+        };
+        let command = match self.kind {
+            CommandKind::Join => Command::Join(MemberSpec {
+                name: member()?,
+                capacity: whole("capacity", &self.capacity)?,
+                restore_rate: match self.restore_rate.trim() {
+                    "" => None,
+                    rate => Some(whole("restore rate", rate)?),
+                },
+                zone: Some(self.zone.trim().to_string()).filter(|z| !z.is_empty()),
+            }),
+            CommandKind::Drain => Command::Drain(member()?),
+            CommandKind::Crash => Command::Crash(member()?),
+            CommandKind::CrashLeader => Command::CrashLeader,
+            CommandKind::Restart => Command::Restart {
+                member: member()?,
+                down_ms: whole("down time (ms)", &self.down_ms)?,
+                keep_state: self.keep_state,
+            },
+            CommandKind::RollingRestart => Command::RollingRestart {
+                down_ms: whole("down time (ms)", &self.down_ms)?,
+                keep_state: self.keep_state,
+            },
+            CommandKind::CrashZone => match self.zone.trim() {
+                "" => return Err("zone: choose a zone".into()),
+                zone => Command::CrashZone(zone.to_string()),
+            },
+        };
+        Ok(TimedCommand { at_ms, command })
+    }
+}
+
+/// A moment on the track, exactly: `850 ms`, `3.05 s`, `60 s`.
+pub fn moment(ms: u64) -> String {
+    if ms < 1_000 {
+        return format!("{ms} ms");
+    }
+    let fraction = format!("{:03}", ms % 1_000);
+    let fraction = fraction.trim_end_matches('0');
+    if fraction.is_empty() {
+        format!("{} s", ms / 1_000)
+    } else {
+        format!("{}.{fraction} s", ms / 1_000)
+    }
+}
+
+/// Inserts a command after those at the same moment or before; returns where.
+fn insert(commands: &mut Vec<TimedCommand>, command: TimedCommand) -> usize {
+    let at = commands.partition_point(|c| c.at_ms <= command.at_ms);
+    commands.insert(at, command);
+    at
+}
+
+impl Playground {
+    /// The timeline editor's marks and menus.
+    pub fn schedule(&self) -> Schedule {
+        let scale = self.scale();
+        let clock = self.session.clock();
+        let scenario = self.session.scenario();
+        let commands = self.session.main().run.commands();
+        // Marks closer than a 60th of the track go on another row.
+        let gap = scale / 60;
+        let mut last: Vec<Option<u64>> = vec![None; usize::from(ROWS)];
+        let marks = commands
+            .iter()
+            .map(|c| {
+                let free = last
+                    .iter()
+                    .position(|l| l.is_none_or(|l| c.at_ms >= l + gap));
+                let row = free.unwrap_or_else(|| {
+                    (0..last.len())
+                        .min_by_key(|&r| last[r].unwrap_or(0))
+                        .unwrap_or(0)
+                });
+                last[row] = Some(c.at_ms);
+                ScheduleMark {
+                    at_ms: c.at_ms,
+                    what: c.command.to_string(),
+                    kind: CommandKind::of(&c.command),
+                    row: row as u8,
+                    done: c.at_ms <= clock,
+                    command: c.clone(),
+                }
+            })
+            .collect();
+        let mut members: Vec<String> = scenario.members.iter().map(|m| m.name.clone()).collect();
+        let mut zones: Vec<String> = Vec::new();
+        let joined = commands.iter().filter_map(|c| match &c.command {
+            Command::Join(spec) => Some(spec),
+            _ => None,
+        });
+        for spec in scenario.members.iter().chain(joined) {
+            if !members.contains(&spec.name) {
+                members.push(spec.name.clone());
+            }
+            if let Some(zone) = &spec.zone {
+                if !zones.contains(zone) {
+                    zones.push(zone.clone());
+                }
+            }
+        }
+        zones.sort_unstable();
+        let next_member = (1..)
+            .map(|i| format!("S{i}"))
+            .find(|n| !members.contains(n))
+            .unwrap_or_default();
+        Schedule {
+            marks,
+            selected: self.selected_command.filter(|&i| i < commands.len()),
+            scale,
+            step_ms: scale / 100,
+            big_step_ms: scale / 10,
+            snap_ms: (scale / 200).max(1),
+            members,
+            zones,
+            next_member,
+            clock,
+        }
+    }
+
+    /// Carries out an edit of the scheduled commands.
+    pub(super) fn edit_schedule(&mut self, edit: ScheduleEdit) -> Vec<Effect> {
+        let mut commands = self.session.main().run.commands().to_vec();
+        let missing = |i: usize| {
+            format!(
+                "there is no scheduled command {}. The timeline is unchanged.",
+                i + 1
+            )
+        };
+        let (attempt, done, from, selected) = match edit {
+            ScheduleEdit::Select(index) => {
+                self.selected_command = index.filter(|&i| i < commands.len());
+                return Vec::new();
+            }
+            ScheduleEdit::Add(command) => {
+                let what = format!("{} at {}", command.command, moment(command.at_ms));
+                let from = command.at_ms;
+                let at = insert(&mut commands, command);
+                (
+                    format!("Cannot schedule {what}"),
+                    format!("Scheduled {what}"),
+                    from,
+                    Some(at),
+                )
+            }
+            ScheduleEdit::Move { index, at_ms } => {
+                if index >= commands.len() {
+                    return self.fail(missing(index));
+                }
+                let mut command = commands.remove(index);
+                if command.at_ms == at_ms {
+                    return Vec::new();
+                }
+                let what = command.command.to_string();
+                let from = command.at_ms.min(at_ms);
+                let (a, b) = (moment(command.at_ms), moment(at_ms));
+                command.at_ms = at_ms;
+                let at = insert(&mut commands, command);
+                (
+                    format!("Cannot move {what} from {a} to {b}"),
+                    format!("Moved {what} from {a} to {b}"),
+                    from,
+                    Some(at),
+                )
+            }
+            ScheduleEdit::Replace { index, command } => {
+                if index >= commands.len() {
+                    return self.fail(missing(index));
+                }
+                let old = commands.remove(index);
+                if old == command {
+                    return Vec::new();
+                }
+                let (before, after) = (
+                    format!("{} at {}", old.command, moment(old.at_ms)),
+                    format!("{} at {}", command.command, moment(command.at_ms)),
+                );
+                let from = old.at_ms.min(command.at_ms);
+                let at = insert(&mut commands, command);
+                (
+                    format!("Cannot change {before} to {after}"),
+                    format!("Changed {before} to {after}"),
+                    from,
+                    Some(at),
+                )
+            }
+            ScheduleEdit::Delete(index) => {
+                if index >= commands.len() {
+                    return self.fail(missing(index));
+                }
+                let old = commands.remove(index);
+                let what = format!("{} at {}", old.command, moment(old.at_ms));
+                // The neighbour is selected, so that the keyboard stays on the track.
+                let next = (!commands.is_empty()).then(|| index.min(commands.len() - 1));
+                (
+                    format!("Cannot delete {what}"),
+                    format!("Deleted {what}"),
+                    old.at_ms,
+                    next,
+                )
+            }
+        };
+        match self.rerun(&commands) {
+            Ok(session) => {
+                self.rebuild_session(session);
+                self.playing = false;
+                self.last_frame = None;
+                self.error = None;
+                self.selected_command = selected;
+                self.notice = Some(format!(
+                    "{done}: the history was run again from {}.",
+                    moment(from)
+                ));
+                vec![Effect::Autosave]
+            }
+            Err(reason) => self.fail(format!("{attempt}: {reason}. The timeline is unchanged.")),
+        }
+    }
+
+    /// The session of the scenario with `commands` as its commands, run to the clock (and to
+    /// its last command, so that a command the group cannot carry out is found now).
+    fn rerun(&self, commands: &[TimedCommand]) -> Result<Session, String> {
+        let clock = self.session.clock();
+        let file = self.session.scenario().to_file(commands);
+        let scenario = Scenario::from_file(file).map_err(|e| e.to_string())?;
+        let mut session =
+            Session::new(scenario, &self.session.strategies()).map_err(|e| e.to_string())?;
+        let last = commands.last().map_or(0, |c| c.at_ms);
+        session.seek(last.max(clock)).map_err(|e| e.to_string())?;
+        session.seek(clock).map_err(|e| e.to_string())?;
+        Ok(session)
+    }
+}

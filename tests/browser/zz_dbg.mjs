@@ -1,0 +1,11 @@
+import { serve, launch, openPage } from './harness.mjs';
+const server = await serve('dist'); const browser = await launch();
+const page = await openPage(browser, server.origin);
+await page.goto(server.url + 'docs.html');
+await page.waitForTimeout(6000);
+const frames = await page.$$('iframe');
+const first = await frames[0].contentFrame();
+console.log('url', first.url());
+console.log((await first.content()).slice(0, 1500));
+console.log(page.problems);
+await browser.close(); server.close();
