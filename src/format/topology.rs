@@ -281,6 +281,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // a test, not the browser build
     fn zipf_sizes_are_max_over_rank_clamped_and_shuffled() {
         let sizes = ChangelogSizes {
             min: 1_000,

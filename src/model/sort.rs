@@ -27,6 +27,7 @@ pub fn ascending<T: Ord>(items: &mut [T]) {
 
 /// The positions `0..len` in the order `compare` puts them, ties by position: the only
 /// place the standard sort is compiled.
+#[allow(clippy::disallowed_methods)]
 fn order(len: usize, compare: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
     order.sort_by(|&a, &b| compare(a, b));
@@ -53,7 +54,8 @@ mod tests {
     use super::*;
 
     #[test]
-    #[allow(clippy::unnecessary_sort_by)] // `by` is checked against the standard `sort_by`
+    // `by` is checked against the standard sorts.
+    #[allow(clippy::unnecessary_sort_by, clippy::disallowed_methods)]
     fn sorts_like_the_standard_stable_sort() {
         // Pairs compared by their first half only, so stability shows in the second.
         let mut seed = 7_u64;
