@@ -9,6 +9,7 @@
 
 use super::load::{fair_shares, LoadKey, Share};
 use super::plan::{Plan, Pos};
+use crate::model::sort;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -99,7 +100,7 @@ pub(crate) fn plan_moves(
     // Within a member the cheapest tasks move first, ties to the later task (a member keeps
     // its first tasks).
     for tasks in stateful_by_owner.iter_mut().chain(&mut stateless_by_owner) {
-        tasks.sort_by_key(|&t| (plan.move_cost(t), Reverse(t)));
+        sort::by_key(tasks, |&t| (plan.move_cost(t), Reverse(t)));
     }
     let stateful = level(
         plan,
@@ -169,7 +170,7 @@ fn level(plan: &Plan<'_>, loads: &[u64], share: &[Share], by_owner: &[Vec<usize>
                 ));
             }
         }
-        candidates.sort_unstable();
+        sort::ascending(&mut candidates);
         let mut need = deficit - supply;
         for (_, _, p, Reverse(t)) in candidates {
             if need == 0 {
@@ -211,7 +212,7 @@ fn level(plan: &Plan<'_>, loads: &[u64], share: &[Share], by_owner: &[Vec<usize>
             moving.truncate(moving.len() - extra as usize);
         }
     }
-    moving.sort_unstable();
+    sort::ascending(&mut moving);
     Rebalance { moving, gains }
 }
 

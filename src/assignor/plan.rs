@@ -6,6 +6,7 @@ use super::balance::Loads;
 use super::load::{compare_load, fair_shares, LeastLoaded, LoadKey, Share};
 use super::measure::zones_in_use;
 use super::{AssignError, AssignInput};
+use crate::model::sort;
 use crate::model::{Assignment, MemberAssignment, TaskId};
 
 /// A position in the input's member list (join order); the leader is 0.
@@ -222,7 +223,7 @@ impl<'a> Plan<'a> {
                 (best.is_none(), best, !self.stateful(t), t)
             })
             .collect();
-        orphans.sort_unstable();
+        sort::ascending(&mut orphans);
         // Members under their share first, then the least loaded: a task revoked to balance
         // the group lands, at the follow-up, where the balance step wanted it.
         let k = self.input.members.len();
@@ -331,7 +332,7 @@ impl<'a> Plan<'a> {
             )
             .map(|p| self.zone_of[p])
             .collect();
-        zones.sort_unstable();
+        sort::ascending(&mut zones);
         zones.dedup();
         zones
     }
@@ -387,7 +388,7 @@ impl<'a> Plan<'a> {
                 .copied()
                 .filter(|t| self.owner[t.index()] != Some(pos))
                 .collect();
-            before.sort_unstable();
+            sort::ascending(&mut before);
             before.dedup();
             a.revoked = before;
         }

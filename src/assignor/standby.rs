@@ -7,6 +7,7 @@
 
 use super::load::{fair_shares, LoadKey, Share};
 use super::plan::{Plan, Pos};
+use crate::model::sort;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -54,7 +55,7 @@ impl Plan<'_> {
         standbys.level();
         let mut of_task = standbys.of_task;
         for (t, holders) in of_task.iter_mut().enumerate() {
-            holders.sort_unstable();
+            sort::ascending(holders);
             self.standbys[t] = std::mem::take(holders);
         }
     }
@@ -101,7 +102,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                 .copied()
                 .filter(|&p| is_receiver[p] && Some(p) != owner && Some(p) != learner)
                 .collect();
-            kept.sort_by_key(|&p| (plan.lag(t, p).unwrap_or(u64::MAX), p));
+            sort::by_key(&mut kept, |&p| (plan.lag(t, p).unwrap_or(u64::MAX), p));
             kept.truncate(wanted);
             for p in standbys.spread_over_zones(t, kept) {
                 standbys.add(t, p);
@@ -166,7 +167,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .filter(|&p| Some(p) != without)
             .map(|p| plan.zone_of[p])
             .collect();
-        zones.sort_unstable();
+        sort::ascending(&mut zones);
         zones.dedup();
         zones
     }
@@ -313,7 +314,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .map(|&(t, lag)| (lag, t.index()))
             .filter(|&(_, t)| plan.stateful(t) && !self.holds(t, to))
             .collect();
-        held.sort_unstable();
+        sort::ascending(&mut held);
         held.into_iter().find_map(|(_, t)| {
             self.of_task[t]
                 .iter()
@@ -372,7 +373,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .copied()
             .filter(|&q| self.room(q) > 0)
             .collect();
-        with_room.sort_by_key(|&q| (self.key(q), q));
+        sort::by_key(&mut with_room, |&q| (self.key(q), q));
         for q in with_room {
             while self.room(q) > 0
                 && self
@@ -395,7 +396,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
         if short.is_empty() {
             return;
         }
-        short.sort_by_key(|&q| (self.key(q), q));
+        sort::by_key(&mut short, |&q| (self.key(q), q));
         let mut donors: BinaryHeap<(LoadKey, Reverse<Pos>)> = self
             .receivers
             .iter()
@@ -496,7 +497,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                         && most[group(q)].is_some_and(|p| self.too_far_apart(p, q))
                 })
                 .collect();
-            takers.sort_by_key(|&q| (self.key(q), q));
+            sort::by_key(&mut takers, |&q| (self.key(q), q));
             let moved = takers
                 .into_iter()
                 .any(|q| self.chain_to(q, |s, p| group(p) == group(q) && s.too_far_apart(p, q)));

@@ -5,6 +5,7 @@
 //! is reached.
 
 use super::Engine;
+use crate::model::sort;
 use crate::model::{MemberId, TaskId};
 
 /// Lags closer than this to a threshold have reached it (float noise on millions of records).
@@ -52,7 +53,7 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
         }
     };
     let mut order: Vec<usize> = (0..replays.len()).collect();
-    order.sort_by(|&a, &b| {
+    sort::by(&mut order, |&a, &b| {
         demand(&replays[a])
             .total_cmp(&demand(&replays[b]))
             .then(a.cmp(&b))

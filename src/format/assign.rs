@@ -4,6 +4,7 @@
 
 use super::validate::{check_capacity, check_kip441, check_max_learners, check_name, unique_names};
 use super::{defaults, parse, ScenarioError};
+use crate::model::sort;
 use crate::model::{
     AssignorConfig, Config, JoinMetadata, Kip441Config, MemberId, Roster, Strategy, TaskId,
     TaskInfo,
@@ -174,7 +175,7 @@ impl AssignRequest {
                     }
                     out.push(id);
                 }
-                out.sort_unstable();
+                sort::ascending(&mut out);
                 Ok(out)
             };
             for task in &m.assigned {

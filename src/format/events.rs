@@ -5,6 +5,7 @@
 
 use super::validate::{check_name, member_spec};
 use super::{defaults, ScenarioError, MAX_TIME_MS};
+use crate::model::sort;
 use crate::model::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashSet};
@@ -114,9 +115,11 @@ pub(super) fn commands(
     members: &[MemberSpec],
 ) -> Result<(Vec<TimedCommand>, usize), ScenarioError> {
     let mut order: Vec<usize> = (0..events.len()).collect();
-    order.sort_by_key(|&i| events[i].at_ms);
+    sort::by_key(&mut order, |&i| events[i].at_ms);
     let mut known: HashSet<String> = members.iter().map(|m| m.name.clone()).collect();
-    let mut zones: BTreeSet<String> = members.iter().filter_map(|m| m.zone.clone()).collect();
+    // Extended, not collected: collecting into a set compiles another sort.
+    let mut zones = BTreeSet::new();
+    zones.extend(members.iter().filter_map(|m| m.zone.clone()));
     let mut commands = Vec::with_capacity(order.len());
     for i in order {
         let e = &events[i];

@@ -9,6 +9,7 @@
 
 use super::validate::{check_name, member_spec};
 use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS};
+use crate::model::sort;
 pub use crate::model::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use crate::model::{MemberId, MemberSpec, Task};
 use std::collections::HashSet;
@@ -61,7 +62,7 @@ pub fn changelog_sizes(
         }
         SizeDistribution::Zipf => {
             let mut order: Vec<(u64, u32)> = hashes.iter().copied().zip(0..partitions).collect();
-            order.sort_unstable();
+            sort::ascending(&mut order);
             let mut out = vec![0; partitions as usize];
             for (rank, &(_, p)) in (1u64..).zip(&order) {
                 out[p as usize] = (sizes.max / rank).clamp(sizes.min, sizes.max);
@@ -280,6 +281,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // a test, not the browser build
     fn zipf_sizes_are_max_over_rank_clamped_and_shuffled() {
         let sizes = ChangelogSizes {
             min: 1_000,

@@ -11,6 +11,7 @@ mod command;
 mod config;
 mod metadata;
 mod scenario;
+pub mod sort;
 
 pub use application::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};

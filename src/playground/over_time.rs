@@ -3,6 +3,7 @@
 //! the axis, forks, or another lane is chosen.
 
 use super::Playground;
+use crate::model::sort;
 use crate::model::Strategy;
 use crate::session::Lane;
 use crate::views::charts::{ChartData, ChartKind, Series};
@@ -119,7 +120,9 @@ fn task_timeline(lane: &Lane, until: u64, end: u64) -> TaskTimeline {
             .filter(|o| o.1 >= until)
             .map(|o| o.2.index())
     };
-    lines.sort_by_key(|l| (last_owner(l).map_or(usize::MAX, |m| m), l.task));
+    sort::by_key(&mut lines, |l| {
+        (last_owner(l).map_or(usize::MAX, |m| m), l.task)
+    });
     let mut previous = None;
     let rows = lines
         .into_iter()
@@ -167,9 +170,9 @@ fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
                 .map(|s| s.to - s.from)
                 .sum::<u64>()
         };
-        lines.sort_by_key(|l| std::cmp::Reverse(down(l)));
+        sort::by_key(&mut lines, |l| std::cmp::Reverse(down(l)));
         lines.truncate(AVAILABILITY_ROWS);
-        lines.sort_by_key(|l| l.task);
+        sort::by_key(&mut lines, |l| l.task);
     }
     let roster = lane.run.engine().roster();
     Charts {

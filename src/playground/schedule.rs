@@ -7,6 +7,7 @@
 //! nothing.
 
 use super::{Effect, Playground};
+use crate::model::sort;
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
 use crate::session::Session;
 
@@ -383,7 +384,7 @@ impl Playground {
                 }
             }
         }
-        zones.sort_unstable();
+        sort::ascending(&mut zones);
         let next_member = (1..)
             .map(|i| format!("S{i}"))
             .find(|n| !members.contains(n))

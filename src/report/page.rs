@@ -59,19 +59,20 @@ pub(super) fn table(out: &mut String, class: &str, header: &[&str], rows: &[Vec<
     out.push_str("</tbody>\n</table>\n");
 }
 
-/// A chart drawn by plotters, placed inline: without its namespace attribute (HTML knows SVG;
-/// the report then holds no address at all) and labelled for screen readers. A chart that
-/// could not be drawn says why instead.
+/// A chart drawn by the SVG pen, placed inline: without its namespace attribute (HTML knows
+/// SVG; the report then holds no address at all) and labelled for screen readers.
 pub(super) fn figure(out: &mut String, class: &str, svg: String, caption: &str) {
     let _ = writeln!(out, "<figure class=\"chart {class}\">");
-    let svg = svg.replacen(" xmlns=\"http://www.w3.org/2000/svg\"", "", 1);
-    let labelled = svg.replacen(
-        "<svg ",
-        &format!("<svg role=\"img\" aria-label=\"{}\" ", escape(caption)),
-        1,
+    let attributes = svg.strip_prefix("<svg ").unwrap_or(&svg);
+    let attributes = attributes
+        .strip_prefix("xmlns=\"http://www.w3.org/2000/svg\" ")
+        .unwrap_or(attributes);
+    let _ = writeln!(
+        out,
+        "<svg role=\"img\" aria-label=\"{}\" {}",
+        escape(caption),
+        attributes.trim_end()
     );
-    out.push_str(labelled.trim_end());
-    out.push('\n');
     let _ = writeln!(
         out,
         "<figcaption>{}</figcaption>\n</figure>",
@@ -138,8 +139,8 @@ mod tests {
     #[test]
     fn a_figure_holds_the_chart_without_its_namespace() {
         let mut out = String::new();
-        let svg = "<svg width=\"10\" height=\"10\" viewBox=\"0 0 10 10\" xmlns=\"http://www.w3.org/2000/svg\">\n</svg>\n";
-        figure(&mut out, "load", svg.to_string(), "S1 & S2");
+        let svg = crate::views::plot::Svg::new((10, 10)).finish();
+        figure(&mut out, "load", svg, "S1 & S2");
         assert!(!out.contains("http"), "{out}");
         assert!(out.contains("<svg role=\"img\" aria-label=\"S1 &amp; S2\" width=\"10\""));
     }

@@ -2,8 +2,8 @@
 //! (the application, the members and zones, the configuration, the commands over time).
 
 use super::page::{escape, grouped, seconds, table};
-use crate::model::{Command, Scenario, Task, Topology};
-use std::collections::BTreeMap;
+use crate::model::sort;
+use crate::model::{Command, Config, Scenario, Task, Topology};
 use std::fmt::Write;
 
 /// Lists longer than this are summarised rather than printed row by row.
@@ -92,18 +92,18 @@ fn facts(out: &mut String, scenario: &Scenario) {
 
 /// The zones of the members at the start, with how many members each holds.
 fn zones(scenario: &Scenario) -> String {
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
-    for m in &scenario.members {
-        if let Some(zone) = &m.zone {
-            *count.entry(zone.as_str()).or_default() += 1;
-        }
-    }
-    if count.is_empty() {
+    let mut zones: Vec<&str> = scenario
+        .members
+        .iter()
+        .filter_map(|m| m.zone.as_deref())
+        .collect();
+    if zones.is_empty() {
         return "none given".to_string();
     }
-    count
-        .iter()
-        .map(|(zone, n)| format!("{zone} ({n} members)"))
+    sort::ascending(&mut zones);
+    zones
+        .chunk_by(|a, b| a == b)
+        .map(|same| format!("{} ({} members)", same[0], same.len()))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -248,33 +248,59 @@ fn members(out: &mut String, scenario: &Scenario) {
 
 /// Every configuration setting, as the file names it.
 fn config(out: &mut String, scenario: &Scenario) {
-    let mut rows = Vec::new();
-    if let Ok(value) = serde_json::to_value(&scenario.config) {
-        flatten("", &value, &mut rows);
-    }
     out.push_str(
         "<p class=\"note\">As loaded; each strategy's run below replaces <code>strategy</code>.</p>\n",
     );
-    table(out, "config", &["setting", "value"], &rows);
+    table(
+        out,
+        "config",
+        &["setting", "value"],
+        &settings(&scenario.config),
+    );
 }
 
-/// `kip441.probing_interval_ms`-style rows of a JSON object.
-fn flatten(prefix: &str, value: &serde_json::Value, rows: &mut Vec<Vec<String>>) {
-    match value {
-        serde_json::Value::Object(map) => {
-            for (key, v) in map {
-                let name = if prefix.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{prefix}.{key}")
-                };
-                flatten(&name, v, rows);
-            }
-        }
-        serde_json::Value::Null => rows.push(vec![prefix.to_string(), "none".to_string()]),
-        serde_json::Value::String(s) => rows.push(vec![prefix.to_string(), s.clone()]),
-        other => rows.push(vec![prefix.to_string(), other.to_string()]),
-    }
+/// The rows of the configuration table, in the file's order, `kip441.`-prefixed for the
+/// `kip441` settings. Listed here rather than read off the serialized JSON: that took a JSON
+/// value tree (and its number printing) into the browser build only for this table; a test
+/// checks the list against the file format.
+fn settings(c: &Config) -> Vec<Vec<String>> {
+    let none = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
+    let k = &c.kip441;
+    [
+        ("strategy", c.strategy.name().to_string()),
+        ("handoff", <&str>::from(c.handoff).to_string()),
+        ("readiness", <&str>::from(c.readiness).to_string()),
+        (
+            "acceptable_recovery_lag",
+            c.acceptable_recovery_lag.to_string(),
+        ),
+        ("num_standby_replicas", c.num_standby_replicas.to_string()),
+        ("max_learners", none(c.max_learners.map(|n| n.to_string()))),
+        ("rebalance_ms", c.rebalance_ms.to_string()),
+        ("session_timeout_ms", c.session_timeout_ms.to_string()),
+        (
+            "scale_down_timeout_ms",
+            none(c.scale_down_timeout_ms.map(|n| n.to_string())),
+        ),
+        ("static_membership", c.static_membership.to_string()),
+        ("rack_aware_standbys", c.rack_aware_standbys.to_string()),
+        ("restore_rate", c.restore_rate.to_string()),
+        (
+            "kip441.max_warmup_replicas",
+            k.max_warmup_replicas.to_string(),
+        ),
+        (
+            "kip441.acceptable_recovery_lag",
+            k.acceptable_recovery_lag.to_string(),
+        ),
+        (
+            "kip441.probing_interval_ms",
+            k.probing_interval_ms.to_string(),
+        ),
+    ]
+    .into_iter()
+    .map(|(name, value)| vec![name.to_string(), value])
+    .collect()
 }
 
 /// The commands over time.
@@ -308,4 +334,52 @@ fn commands(out: &mut String, scenario: &Scenario) {
         );
     }
     out.push_str("</ol>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{HandoffMode, Strategy};
+
+    /// `kip441.probing_interval_ms`-style rows of a JSON object, strings without quotes and
+    /// null as `none`: the table as the file format spells the settings.
+    fn flatten(prefix: &str, value: &serde_json::Value, rows: &mut Vec<Vec<String>>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, v) in map {
+                    let name = if prefix.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{prefix}.{key}")
+                    };
+                    flatten(&name, v, rows);
+                }
+            }
+            serde_json::Value::Null => rows.push(vec![prefix.to_string(), "none".to_string()]),
+            serde_json::Value::String(s) => rows.push(vec![prefix.to_string(), s.clone()]),
+            other => rows.push(vec![prefix.to_string(), other.to_string()]),
+        }
+    }
+
+    #[test]
+    fn the_settings_are_those_of_the_file_format_in_its_order() {
+        let mut changed = Config {
+            strategy: Strategy::Kip441,
+            handoff: HandoffMode::TwoPhase,
+            max_learners: Some(3),
+            scale_down_timeout_ms: Some(60_000),
+            static_membership: true,
+            ..Config::default()
+        };
+        changed.kip441.max_warmup_replicas = 5;
+        for config in [Config::default(), changed] {
+            let mut expected = Vec::new();
+            flatten(
+                "",
+                &serde_json::to_value(&config).expect("serializes"),
+                &mut expected,
+            );
+            assert_eq!(settings(&config), expected);
+        }
+    }
 }

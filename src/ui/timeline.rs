@@ -10,8 +10,11 @@ use crate::playground::Action;
 use crate::views::fixed;
 use crate::views::timeline::Availability;
 use std::rc::Rc;
+use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
+use web_sys::{
+    CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, ResizeObserver, ResizeObserverEntry,
+};
 use yew::prelude::*;
 
 /// A row's height, in CSS pixels: roomy for a few tasks, tight for many.
@@ -189,26 +192,54 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     let canvas = use_node_ref();
     let scroller = use_node_ref();
     let first = use_state(|| 0usize);
-    let width = use_state(|| 0.0f64);
+    let width = use_state_eq(|| 0.0f64);
     let hover = use_state(|| None::<(f64, f64, String)>);
     let rows = props.data.rows.len();
     {
+        // The canvas's width, from a ResizeObserver: reading clientWidth while drawing each
+        // frame forced the browser to lay out the whole page first.
         let (canvas, width) = (canvas.clone(), width.clone());
+        use_effect_with((), move |_| {
+            let observer = canvas.cast::<HtmlCanvasElement>().and_then(|c| {
+                let on_resize =
+                    Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                        if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
+                            width.set(entry.content_rect().width().max(200.0));
+                        }
+                    });
+                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&c);
+                Some((observer, on_resize))
+            });
+            move || {
+                if let Some((observer, _on_resize)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    {
+        let canvas = canvas.clone();
         use_effect_with(
-            (props.data.clone(), *first, props.dark),
-            move |(data, first, dark)| {
+            (props.data.clone(), *first, props.dark, *width),
+            move |(data, first, dark, w)| {
                 let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
                     return;
                 };
-                let w = f64::from(c.client_width()).max(200.0);
-                if (w - *width).abs() > 0.5 {
-                    width.set(w);
+                if *w <= 0.0 {
+                    return;
                 }
-                c.set_width((w * SCALE) as u32);
+                // The backing store is sized only when the size changes (that reallocates
+                // it); every draw paints the whole canvas anyway.
                 let rows = data.rows.len();
-                c.set_height(
+                let (pixels_wide, pixels_high) = (
+                    (w * SCALE) as u32,
                     ((AXIS + rows.clamp(1, VISIBLE_ROWS) as f64 * row_height(rows)) * SCALE) as u32,
                 );
+                if c.width() != pixels_wide || c.height() != pixels_high {
+                    c.set_width(pixels_wide);
+                    c.set_height(pixels_high);
+                }
                 let ctx = c
                     .get_context("2d")
                     .ok()
@@ -216,7 +247,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                     .and_then(|x| x.dyn_into::<CanvasRenderingContext2d>().ok());
                 if let Some(ctx) = ctx {
                     let _ = ctx.set_transform(SCALE, 0.0, 0.0, SCALE, 0.0, 0.0);
-                    draw(&ctx, data, *first, w, if *dark { &DARK } else { &LIGHT });
+                    draw(&ctx, data, *first, *w, if *dark { &DARK } else { &LIGHT });
                 }
             },
         );

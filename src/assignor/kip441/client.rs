@@ -2,6 +2,7 @@
 //! capacity, zone and the tasks it is given, its loads, and the lag of every client on every
 //! stateful task.
 
+use crate::model::sort;
 use crate::model::{MemberId, TaskId};
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -129,7 +130,7 @@ impl Lags {
             })
             .map(|&(_, c)| c)
             .collect();
-        out.sort_unstable();
+        sort::ascending(&mut out);
         out
     }
 

@@ -4,6 +4,7 @@
 //! (`max.warmup.replicas`) lasts. Swapping with a caught-up standby costs no budget.
 
 use super::client::{Client, Lags};
+use crate::model::sort;
 use crate::model::TaskId;
 
 /// What the movements did.
@@ -73,7 +74,7 @@ pub fn assign_active_task_movements(
             }
         }
     }
-    scheduled.sort_unstable();
+    sort::ascending(&mut scheduled);
     let mut done = Movements {
         count: scheduled.len(),
         warmups: Vec::new(),
@@ -141,7 +142,7 @@ pub fn assign_standby_task_movements(
             }
         }
     }
-    scheduled.sort_unstable();
+    sort::ascending(&mut scheduled);
     let mut done = Movements::default();
     for (_, t, target) in scheduled {
         let caught_up = lags.caught_up_clients(t, acceptable, n);
