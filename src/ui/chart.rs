@@ -62,7 +62,7 @@ impl Pen for CanvasPen {
 
     fn text(&mut self, x: f64, y: f64, text: &str, size: u32, anchor: Anchor, fill: &str) {
         let ctx = &self.0;
-        ctx.set_font(&format!("{size}px sans-serif"));
+        super::dom::canvas_font(ctx, &format!("{size}px sans-serif"));
         ctx.set_text_align(match anchor {
             Anchor::Start => "left",
             Anchor::Middle => "center",

@@ -1,12 +1,12 @@
-//! Small wrappers over the browser: storage, the URL, media queries, files, downloads and the
-//! clipboard. Each fails quietly (returns `None` or does nothing) when the browser refuses.
+//! Small wrappers over the browser: storage, the URL, media queries, files, downloads, the
+//! clipboard and canvas fonts. Each fails quietly (returns `None` or does nothing) when the browser refuses.
 
 use crate::playground::{
     Preferences, AUTOSAVE_KEY, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY, SET_ASIDE_KEY,
 };
 use gloo_storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlAnchorElement, HtmlInputElement, Window};
+use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlInputElement, Window};
 
 fn window() -> Option<Window> {
     web_sys::window()
@@ -161,4 +161,12 @@ pub async fn read_file(input: HtmlInputElement) -> Option<String> {
         .await
         .ok()?;
     text.as_string()
+}
+
+/// Sets a canvas's font unless it is already set: setting it makes the browser compute the
+/// canvas's style first, a forced style recalculation of the changed page on every draw.
+pub fn canvas_font(ctx: &CanvasRenderingContext2d, font: &str) {
+    if ctx.font() != font {
+        ctx.set_font(font);
+    }
 }

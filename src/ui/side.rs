@@ -93,19 +93,24 @@ pub fn log_panel(props: &LogProps) -> Html {
     let everything = use_state(|| false);
     let container = use_node_ref();
     {
-        // Follow the round in progress (or the last one): scroll it into the log's view.
+        // Follow the round in progress (or the last one): scroll it into the log's view. After
+        // the frame is drawn (a zero timeout): reading where it is now, while the page is being
+        // changed, would force the browser to lay the page out an extra time.
         let container = container.clone();
         use_effect_with((props.current, log.pending.is_some()), move |_| {
-            if let Some(el) = container.cast::<web_sys::HtmlElement>() {
-                let target = el
-                    .query_selector(".pending, .entry:has(.round.current)")
-                    .ok()
-                    .flatten()
-                    .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
-                if let Some(t) = target {
-                    el.set_scroll_top(t.offset_top() - 4);
+            gloo_timers::callback::Timeout::new(0, move || {
+                if let Some(el) = container.cast::<web_sys::HtmlElement>() {
+                    let target = el
+                        .query_selector(".pending, .entry:has(.round.current)")
+                        .ok()
+                        .flatten()
+                        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+                    if let Some(t) = target {
+                        el.set_scroll_top(t.offset_top() - 4);
+                    }
                 }
-            }
+            })
+            .forget();
         });
     }
     let round_html = |r: &LogRound| {

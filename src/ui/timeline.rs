@@ -26,6 +26,8 @@ fn row_height(rows: usize) -> f64 {
     }
 }
 
+/// The labels' font, as the canvas reports it back.
+const FONT: &str = "600 10px system-ui, sans-serif";
 /// The time axis's height above the rows.
 const AXIS: f64 = 16.0;
 /// The label column's width.
@@ -73,7 +75,8 @@ fn draw(
     ctx.fill_rect(0.0, 0.0, width, height);
     let x = |t: u64| x_of(t, width, data.end);
     // The time axis: a label every fifth of the scrubber's range.
-    ctx.set_font("11px system-ui, sans-serif");
+    // One font for the axis and the rows, so that redrawing never has to set it again.
+    super::dom::canvas_font(ctx, FONT);
     ctx.set_text_baseline("middle");
     ctx.set_fill_style_str(c.muted);
     for i in 0..=5u64 {
@@ -94,8 +97,6 @@ fn draw(
         ctx.set_global_alpha(1.0);
         ctx.fill_rect(x(start), AXIS, 1.0, height - AXIS);
     }
-    ctx.set_font("600 10px system-ui, sans-serif");
-    ctx.set_text_baseline("middle");
     // Roomy rows get thicker bars.
     let bar = if row > 20.0 { 1.4 } else { 1.0 };
     let row_height = row;
