@@ -6,7 +6,7 @@ use crate::engine::coordinator::Round;
 use crate::engine::{CommandError, Engine, EventKind};
 use crate::history::{Cursor, Run, RunError};
 use crate::model::Strategy;
-use crate::model::{Command, Scenario};
+use crate::model::{Command, Scenario, TimedCommand};
 
 /// The most strategies compared side by side.
 pub const MAX_LANES: usize = 4;
@@ -92,7 +92,8 @@ impl Session {
         Ok(session)
     }
 
-    /// The scenario as loaded (before any command a person added).
+    /// The scenario as loaded (before any command a person added), with the schedule's
+    /// edits.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }
@@ -164,6 +165,25 @@ impl Session {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Replaces the commands at `from_ms` and later with `later` in every lane, runs the
+    /// histories again from that moment (what came before is kept) and puts the clock back
+    /// where it was. The histories are simulated to the last command, so that a command the
+    /// group cannot carry out is found now; on error the session is unchanged. The edited
+    /// commands become the scenario's: starting over replays them.
+    pub fn reschedule(&mut self, from_ms: u64, later: &[TimedCommand]) -> Result<(), RunError> {
+        let mut edited = self.clone();
+        for lane in &mut edited.lanes {
+            lane.run.reschedule(from_ms, later.to_vec());
+            lane.cursor = None;
+        }
+        let last = later.last().map_or(0, |c| c.at_ms);
+        edited.seek(last.max(self.clock))?;
+        edited.seek(self.clock)?;
+        edited.scenario.commands = edited.main().run.commands().to_vec();
+        *self = edited;
         Ok(())
     }
 

@@ -343,6 +343,30 @@ impl Run {
         self.advance_to(at_ms).map_err(|e| e.error)
     }
 
+    /// Replaces the commands at `from_ms` and later with `later` (in time order) and takes
+    /// the history back to just before that moment, keeping everything that happened earlier;
+    /// simulating on (`advance_to`) then runs the new commands. What was simulated after it
+    /// becomes a fork, as when acting in the past.
+    pub fn reschedule(&mut self, from_ms: u64, later: Vec<TimedCommand>) {
+        if from_ms == 0 {
+            // Nothing before it to keep: start again from the first moment.
+            let mut fresh = Run::new(self.scenario.clone());
+            fresh.check_invariants = self.check_invariants;
+            fresh.forks = std::mem::take(&mut self.forks);
+            fresh.commands = later;
+            *self = fresh;
+            return;
+        }
+        let before = from_ms - 1;
+        if before < self.frontier() {
+            let state = self.state_at(before);
+            self.fork_at(before, state);
+        }
+        let keep = self.commands.partition_point(|c| c.at_ms < from_ms);
+        self.commands.truncate(keep);
+        self.commands.extend(later);
+    }
+
     /// Drops everything after `at_ms` and continues from `state` (the state at that moment).
     fn fork_at(&mut self, at_ms: u64, state: Engine) {
         let keep = self.commands.partition_point(|c| c.at_ms <= at_ms);

@@ -485,7 +485,7 @@ impl Playground {
                 )
             }
         };
-        match self.rerun(&commands) {
+        match self.rerun(from, &commands) {
             Ok(session) => {
                 self.rebuild_session(session);
                 self.playing = false;
@@ -502,17 +502,15 @@ impl Playground {
         }
     }
 
-    /// The session of the scenario with `commands` as its commands, run to the clock (and to
-    /// its last command, so that a command the group cannot carry out is found now).
-    fn rerun(&self, commands: &[TimedCommand]) -> Result<Session, String> {
-        let clock = self.session.clock();
+    /// The session with `commands` as its commands, run again from `from` (what happened
+    /// before it is kept), to the clock and to its last command, so that a command the group
+    /// cannot carry out is found now. The commands are checked as a scenario file's would be.
+    fn rerun(&self, from: u64, commands: &[TimedCommand]) -> Result<Session, String> {
         let file = self.session.scenario().to_file(commands);
-        let scenario = Scenario::from_file(file).map_err(|e| e.to_string())?;
-        let mut session =
-            Session::new(scenario, &self.session.strategies()).map_err(|e| e.to_string())?;
-        let last = commands.last().map_or(0, |c| c.at_ms);
-        session.seek(last.max(clock)).map_err(|e| e.to_string())?;
-        session.seek(clock).map_err(|e| e.to_string())?;
+        Scenario::from_file(file).map_err(|e| e.to_string())?;
+        let later = &commands[commands.partition_point(|c| c.at_ms < from)..];
+        let mut session = self.session.clone();
+        session.reschedule(from, later).map_err(|e| e.to_string())?;
         Ok(session)
     }
 }

@@ -596,6 +596,50 @@ proptest! {
         prop_assert!(run.state_at(t) == *fresh.engine(), "state at {} ms differs", t);
     }
 
+    /// Editing the schedule runs the history again from the edited moment only: what came
+    /// before is kept as it was, and the result equals a fresh run of the edited commands
+    /// (here the commands from that moment on are dropped or shifted later, and a member
+    /// joins there).
+    #[test]
+    fn rescheduling_runs_again_from_the_edit(
+        case in case(Design::Learner),
+        fraction in 0.0f64..1.0,
+        shift_ms in 0u64..5_000,
+        keep_later in any::<bool>(),
+    ) {
+        let (mut run, commands) = play(&case);
+        let from = (run.frontier() as f64 * fraction) as u64;
+        let earlier = run.state_at(from.saturating_sub(1));
+        let mut later = vec![TimedCommand {
+            at_ms: from,
+            command: Command::Join(MemberSpec { name: "Z".to_string(), capacity: 1, restore_rate: None, zone: None }),
+        }];
+        if keep_later {
+            later.extend(commands.iter().filter(|c| c.at_ms >= from).map(|c| TimedCommand {
+                at_ms: c.at_ms + shift_ms,
+                command: c.command.clone(),
+            }));
+            later.sort_by_key(|c| c.at_ms);
+        }
+        let mut edited: Vec<TimedCommand> = commands.iter().filter(|c| c.at_ms < from).cloned().collect();
+        edited.extend(later.iter().cloned());
+        let mut fresh = Run::new(Scenario { commands: edited, ..case.scenario.clone() });
+        // A shifted command may no longer apply (its member gone by then): both runs say so.
+        let fresh_result = fresh.run_to_end();
+        run.reschedule(from, later);
+        let result = run.run_to_end();
+        prop_assert_eq!(result.is_ok(), fresh_result.is_ok());
+        if from > 0 {
+            prop_assert!(run.state_at(from - 1) == earlier, "the past before the edit changed");
+        }
+        if result.is_ok() {
+            prop_assert!(run.engine() == fresh.engine(), "rescheduled history differs from a fresh run");
+            prop_assert_eq!(run.rounds(), fresh.rounds());
+            prop_assert_eq!(run.events(), fresh.events());
+            prop_assert!(run.violations().is_empty(), "violations: {:?}", run.violations());
+        }
+    }
+
     /// Acting at a past moment forks: the result equals a run that never had the commands
     /// after that moment, plus the new one (a join, or an operation: a restart, a rolling
     /// restart, a zone outage, when it can happen then).
