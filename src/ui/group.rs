@@ -207,7 +207,7 @@ pub fn member_card(props: &CardProps) -> Html {
             }
             if let Some(dots) = &props.dots {
                 <MiniChips dots={dots.clone()} names={props.names.clone()} member={card.name.clone()}
-                    highlight={props.highlight.clone()} dark={props.dark} on_action={props.on_action.clone()} />
+                    highlight={props.highlight.clone()} dark={props.dark} away={away} on_action={props.on_action.clone()} />
             } else {
             <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)}>
                 { for card.chips.iter().map(|chip| html! {

@@ -1,8 +1,8 @@
 //! A member's tasks in a large group, as small marks on a canvas (one per task, in the chips'
-//! visual language: solid active, hatched restoring, orange learner filling up, dashed
-//! standby), redrawn only when that member's tasks change; a pointer over a mark says what
-//! it is, a click finds the task everywhere. Marks change only by tenths of replay, so a
-//! member is not drawn again on every frame.
+//! visual language: solid active, hatched restoring, paused while its member restarts, orange
+//! learner filling up, dashed standby), redrawn only when that member's tasks change; a
+//! pointer over a mark says what it is, a click finds the task everywhere. Marks change only
+//! by tenths of replay, so a member is not drawn again on every frame.
 
 use super::colours::{Colours, DARK, LIGHT};
 use crate::playground::Action;
@@ -34,6 +34,9 @@ pub struct MiniProps {
     pub highlight: Vec<String>,
     /// Dark theme colours.
     pub dark: bool,
+    /// Whether the member is restarting: its active tasks wait for it, down.
+    #[prop_or_default]
+    pub away: bool,
     /// Carries out an action (find a task).
     pub on_action: Callback<Action>,
 }
@@ -43,6 +46,7 @@ fn draw(
     chips: &[Dot],
     names: &[String],
     highlight: &[String],
+    away: bool,
     c: &Colours,
 ) {
     let rows = chips.len().div_ceil(COLUMNS).max(1);
@@ -68,6 +72,15 @@ fn draw(
         };
         let progress = f64::from(chip.tenths) / 10.0;
         match chip.role {
+            // Waiting for its restarting member: an outlined mark with a pause sign, as the
+            // chips show it, not a restore in progress.
+            ChipRole::Active if away => {
+                filled(c.panel, 1.0);
+                outline(c.down, false);
+                ctx.set_fill_style_str(c.down);
+                ctx.fill_rect(x + 3.0, y + 2.5, 1.8, SIDE - 5.0);
+                ctx.fill_rect(x + SIDE - 4.8, y + 2.5, 1.8, SIDE - 5.0);
+            }
             ChipRole::Active if !chip.stateful => {
                 ctx.set_fill_style_str(c.active);
                 ctx.begin_path();
@@ -133,9 +146,10 @@ pub fn mini_chips(props: &MiniProps) -> Html {
                 props.dots.clone(),
                 props.names.clone(),
                 props.highlight.clone(),
+                props.away,
                 props.dark,
             ),
-            move |(dots, names, highlight, dark)| {
+            move |(dots, names, highlight, away, dark)| {
                 let ctx = canvas
                     .cast::<HtmlCanvasElement>()
                     .and_then(|c| c.get_context("2d").ok().flatten())
@@ -147,6 +161,7 @@ pub fn mini_chips(props: &MiniProps) -> Html {
                         dots,
                         names,
                         highlight,
+                        *away,
                         if *dark { &DARK } else { &LIGHT },
                     );
                 }
@@ -154,17 +169,23 @@ pub fn mini_chips(props: &MiniProps) -> Html {
         );
     }
     let on_move = {
-        let (hover, dots, names, member) = (
+        let (hover, dots, names, member, away) = (
             hover.clone(),
             props.dots.clone(),
             props.names.clone(),
             props.member.clone(),
+            props.away,
         );
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (e.offset_x(), e.offset_y());
             hover.set(at(&dots, x, y).map(|d| {
                 let name = names.get(d.task.index()).map_or("", String::as_str);
-                (x, y, d.describe(name, &member))
+                let text = if away && d.role == ChipRole::Active {
+                    format!("{name} on {member} \u{00B7} active, down while {member} restarts")
+                } else {
+                    d.describe(name, &member)
+                };
+                (x, y, text)
             }));
         })
     };

@@ -289,6 +289,11 @@ test('a large group drawn compactly still groups by zone and shows a restarting 
   assert.equal(await state(page, 'S4'), 'restarting');
   assert.match(await page.textContent(`${card('S4')} [data-testid=countdown]`), /back in \d\.\d s/);
   assert.match(await page.getAttribute(card('S4'), 'aria-label'), /^member S4, restarting, back in \d\.\d s, zone a: 11 active \(11 down\)/);
+  // Its marks wait for it (paused), they are not restoring.
+  const box = await (await page.$(`${card('S4')} [data-testid=mini]`)).boundingBox();
+  await page.mouse.move(box.x + 5, box.y + 5);
+  await page.waitForSelector('[data-testid=mini-hover]');
+  assert.match(await page.textContent('[data-testid=mini-hover]'), /^T\d+ on S4 \u00B7 active, down while S4 restarts$/);
   await page.fill('[data-testid=find]', 's4');
   await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('S4: restarting, back in'));
   assert.match(await page.textContent('[data-testid=found]'), /, zone a, 11 active \(11 down\)/);
