@@ -3,10 +3,12 @@
 //! in a large group, only the members with news.
 
 use super::Playground;
+use crate::engine::coordinator::Round;
 use crate::history::invariants::Violation;
 use crate::session::Lane;
 use crate::views::frame::{Frame, PhaseView};
 use crate::views::notation;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The log in the seed's notation, as known at the clock.
@@ -47,7 +49,10 @@ impl Playground {
             .count();
         let abandoned = known.iter().filter(|r| r.abandoned).count();
         let key = (known.len(), synced, abandoned, lane.run.forks().len());
-        let rounds = self.memos.log.get(key, || log_rounds(lane, clock));
+        let rounds = self
+            .memos
+            .log
+            .get(key, || log_rounds(lane, clock, &self.memos.log_entries));
         let view = lane.view();
         Log {
             violations: lane
@@ -71,29 +76,40 @@ impl Playground {
     }
 }
 
-/// The rounds of a lane as known at the clock, in the seed's notation.
-fn log_rounds(lane: &Lane, clock: u64) -> Vec<LogRound> {
+/// The rounds of a lane as known at the clock, in the seed's notation. Entries written
+/// before (`written`) are reused while their round is unchanged: writing a round of a large
+/// group is the costly part, and rounds come one at a time.
+fn log_rounds(lane: &Lane, clock: u64, written: &RefCell<Vec<(Round, LogRound)>>) -> Vec<LogRound> {
     let view = lane.view();
     let roster = view.roster();
     let standbys = view.config().num_standby_replicas > 0;
     let ready_lag = view.config().ready_lag();
-    lane.rounds_as_of(clock)
-        .iter()
-        .map(|r| {
-            let text = if r.joined.len() > LOG_FULL_MEMBERS {
-                condensed_round(roster, r, standbys, ready_lag)
-            } else {
-                notation::round(roster, r, standbys, ready_lag)
-            };
-            let (heading, body) = text.split_once('\n').unwrap_or((&text, ""));
-            LogRound {
-                index: r.index,
-                started_at: r.started_at,
-                heading: heading.to_string(),
-                body: body.to_string(),
+    let mut written = written.borrow_mut();
+    let entries: Vec<(Round, LogRound)> = lane
+        .rounds_as_of(clock)
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| match written.get(i) {
+            Some((before, entry)) if *before == r => (r, entry.clone()),
+            _ => {
+                let text = if r.joined.len() > LOG_FULL_MEMBERS {
+                    condensed_round(roster, &r, standbys, ready_lag)
+                } else {
+                    notation::round(roster, &r, standbys, ready_lag)
+                };
+                let (heading, body) = text.split_once('\n').unwrap_or((&text, ""));
+                let entry = LogRound {
+                    index: r.index,
+                    started_at: r.started_at,
+                    heading: heading.to_string(),
+                    body: body.to_string(),
+                };
+                (r, entry)
             }
         })
-        .collect()
+        .collect();
+    *written = entries;
+    written.iter().map(|(_, entry)| entry.clone()).collect()
 }
 
 /// Rounds of groups larger than this show only the members with something to report or a
@@ -187,4 +203,39 @@ fn condensed_round(
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Scenario;
+    use crate::session::Session;
+
+    /// Entries reused from earlier frames read exactly as entries written afresh, round by
+    /// round and when the clock goes back, in a group large enough to be condensed.
+    #[test]
+    fn reused_entries_read_as_written_afresh() {
+        let members: Vec<String> = (1..=14).map(|i| format!("{{\"id\": \"S{i}\"}}")).collect();
+        let tasks: Vec<String> = (1..=30)
+            .map(|i| format!("{{\"id\": \"T{i}\", \"changelog\": 20000}}"))
+            .collect();
+        let scenario = Scenario::from_json(&format!(
+            r#"{{"name": "log", "tasks": [{}], "members": [{}],
+                "events": [{{"at_ms": 0, "join": "S15"}}, {{"at_ms": 4000, "drain": "S2"}}]}}"#,
+            tasks.join(","),
+            members.join(",")
+        ))
+        .expect("parses");
+        let mut session = Session::new(scenario, &[]).expect("starts");
+        let written = RefCell::new(Vec::new());
+        let mut seen = 0;
+        for clock in (0..40_000).step_by(250).chain([3_000, 500, 20_000]) {
+            session.seek(clock).expect("runs");
+            let reused = log_rounds(session.main(), clock, &written);
+            let afresh = log_rounds(session.main(), clock, &RefCell::new(Vec::new()));
+            assert_eq!(reused, afresh, "at {clock} ms");
+            seen = seen.max(reused.len());
+        }
+        assert!(seen >= 3, "several rounds were written ({seen})");
+    }
 }

@@ -170,3 +170,11 @@ pub fn canvas_font(ctx: &CanvasRenderingContext2d, font: &str) {
         ctx.set_font(font);
     }
 }
+
+/// Canvas pixels per CSS pixel: the screen's own density (sharp on high-density screens,
+/// and no more pixels than a plain screen shows, which every redraw would copy).
+pub fn pixel_ratio() -> f64 {
+    window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 3.0)
+}

@@ -18,8 +18,6 @@ const COLUMNS: usize = 16;
 /// A mark's side and the step between marks, in CSS pixels.
 const SIDE: f64 = 11.0;
 const STEP: f64 = 14.0;
-/// Canvas pixels per CSS pixel (sharp on high-density screens, fine on others).
-const SCALE: f64 = 2.0;
 
 /// Properties of a member's marks.
 #[derive(Properties, PartialEq)]
@@ -155,7 +153,8 @@ pub fn mini_chips(props: &MiniProps) -> Html {
                     .and_then(|c| c.get_context("2d").ok().flatten())
                     .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
                 if let Some(ctx) = ctx {
-                    let _ = ctx.set_transform(SCALE, 0.0, 0.0, SCALE, 0.0, 0.0);
+                    let scale = super::dom::pixel_ratio();
+                    let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
                     draw(
                         &ctx,
                         dots,
@@ -208,9 +207,10 @@ pub fn mini_chips(props: &MiniProps) -> Html {
         })
     };
     let (width, height) = (COLUMNS as f64 * STEP, rows as f64 * STEP);
+    let scale = super::dom::pixel_ratio();
     html! {
         <div class="mini">
-            <canvas ref={canvas} data-testid="mini" width={fixed(width * SCALE, 0)} height={fixed(height * SCALE, 0)}
+            <canvas ref={canvas} data-testid="mini" width={fixed(width * scale, 0)} height={fixed(height * scale, 0)}
                 style={format!("width: {}px; height: {}px", fixed(width, 0), fixed(height, 0))} aria-hidden="true"
                 onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></canvas>
             if let Some((x, y, text)) = &*hover {

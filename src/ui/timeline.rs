@@ -34,8 +34,6 @@ const AXIS: f64 = 16.0;
 const LABELS: f64 = 78.0;
 /// The most rows in view before the timeline scrolls.
 const VISIBLE_ROWS: usize = 22;
-/// Canvas pixels per CSS pixel.
-const SCALE: f64 = 2.0;
 
 /// Properties of the task timeline.
 #[derive(Properties, PartialEq)]
@@ -233,9 +231,10 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                 // The backing store is sized only when the size changes (that reallocates
                 // it); every draw paints the whole canvas anyway.
                 let rows = data.rows.len();
+                let scale = super::dom::pixel_ratio();
                 let (pixels_wide, pixels_high) = (
-                    (w * SCALE) as u32,
-                    ((AXIS + rows.clamp(1, VISIBLE_ROWS) as f64 * row_height(rows)) * SCALE) as u32,
+                    (w * scale) as u32,
+                    ((AXIS + rows.clamp(1, VISIBLE_ROWS) as f64 * row_height(rows)) * scale) as u32,
                 );
                 if c.width() != pixels_wide || c.height() != pixels_high {
                     c.set_width(pixels_wide);
@@ -247,7 +246,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                     .flatten()
                     .and_then(|x| x.dyn_into::<CanvasRenderingContext2d>().ok());
                 if let Some(ctx) = ctx {
-                    let _ = ctx.set_transform(SCALE, 0.0, 0.0, SCALE, 0.0, 0.0);
+                    let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
                     draw(&ctx, data, *first, *w, if *dark { &DARK } else { &LIGHT });
                 }
             },
