@@ -1,6 +1,10 @@
 // Shared pieces of the browser tests and benchmark: a static server for dist/ under a
-// sub-path (as a static host would serve it), Debian's Chromium driven by playwright-core, and
-// pages that record console errors and every request they make.
+// sub-path (as a static host would serve it), Debian's Chromium driven by playwright-core,
+// pages that record console errors and every request they make, and the set-up every test
+// file shares.
+import { before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { join, extname, normalize } from 'node:path';
@@ -80,4 +84,54 @@ export async function openPage(browser, origin, options = {}) {
     }
   });
   return page;
+}
+
+/**
+ * What every browser test file shares: one server for dist/ (or $DIST) and one browser for the
+ * file; after each test its pages are closed, and the test fails if one reported a problem
+ * (a screenshot goes to tests/browser/artifacts). Returns `page(options)`, a fresh page kept
+ * for that check; `open(address, options)`, such a page at the playground (`address` after
+ * its URL), once its controls are there; and `url`, the site's address.
+ */
+export function suite() {
+  const artifacts = 'tests/browser/artifacts';
+  let server;
+  let browser;
+  const pages = [];
+  before(async () => {
+    server = await serve(process.env.DIST || 'dist');
+    browser = await launch();
+    mkdirSync(artifacts, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+  afterEach(async (t) => {
+    for (const page of pages.splice(0)) {
+      const problems = page.problems;
+      if (problems.length) {
+        await page.screenshot({ path: `${artifacts}/${t.name.replace(/\W+/g, '-')}.png` }).catch(() => {});
+      }
+      await page.context().close();
+      assert.deepEqual(problems, [], `${t.name}: the page reported problems`);
+    }
+  });
+  const page = async (options = {}) => {
+    const p = await openPage(browser, server.origin, options);
+    pages.push(p);
+    return p;
+  };
+  return {
+    page,
+    async open(address = '', options = {}) {
+      const p = await page(options);
+      await p.goto(server.url + address);
+      await p.waitForSelector('[data-testid=preset]');
+      return p;
+    },
+    get url() {
+      return server.url;
+    },
+  };
 }

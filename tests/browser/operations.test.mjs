@@ -4,44 +4,14 @@
 // configuration, the compare view with a zone preset, a member added in a zone, and a large
 // group drawn compactly with zones and a restarting member. No page may log a console error
 // or request anything outside the site.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { serve, launch, openPage } from './harness.mjs';
+import { suite } from './harness.mjs';
 
-const DIST = process.env.DIST || 'dist';
-const ARTIFACTS = 'tests/browser/artifacts';
-let server;
-let browser;
-const pages = [];
-
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-afterEach(async (t) => {
-  for (const page of pages.splice(0)) {
-    const problems = page.problems;
-    if (problems.length) {
-      await page.screenshot({ path: `${ARTIFACTS}/${t.name.replace(/\W+/g, '-')}.png` }).catch(() => {});
-    }
-    await page.context().close();
-    assert.deepEqual(problems, [], `${t.name}: the page reported problems`);
-  }
-});
+const site = suite();
 
 async function open(presetId) {
-  const page = await openPage(browser, server.origin);
-  pages.push(page);
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid=preset]');
+  const page = await site.open();
   await page.selectOption('[data-testid=preset]', presetId);
   await page.waitForFunction(() => document.querySelector('[data-testid=clock]').textContent === '0');
   return page;

@@ -3,49 +3,16 @@
 // charts, shares and restores sessions, survives bad input, answers the keyboard, embeds,
 // walks its tours, and passes an axe accessibility audit. No page may log a console error or
 // request anything outside the site.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { serve, launch, openPage } from './harness.mjs';
+import { suite } from './harness.mjs';
 
-const DIST = process.env.DIST || 'dist';
-const ARTIFACTS = 'tests/browser/artifacts';
-let server;
-let browser;
-const pages = [];
+const site = suite();
 
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-afterEach(async (t) => {
-  // Every page of the test: no console error, no request leaving the site.
-  for (const page of pages.splice(0)) {
-    const problems = page.problems;
-    if (problems.length) {
-      await page.screenshot({ path: `${ARTIFACTS}/${t.name.replace(/\W+/g, '-')}.png` }).catch(() => {});
-    }
-    await page.context().close();
-    assert.deepEqual(problems, [], `${t.name}: the page reported problems`);
-  }
-});
-
-async function open(query = '', options = {}) {
-  const page = await openPage(browser, server.origin, options);
-  pages.push(page);
-  await page.goto(server.url + query);
-  await page.waitForSelector('[data-testid=preset]');
-  return page;
-}
+const open = site.open;
 
 const clock = (page) => page.$eval('[data-testid=clock]', (e) => Number(e.textContent));
 const generation = (page) => page.$eval('[data-testid=generation]', (e) => Number(e.textContent));
@@ -355,8 +322,7 @@ test('a share link reopens exactly the same view', async () => {
     log: await p.textContent('[data-testid=log]'),
   });
   const original = await snapshot(page);
-  const other = await openPage(browser, server.origin);
-  pages.push(other);
+  const other = await site.page();
   await other.goto(link);
   await other.waitForSelector('[data-testid=member]');
   assert.deepEqual(await snapshot(other), original);
@@ -551,8 +517,7 @@ test('a tour plays in an embed and travels in a share link', async () => {
   assert.ok(await page.$eval('[data-member-id=S4]', (e) => e.classList.contains('highlight')), 'S4 is highlighted');
   await page.click('[data-testid=share]');
   const link = await page.inputValue('[data-testid=share-url]');
-  const other = await openPage(browser, server.origin);
-  pages.push(other);
+  const other = await site.page();
   await other.goto(link.replace('embed=1&', ''));
   await other.waitForSelector('[data-testid=tour]');
   assert.equal(await other.getAttribute('[data-testid=tour]', 'data-step'), '2');
@@ -737,9 +702,8 @@ test('the back button is named by what it shows (WCAG 2.5.3)', async () => {
 });
 
 test('the docs page embeds working playgrounds', async () => {
-  const page = await openPage(browser, server.origin);
-  pages.push(page);
-  await page.goto(server.url + 'docs.html');
+  const page = await site.page();
+  await page.goto(site.url + 'docs.html');
   const frames = await page.$$('iframe');
   assert.ok(frames.length >= 4, `${frames.length} embedded playgrounds`);
   // The embeds load lazily: bring the first into view, as a reader scrolling down would.

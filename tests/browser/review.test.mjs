@@ -4,47 +4,15 @@
 // the mouse and the keyboard, an impossible edit refused) and the report download. No page
 // may log a console error or request anything outside the site; the form and the editor pass
 // an axe audit in both themes.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { serve, launch, openPage } from './harness.mjs';
+import { suite } from './harness.mjs';
 
-const DIST = process.env.DIST || 'dist';
-const ARTIFACTS = 'tests/browser/artifacts';
-let server;
-let browser;
-const pages = [];
+const site = suite();
 
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-afterEach(async (t) => {
-  for (const page of pages.splice(0)) {
-    const problems = page.problems;
-    if (problems.length) {
-      await page.screenshot({ path: `${ARTIFACTS}/${t.name.replace(/\W+/g, '-')}.png` }).catch(() => {});
-    }
-    await page.context().close();
-    assert.deepEqual(problems, [], `${t.name}: the page reported problems`);
-  }
-});
-
-async function open(options = {}) {
-  const page = await openPage(browser, server.origin, options);
-  pages.push(page);
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid=preset]');
-  return page;
-}
+const open = (options = {}) => site.open('', options);
 
 async function preset(page, id) {
   await page.selectOption('[data-testid=preset]', id);
