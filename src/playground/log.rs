@@ -120,12 +120,11 @@ pub const LOG_FULL_MEMBERS: usize = 12;
 /// revoked, learning) or receive a change; a line counts the others.
 fn condensed_round(
     roster: &crate::model::Roster,
-    round: &crate::engine::coordinator::Round,
+    round: &Round,
     standbys: bool,
     ready_lag: u64,
 ) -> String {
-    use std::fmt::Write;
-    let notable = |meta: &crate::model::JoinMetadata| {
+    notation::round_showing(roster, round, standbys, ready_lag, |meta| {
         let changed = round.assignment.of(meta.member).is_some_and(|a| {
             a.assigned != meta.assigned
                 || a.learning != meta.learning
@@ -137,72 +136,7 @@ fn condensed_round(
             || !meta.learning.is_empty()
             || changed
             || meta.member == round.leader
-    };
-    let shown: Vec<&crate::model::JoinMetadata> =
-        round.joined.iter().filter(|m| notable(m)).collect();
-    let quiet = round.joined.len() - shown.len();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} (generation {}, {} ms)",
-        notation::heading(round.index),
-        round.generation,
-        round.started_at
-    );
-    for sentence in notation::cause_sentences(&round.causes, roster) {
-        let _ = writeln!(out, "{sentence}");
-    }
-    if let Some(previous) = round.previous_leader {
-        let _ = writeln!(
-            out,
-            "{} takes over the leader from {}.",
-            roster.member(round.leader),
-            roster.member(previous)
-        );
-    }
-    let _ = writeln!(
-        out,
-        "{} members join with following metadata:",
-        round.joined.len()
-    );
-    for meta in &shown {
-        let _ = writeln!(
-            out,
-            "\t{}",
-            notation::join_line(roster, meta, standbys, ready_lag)
-        );
-    }
-    let _ = writeln!(out, "\t({quiet} more, with nothing to report)");
-    let _ = writeln!(
-        out,
-        "{} performs task assignments:",
-        roster.member(round.leader)
-    );
-    for meta in &shown {
-        if let Some(a) = round.assignment.of(meta.member) {
-            let _ = writeln!(
-                out,
-                "\t{}",
-                notation::assignment_line(roster, roster.member(meta.member), a, standbys)
-            );
-        }
-    }
-    let _ = writeln!(out, "\t({quiet} more, unchanged)");
-    if round.abandoned {
-        let _ = writeln!(
-            out,
-            "{} was gone before the sync: this assignment never reached the members.",
-            roster.member(round.leader)
-        );
-    }
-    for &m in &round.departed {
-        let _ = writeln!(
-            out,
-            "{} shuts itself down upon the new assignment since there is no assigned task left.",
-            roster.member(m)
-        );
-    }
-    out
+    })
 }
 
 #[cfg(test)]

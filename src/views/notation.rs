@@ -126,6 +126,20 @@ fn names(roster: &Roster, joined: &[JoinMetadata]) -> String {
 
 /// One round in the seed's notation.
 pub fn round(roster: &Roster, round: &Round, standbys: bool, ready_lag: u64) -> String {
+    round_showing(roster, round, standbys, ready_lag, |_| true)
+}
+
+/// One round in the seed's notation with only the members `show` keeps in its join and
+/// assignment lines, and a line counting the others (as [`round`] when it keeps them all).
+pub fn round_showing(
+    roster: &Roster,
+    round: &Round,
+    standbys: bool,
+    ready_lag: u64,
+    show: impl Fn(&JoinMetadata) -> bool,
+) -> String {
+    let shown: Vec<&JoinMetadata> = round.joined.iter().filter(|m| show(m)).collect();
+    let quiet = round.joined.len() - shown.len();
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -145,36 +159,55 @@ pub fn round(roster: &Roster, round: &Round, standbys: bool, ready_lag: u64) -> 
             roster.member(previous)
         );
     }
-    let (noun, verb) = if round.joined.len() == 1 {
-        ("Member", "joins")
-    } else {
-        ("Members", "join")
-    };
-    let _ = writeln!(
-        out,
-        "{noun} {} {verb} with following metadata:",
-        names(roster, &round.joined)
-    );
-    for meta in &round.joined {
-        let _ = writeln!(out, "\t{}", join_line(roster, meta, standbys, ready_lag));
-    }
-    let _ = writeln!(
-        out,
-        "{} performs task assignments:",
-        roster.member(round.leader)
-    );
-    for (member, a) in &round.assignment.members {
+    let leader = roster.member(round.leader);
+    if quiet == 0 {
+        let (noun, verb) = if round.joined.len() == 1 {
+            ("Member", "joins")
+        } else {
+            ("Members", "join")
+        };
         let _ = writeln!(
             out,
-            "\t{}",
-            assignment_line(roster, roster.member(*member), a, standbys)
+            "{noun} {} {verb} with following metadata:",
+            names(roster, &round.joined)
         );
+        for meta in &round.joined {
+            let _ = writeln!(out, "\t{}", join_line(roster, meta, standbys, ready_lag));
+        }
+        let _ = writeln!(out, "{leader} performs task assignments:");
+        for (member, a) in &round.assignment.members {
+            let _ = writeln!(
+                out,
+                "\t{}",
+                assignment_line(roster, roster.member(*member), a, standbys)
+            );
+        }
+    } else {
+        let _ = writeln!(
+            out,
+            "{} members join with following metadata:",
+            round.joined.len()
+        );
+        for meta in &shown {
+            let _ = writeln!(out, "\t{}", join_line(roster, meta, standbys, ready_lag));
+        }
+        let _ = writeln!(out, "\t({quiet} more, with nothing to report)");
+        let _ = writeln!(out, "{leader} performs task assignments:");
+        for meta in &shown {
+            if let Some(a) = round.assignment.of(meta.member) {
+                let _ = writeln!(
+                    out,
+                    "\t{}",
+                    assignment_line(roster, roster.member(meta.member), a, standbys)
+                );
+            }
+        }
+        let _ = writeln!(out, "\t({quiet} more, unchanged)");
     }
     if round.abandoned {
         let _ = writeln!(
             out,
-            "{} was gone before the sync: this assignment never reached the members.",
-            roster.member(round.leader)
+            "{leader} was gone before the sync: this assignment never reached the members."
         );
     }
     for &m in &round.departed {
