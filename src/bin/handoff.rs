@@ -7,7 +7,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use clap::builder::{PossibleValuesParser, TypedValueParser};
-    use clap::{Parser, Subcommand, ValueEnum};
+    use clap::{Args, Parser, Subcommand, ValueEnum};
     use handoff::assignor::{self, AssignInput};
     use handoff::compare::{self, Comparison, ComparisonJson};
     use handoff::format::AssignRequest;
@@ -51,14 +51,8 @@ mod cli {
         Compare {
             /// The scenario file.
             scenario: PathBuf,
-            /// The strategies, comma-separated (default: all of them).
-            #[arg(
-                long,
-                value_delimiter = ',',
-                value_parser = PossibleValuesParser::new(Strategy::NAMES)
-                    .try_map(|s| s.parse::<Strategy>()),
-            )]
-            strategies: Vec<Strategy>,
+            #[command(flatten)]
+            strategies: Strategies,
             /// What to print.
             #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
             format: CompareFormat,
@@ -68,18 +62,25 @@ mod cli {
         Report {
             /// The scenario file.
             scenario: PathBuf,
-            /// The strategies, comma-separated (default: all of them).
-            #[arg(
-                long,
-                value_delimiter = ',',
-                value_parser = PossibleValuesParser::new(Strategy::NAMES)
-                    .try_map(|s| s.parse::<Strategy>()),
-            )]
-            strategies: Vec<Strategy>,
+            #[command(flatten)]
+            strategies: Strategies,
             /// Where to write the report (default: stdout).
             #[arg(short, long)]
             output: Option<PathBuf>,
         },
+    }
+
+    /// The strategies a comparison runs.
+    #[derive(Args)]
+    struct Strategies {
+        /// The strategies, comma-separated (default: all of them).
+        #[arg(
+            long,
+            value_delimiter = ',',
+            value_parser = PossibleValuesParser::new(Strategy::NAMES)
+                .try_map(|s| s.parse::<Strategy>()),
+        )]
+        strategies: Vec<Strategy>,
     }
 
     #[derive(Clone, Copy, ValueEnum)]
@@ -154,7 +155,7 @@ mod cli {
                 strategies,
                 format,
             } => {
-                let (_, comparison) = compare_scenario(&scenario, strategies)?;
+                let (_, comparison) = compare_scenario(&scenario, strategies.strategies)?;
                 Ok(match format {
                     CompareFormat::Json => pretty(&ComparisonJson::of(&comparison)),
                     CompareFormat::Table => compare::table(&comparison),
@@ -165,7 +166,7 @@ mod cli {
                 strategies,
                 output,
             } => {
-                let (scenario, comparison) = compare_scenario(&scenario, strategies)?;
+                let (scenario, comparison) = compare_scenario(&scenario, strategies.strategies)?;
                 let html = report::html(&scenario, &comparison);
                 match output {
                     None => Ok(html),

@@ -2,25 +2,9 @@
 //! scenario's values, live checks naming the field without losing what was typed, applying)
 //! and the report export. The timeline editor's tests are in `schedule_tests.rs`.
 
+use super::tests::{preset, scale_out};
 use super::*;
 use crate::model::{Command, MemberSpec, TimedCommand};
-use crate::presets::Preset;
-
-const SCALE_OUT: &str = include_str!("../../scenarios/review/scale-out-under-load.json");
-
-fn preset(id: &str) -> Playground {
-    let preset = Preset::find(id).expect("preset");
-    let scenario = preset.scenario().expect("parses");
-    Playground::new(
-        Session::new(scenario, &[]).expect("starts"),
-        Some(preset.id),
-    )
-}
-
-fn scale_out() -> Playground {
-    let scenario = Scenario::from_json(SCALE_OUT).expect("parses");
-    Playground::new(Session::new(scenario, &[]).expect("starts"), None)
-}
 
 fn form(pg: &Playground) -> &ApplicationForm {
     pg.application().expect("the form is open")

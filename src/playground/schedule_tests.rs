@@ -3,25 +3,9 @@
 //! nothing changed, and re-running to the same history a fresh run of the edited scenario
 //! gives; the command editor's reading of what was typed.
 
+use super::tests::{preset, scale_out};
 use super::*;
 use crate::model::{Command, MemberSpec, TimedCommand};
-use crate::presets::Preset;
-
-const SCALE_OUT: &str = include_str!("../../scenarios/review/scale-out-under-load.json");
-
-fn preset(id: &str) -> Playground {
-    let preset = Preset::find(id).expect("preset");
-    let scenario = preset.scenario().expect("parses");
-    Playground::new(
-        Session::new(scenario, &[]).expect("starts"),
-        Some(preset.id),
-    )
-}
-
-fn scale_out() -> Playground {
-    let scenario = Scenario::from_json(SCALE_OUT).expect("parses");
-    Playground::new(Session::new(scenario, &[]).expect("starts"), None)
-}
 
 /// A fresh session of the playground's scenario with `commands`, at the same clock.
 fn fresh(pg: &Playground, commands: &[TimedCommand]) -> Session {

@@ -11,13 +11,23 @@ use std::rc::Rc;
 
 mod operations;
 
-fn preset(id: &str) -> Playground {
+/// A playground opened on a preset.
+pub(super) fn preset(id: &str) -> Playground {
     let preset = Preset::find(id).expect("preset");
     let scenario = preset.scenario().expect("parses");
     Playground::new(
         Session::new(scenario, &[]).expect("starts"),
         Some(preset.id),
     )
+}
+
+/// A playground opened on the worked example `scenarios/review/scale-out-under-load.json`.
+pub(super) fn scale_out() -> Playground {
+    let scenario = Scenario::from_json(include_str!(
+        "../../scenarios/review/scale-out-under-load.json"
+    ))
+    .expect("parses");
+    Playground::new(Session::new(scenario, &[]).expect("starts"), None)
 }
 
 /// The text of a share link of a preset at a moment.

@@ -20,7 +20,7 @@ import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'n
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { serve, launch, openPage } from './harness.mjs';
+import { serve, launch, openPage, scaleOut, HEAVY } from './harness.mjs';
 
 const DIST = process.env.DIST || 'dist';
 const RUNS = Number(process.env.BENCH_RUNS || 1);
@@ -32,39 +32,6 @@ function percentile(values, p) {
 }
 
 const round = (x) => Math.round(x * 10) / 10;
-
-/**
- * A stable group of `before` members sharing `tasks` tasks, growing to `after` at 0 ms; with
- * `standbys` replicas, stores `changelog` times the usual size, and commands at given times.
- */
-function scaleOut(before, after, tasks, { standbys = 0, events = [], changelog = 1 } = {}) {
-  const members = Array.from({ length: before }, (_, i) => ({ id: `S${i + 1}` }));
-  const initial = {};
-  for (let t = 0; t < tasks; t++) {
-    const owner = `S${(t % before) + 1}`;
-    (initial[owner] ||= []).push(`T${t + 1}`);
-  }
-  return {
-    name: `Scale out ${before} to ${after} members, ${tasks} tasks`,
-    config: { restore_rate: 50000, rebalance_ms: 1000, num_standby_replicas: standbys },
-    tasks: Array.from({ length: tasks }, (_, i) => ({ id: `T${i + 1}`, changelog: changelog * (20000 + ((i * 7919) % 60000)), write_rate: 50 })),
-    members,
-    initial,
-    events: [...Array.from({ length: after - before }, (_, i) => ({ at_ms: 0, join: `S${before + i + 1}` })), ...events],
-  };
-}
-
-/** The heavier scenario of issue 11: a scale-out with a standby, then a drain and a crash. */
-const HEAVY = scaleOut(45, 50, 500, {
-  standbys: 1,
-  // Stores four times larger than the first benchmark's, so the replay lasts long enough
-  // to measure at 16x.
-  changelog: 4,
-  events: [
-    { at_ms: 3000, drain: 'S3' },
-    { at_ms: 6000, crash: 'S7' },
-  ],
-});
 
 async function load(page, scenario) {
   await page.setInputFiles('[data-testid=import]', {

@@ -87,6 +87,39 @@ export async function openPage(browser, origin, options = {}) {
 }
 
 /**
+ * A stable group of `before` members sharing `tasks` tasks, growing to `after` at 0 ms; with
+ * `standbys` replicas, stores `changelog` times the usual size, and commands at given times.
+ */
+export function scaleOut(before, after, tasks, { standbys = 0, events = [], changelog = 1 } = {}) {
+  const members = Array.from({ length: before }, (_, i) => ({ id: `S${i + 1}` }));
+  const initial = {};
+  for (let t = 0; t < tasks; t++) {
+    const owner = `S${(t % before) + 1}`;
+    (initial[owner] ||= []).push(`T${t + 1}`);
+  }
+  return {
+    name: `Scale out ${before} to ${after} members, ${tasks} tasks`,
+    config: { restore_rate: 50000, rebalance_ms: 1000, num_standby_replicas: standbys },
+    tasks: Array.from({ length: tasks }, (_, i) => ({ id: `T${i + 1}`, changelog: changelog * (20000 + ((i * 7919) % 60000)), write_rate: 50 })),
+    members,
+    initial,
+    events: [...Array.from({ length: after - before }, (_, i) => ({ at_ms: 0, join: `S${before + i + 1}` })), ...events],
+  };
+}
+
+/** The heavier scenario of issue 11: a scale-out with a standby, then a drain and a crash. */
+export const HEAVY = scaleOut(45, 50, 500, {
+  standbys: 1,
+  // Stores four times larger than the first benchmark's, so the replay lasts long enough
+  // to measure at 16x.
+  changelog: 4,
+  events: [
+    { at_ms: 3000, drain: 'S3' },
+    { at_ms: 6000, crash: 'S7' },
+  ],
+});
+
+/**
  * What every browser test file shares: one server for dist/ (or $DIST) and one browser for the
  * file; after each test its pages are closed, and the test fails if one reported a problem
  * (a screenshot goes to tests/browser/artifacts). Returns `page(options)`, a fresh page kept

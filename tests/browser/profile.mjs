@@ -2,24 +2,10 @@
 // plays or scrubs a large group, summed by function (self time and total time).
 // Build with names kept first (see scripts/profile-build.sh), then:
 //   DIST=target/dist-profile node tests/browser/profile.mjs [heavy|50x500|compare|scrub|300x3000]
-import { serve, launch, openPage } from './harness.mjs';
+import { serve, launch, openPage, scaleOut, HEAVY } from './harness.mjs';
 
 const DIST = process.env.DIST || 'target/dist-profile';
 const WHAT = process.argv[2] || 'heavy';
-
-function scaleOut(before, after, tasks, { standbys = 0, events = [], changelog = 1 } = {}) {
-  const members = Array.from({ length: before }, (_, i) => ({ id: `S${i + 1}` }));
-  const initial = {};
-  for (let t = 0; t < tasks; t++) (initial[`S${(t % before) + 1}`] ||= []).push(`T${t + 1}`);
-  return {
-    name: `Scale out ${before} to ${after} members, ${tasks} tasks`,
-    config: { restore_rate: 50000, rebalance_ms: 1000, num_standby_replicas: standbys },
-    tasks: Array.from({ length: tasks }, (_, i) => ({ id: `T${i + 1}`, changelog: changelog * (20000 + ((i * 7919) % 60000)), write_rate: 50 })),
-    members,
-    initial,
-    events: [...Array.from({ length: after - before }, (_, i) => ({ at_ms: 0, join: `S${before + i + 1}` })), ...events],
-  };
-}
 
 const server = await serve(DIST);
 const browser = await launch();
@@ -31,7 +17,9 @@ const scenario =
     ? scaleOut(280, 300, 3000)
     : WHAT === 'compare'
       ? scaleOut(16, 20, 200)
-      : scaleOut(45, 50, 500, { standbys: WHAT === '50x500' ? 0 : 1, changelog: 4, events: WHAT === '50x500' ? [] : [{ at_ms: 3000, drain: 'S3' }, { at_ms: 6000, crash: 'S7' }] });
+      : WHAT === '50x500'
+        ? scaleOut(45, 50, 500, { changelog: 4 })
+        : HEAVY;
 await page.setInputFiles('[data-testid=import]', { name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
 await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported'), null, { timeout: 120000 });
 if (WHAT === 'compare') {
