@@ -240,6 +240,9 @@ impl Run {
                             .extend(invariants::check_round(&self.engine, round));
                     }
                     self.rounds.push((**round).clone());
+                    // A snapshot after each assignment: going back to any moment then never
+                    // runs the assignor again, the costly part of a step in a large group.
+                    self.steps_since_snapshot = SNAPSHOT_EVERY;
                 }
                 EventKind::RoundSynced { index, departed } => {
                     let at = event.at;
