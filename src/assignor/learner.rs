@@ -7,7 +7,7 @@
 //! owners) holds by construction: a task is only handed to a member when no member reported
 //! it in `assigned`, and a task revoked this round is assigned at the follow-up.
 
-use super::balance::{match_receivers, plan_moves, Loads};
+use super::balance::{match_receivers, plan_moves, Cost, Loads};
 use super::plan::Plan;
 use crate::model::Assignment;
 
@@ -87,9 +87,12 @@ pub(crate) fn place_learners(plan: &mut Plan<'_>) {
         .map(|cap| u64::from(cap).saturating_sub(learners));
     let (stateful, stateless) = {
         let plan = &*plan;
-        plan_moves(plan, &loads, |t| {
-            plan.learner[t].is_none() && !plan.revoking[t] && plan.owner[t].is_some()
-        })
+        plan_moves(
+            plan,
+            &loads,
+            |t| plan.learner[t].is_none() && !plan.revoking[t] && plan.owner[t].is_some(),
+            Cost::Receiver,
+        )
     };
     let mut gains = stateful.gains;
     for (t, receiver) in match_receivers(plan, &stateful.moving, &mut gains) {
