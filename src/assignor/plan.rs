@@ -287,9 +287,9 @@ impl<'a> Plan<'a> {
     /// The candidate holding a caught-up copy of a task's state, which can run it at once (rule
     /// 3, step 3): a member with a caught-up standby, or a member under its share of the
     /// stateful tasks that kept a caught-up store (back from a restart with its disk, and
-    /// nobody ran the task meanwhile). The least loaded comes first, then the smallest lag,
-    /// then a kept store before a standby (the standby then stays where it is), then join
-    /// order. A kept store counts only under the upper bound of the member's share, so that a
+    /// nobody ran the task meanwhile). Members under their share come first (as for every
+    /// orphan), then the least loaded, then the smallest lag, then a kept store before a
+    /// standby (the standby then stays where it is), then join order. A kept store counts only under the upper bound of the member's share, so that a
     /// task revoked from a member above its share does not go straight back to it.
     fn caught_up_holder(
         &self,
@@ -312,7 +312,13 @@ impl<'a> Plan<'a> {
             })
             .min_by(|&&(a, la), &&(b, lb)| {
                 let standby = |p: Pos| self.reported_standbys[task].contains(&p);
-                self.by_load(a, b, loads)
+                let room = |p: Pos| {
+                    let (load, share) = (loads.stateful[p], stateful_share[p]);
+                    u8::from(load >= share.lo) + u8::from(load >= share.hi)
+                };
+                room(a)
+                    .cmp(&room(b))
+                    .then_with(|| self.by_load(a, b, loads))
                     .then(la.cmp(&lb))
                     .then(standby(a).cmp(&standby(b)))
                     .then(a.cmp(&b))
