@@ -65,8 +65,10 @@ pub(crate) fn drop_learners_of_reassigned_tasks(plan: &mut Plan<'_>) {
 }
 
 /// Rules 4 and 8: balance active tasks by capacity, stateful tasks first, counting learners
-/// in flight as already moved. A stateful task leaving an over-loaded or leaving member gets a
-/// learner on an under-loaded one (standby holders first, `max_learners` permitting); a
+/// in flight as already moved. The tasks that move off an over-loaded member are those its
+/// receivers would replay least (a receiver holding a task's state replays only its lag). A
+/// stateful task leaving an over-loaded or leaving member gets a learner on an under-loaded
+/// one (holders of its state first, `max_learners` permitting); a
 /// stateless task has nothing to learn and is revoked, to be assigned at the follow-up
 /// rebalance (or handed over at once if nobody runs it yet).
 pub(crate) fn place_learners(plan: &mut Plan<'_>) {
