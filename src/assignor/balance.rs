@@ -63,14 +63,27 @@ pub(crate) struct Rebalance {
     pub gains: Vec<u64>,
 }
 
+/// How the balance step prices moving a task, to move the cheapest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cost {
+    /// The whole changelog: the receiver is decided later (by rule 3 at the follow-up
+    /// rebalance, under the cooperative protocol), so its state cannot be counted on.
+    Changelog,
+    /// What the receiver will replay: the balance step places the task's learner itself, on
+    /// a receiver holding its state first (the learner design).
+    Receiver,
+}
+
 /// Decides which tasks must move to balance the group (rule 8) given effective `loads`
 /// (learners in flight count as moved): first the stateful tasks against each member's share
 /// of the stateful tasks, then the stateless ones against each member's share of all tasks.
-/// `movable(task)` says which tasks may be chosen. Returns the two levels' moves.
+/// `movable(task)` says which tasks may be chosen; `cost` how they are priced. Returns the
+/// two levels' moves.
 pub(crate) fn plan_moves(
     plan: &Plan<'_>,
     loads: &Loads,
     movable: impl Fn(usize) -> bool,
+    cost: Cost,
 ) -> (Rebalance, Rebalance) {
     let k = plan.input.members.len();
     let capacity: Vec<u64> = (0..k)
@@ -97,16 +110,22 @@ pub(crate) fn plan_moves(
             }
         }
     }
+    let stateful_share = fair_shares(&capacity, stateful_tasks, u64::MAX);
+    let cost: Vec<u64> = match cost {
+        Cost::Changelog => (0..plan.task_count()).map(|t| plan.move_cost(t)).collect(),
+        Cost::Receiver => move_costs(plan, &loads.stateful, &stateful_share),
+    };
     // Within a member the cheapest tasks move first, ties to the later task (a member keeps
     // its first tasks).
     for tasks in stateful_by_owner.iter_mut().chain(&mut stateless_by_owner) {
-        sort::by_key(tasks, |&t| (plan.move_cost(t), Reverse(t)));
+        sort::by_key(tasks, |&t| (cost[t], Reverse(t)));
     }
     let stateful = level(
         plan,
         &loads.stateful,
-        &fair_shares(&capacity, stateful_tasks, u64::MAX),
+        &stateful_share,
         &stateful_by_owner,
+        &cost,
     );
     let mut total = loads.total.clone();
     for &t in &stateful.moving {
@@ -122,15 +141,41 @@ pub(crate) fn plan_moves(
         &total,
         &fair_shares(&capacity, plan.task_count() as u64, u64::MAX),
         &stateless_by_owner,
+        &cost,
     );
     (stateful, stateless)
+}
+
+/// What moving each task costs: the records its cheapest receiver must replay. A member that
+/// will receive stateful work (not leaving, under its share) and already holds some of the
+/// task's state replays only its lag (a member back from a restart with its disk, a standby);
+/// otherwise the receiver restores the whole changelog. A stateless task costs nothing.
+fn move_costs(plan: &Plan<'_>, stateful_loads: &[u64], share: &[Share]) -> Vec<u64> {
+    (0..plan.task_count())
+        .map(|t| {
+            let held = plan.holders[t]
+                .iter()
+                .filter(|&&(p, _)| {
+                    Some(p) != plan.owner[t] && !plan.leaving(p) && stateful_loads[p] < share[p].lo
+                })
+                .map(|&(_, lag)| lag)
+                .min();
+            held.map_or(plan.move_cost(t), |lag| lag.min(plan.move_cost(t)))
+        })
+        .collect()
 }
 
 /// One level of [`plan_moves`]: everything a leaving member still runs moves, and whatever
 /// puts a member over its share; if some member is still under its share, members above
 /// theirs give their cheapest tasks, the most loaded first. `by_owner` lists each member's
-/// movable tasks of this level, cheapest first.
-fn level(plan: &Plan<'_>, loads: &[u64], share: &[Share], by_owner: &[Vec<usize>]) -> Rebalance {
+/// movable tasks of this level, cheapest first by `cost`.
+fn level(
+    plan: &Plan<'_>,
+    loads: &[u64],
+    share: &[Share],
+    by_owner: &[Vec<usize>],
+    cost: &[u64],
+) -> Rebalance {
     let k = plan.input.members.len();
     let mut gains = vec![0u64; k];
     let mut left = loads.to_vec();
@@ -163,7 +208,7 @@ fn level(plan: &Plan<'_>, loads: &[u64], share: &[Share], by_owner: &[Vec<usize>
             }
             for &t in &by_owner[p][taken[p]..] {
                 candidates.push((
-                    plan.move_cost(t),
+                    cost[t],
                     Reverse(LoadKey::new(left[p], plan.capacity(p))),
                     p,
                     Reverse(t),

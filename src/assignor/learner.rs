@@ -7,7 +7,7 @@
 //! owners) holds by construction: a task is only handed to a member when no member reported
 //! it in `assigned`, and a task revoked this round is assigned at the follow-up.
 
-use super::balance::{match_receivers, plan_moves, Loads};
+use super::balance::{match_receivers, plan_moves, Cost, Loads};
 use super::plan::Plan;
 use crate::model::Assignment;
 
@@ -65,8 +65,10 @@ pub(crate) fn drop_learners_of_reassigned_tasks(plan: &mut Plan<'_>) {
 }
 
 /// Rules 4 and 8: balance active tasks by capacity, stateful tasks first, counting learners
-/// in flight as already moved. A stateful task leaving an over-loaded or leaving member gets a
-/// learner on an under-loaded one (standby holders first, `max_learners` permitting); a
+/// in flight as already moved. The tasks that move off an over-loaded member are those its
+/// receivers would replay least (a receiver holding a task's state replays only its lag). A
+/// stateful task leaving an over-loaded or leaving member gets a learner on an under-loaded
+/// one (holders of its state first, `max_learners` permitting); a
 /// stateless task has nothing to learn and is revoked, to be assigned at the follow-up
 /// rebalance (or handed over at once if nobody runs it yet).
 pub(crate) fn place_learners(plan: &mut Plan<'_>) {
@@ -87,9 +89,12 @@ pub(crate) fn place_learners(plan: &mut Plan<'_>) {
         .map(|cap| u64::from(cap).saturating_sub(learners));
     let (stateful, stateless) = {
         let plan = &*plan;
-        plan_moves(plan, &loads, |t| {
-            plan.learner[t].is_none() && !plan.revoking[t] && plan.owner[t].is_some()
-        })
+        plan_moves(
+            plan,
+            &loads,
+            |t| plan.learner[t].is_none() && !plan.revoking[t] && plan.owner[t].is_some(),
+            Cost::Receiver,
+        )
     };
     let mut gains = stateful.gains;
     for (t, receiver) in match_receivers(plan, &stateful.moving, &mut gains) {

@@ -190,7 +190,7 @@ impl<'a> Plan<'a> {
     }
 
     /// Gives an orphan to the best candidate by rule 3 (docs/design.md): its ready learner, else
-    /// the member that released it, else a caught-up standby, else the member with the
+    /// the member that released it, else a caught-up copy of its state, else the member with the
     /// smallest lag, else the least loaded member (under its share first): by stateful tasks
     /// for a stateful task, then by all tasks (so that a new group starts balanced at both
     /// levels).
@@ -265,8 +265,8 @@ impl<'a> Plan<'a> {
                 .filter(|&l| is_candidate[l] && self.lag(t, l).is_some_and(|g| g <= acceptable));
             let chosen = ready_learner
                 .or(self.releaser[t])
-                .or_else(|| self.best_holder(t, &is_candidate, loads, true))
-                .or_else(|| self.best_holder(t, &is_candidate, loads, false))
+                .or_else(|| self.caught_up_holder(t, &is_candidate, loads, &stateful_share))
+                .or_else(|| self.best_holder(t, &is_candidate, loads))
                 .or_else(|| {
                     if stateful {
                         stateful_least.pop_least(&loads.stateful, &loads.total)
@@ -284,38 +284,69 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// The candidate holding a task's state with the smallest lag (only caught-up standbys
-    /// when `standby_only`), ties to the least loaded, then join order.
-    fn best_holder(
+    /// The candidate holding a caught-up copy of a task's state, which can run it at once (rule
+    /// 3, step 3): a member with a caught-up standby, or a member under its share of the
+    /// stateful tasks that kept a caught-up store (back from a restart with its disk, and
+    /// nobody ran the task meanwhile). Members under their share come first (as for every
+    /// orphan), then the least loaded, then the smallest lag, then a kept store before a
+    /// standby (the standby then stays where it is), then join order. A kept store counts only under the upper bound of the member's share, so that a
+    /// task revoked from a member above its share does not go straight back to it.
+    fn caught_up_holder(
         &self,
         task: usize,
         is_candidate: &[bool],
         loads: &Loads,
-        standby_only: bool,
+        stateful_share: &[Share],
     ) -> Option<Pos> {
         if !self.stateful(task) {
             return None;
         }
         let acceptable = self.input.config.acceptable_recovery_lag;
-        let load = |p: Pos, l: &[u64]| (l[p], self.capacity(p));
         self.holders[task]
             .iter()
             .filter(|&&(p, lag)| {
                 is_candidate[p]
-                    && (!standby_only
-                        || (lag <= acceptable && self.reported_standbys[task].contains(&p)))
+                    && lag <= acceptable
+                    && (self.reported_standbys[task].contains(&p)
+                        || loads.stateful[p] < stateful_share[p].hi)
             })
             .min_by(|&&(a, la), &&(b, lb)| {
-                let by = |l: &[u64]| {
-                    let ((x, cx), (y, cy)) = (load(a, l), load(b, l));
-                    compare_load(x, cx, y, cy)
+                let standby = |p: Pos| self.reported_standbys[task].contains(&p);
+                let room = |p: Pos| {
+                    let (load, share) = (loads.stateful[p], stateful_share[p]);
+                    u8::from(load >= share.lo) + u8::from(load >= share.hi)
                 };
-                la.cmp(&lb)
-                    .then_with(|| by(&loads.stateful))
-                    .then_with(|| by(&loads.total))
+                room(a)
+                    .cmp(&room(b))
+                    .then_with(|| self.by_load(a, b, loads))
+                    .then(la.cmp(&lb))
+                    .then(standby(a).cmp(&standby(b)))
                     .then(a.cmp(&b))
             })
             .map(|&(p, _)| p)
+    }
+
+    /// The candidate holding a task's state with the smallest lag (rule 3, step 4), ties to
+    /// the least loaded, then join order.
+    fn best_holder(&self, task: usize, is_candidate: &[bool], loads: &Loads) -> Option<Pos> {
+        if !self.stateful(task) {
+            return None;
+        }
+        self.holders[task]
+            .iter()
+            .filter(|&&(p, _)| is_candidate[p])
+            .min_by(|&&(a, la), &&(b, lb)| {
+                la.cmp(&lb)
+                    .then_with(|| self.by_load(a, b, loads))
+                    .then(a.cmp(&b))
+            })
+            .map(|&(p, _)| p)
+    }
+
+    /// Orders two members by stateful tasks per unit of capacity, then by all tasks.
+    fn by_load(&self, a: Pos, b: Pos, loads: &Loads) -> std::cmp::Ordering {
+        let by = |l: &[u64]| compare_load(l[a], self.capacity(a), l[b], self.capacity(b));
+        by(&loads.stateful).then_with(|| by(&loads.total))
     }
 
     /// The zones a task's replicas use: its owner's, its learner's and its reported

@@ -7,7 +7,7 @@
 //! members keep running, and a task that must move is revoked now and assigned at the
 //! follow-up rebalance (KIP-429's two phases).
 
-use super::balance::{match_receivers, plan_moves, Loads};
+use super::balance::{match_receivers, plan_moves, Cost, Loads};
 use super::plan::Plan;
 use crate::model::Assignment;
 
@@ -17,7 +17,7 @@ pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
     plan.assign_orphans(&mut loads);
     let (stateful, stateless) = {
         let plan = &plan;
-        plan_moves(plan, &loads, |t| plan.owner[t].is_some())
+        plan_moves(plan, &loads, |t| plan.owner[t].is_some(), Cost::Changelog)
     };
     for level in [stateful, stateless] {
         let mut gains = level.gains;

@@ -148,6 +148,60 @@ fn rule_3_a_caught_up_standby_beats_a_lagging_state() {
 }
 
 #[test]
+fn rule_3_a_member_back_with_its_disk_takes_back_the_tasks_whose_store_it_kept() {
+    // S1 restarted without static membership and joins as a new member; nobody ran T1 and T2
+    // while it was away, so its stores are as caught up as S2's standbys. S2 already runs its
+    // share: giving it T1 and T2 would only start learners to move them back.
+    let out = assign(json!({
+        "config": { "acceptable_recovery_lag": 100, "num_standby_replicas": 1 },
+        "tasks": tasks(&["T1", "T2", "T3", "T4", "T5", "T6"]),
+        "members": [
+            { "id": "S2", "assigned": ["T3", "T4"], "standby": ["T1", "T2"],
+              "lags": { "T1": 0, "T2": 0, "T3": 0, "T4": 0 } },
+            { "id": "S3", "assigned": ["T5", "T6"], "standby": ["T3", "T4"],
+              "lags": { "T3": 0, "T4": 0, "T5": 0, "T6": 0 } },
+            { "id": "S1", "lags": { "T1": 0, "T2": 0, "T5": 4000, "T6": 4000 } },
+        ],
+    }));
+    assert_eq!(list(&out, "S1", "assigned"), ["T1", "T2"], "{out}");
+    for m in ["S1", "S2", "S3"] {
+        assert_eq!(
+            list(&out, m, "learning"),
+            Vec::<String>::new(),
+            "{m}: {out}"
+        );
+    }
+    assert_eq!(
+        list(&out, "S2", "standby"),
+        ["T1", "T2"],
+        "the standbys stay where they are"
+    );
+    assert_eq!(out["followup"], false);
+}
+
+#[test]
+fn rule_3_a_kept_store_does_not_pull_a_task_back_over_its_members_share() {
+    // Cooperative follow-up: T3 was revoked from S1, which ran three tasks for a share of
+    // two, and S1 still holds its store. Its copy is as caught up as S2's standby, but S1 is
+    // at the upper bound of its share: T3 goes to the standby, not back to S1.
+    let out = assign(json!({
+        "config": { "strategy": "cooperative", "num_standby_replicas": 1 },
+        "tasks": tasks(&["T1", "T2", "T3", "T4", "T5", "T6"]),
+        "members": [
+            { "id": "S1", "assigned": ["T1", "T2"], "lags": { "T1": 0, "T2": 0, "T3": 0 } },
+            { "id": "S2", "assigned": ["T4", "T5"], "standby": ["T3"],
+              "lags": { "T3": 0, "T4": 0, "T5": 0 } },
+            { "id": "S3", "assigned": ["T6"], "lags": { "T6": 0 } },
+        ],
+    }));
+    assert_eq!(list(&out, "S1", "assigned"), ["T1", "T2"], "{out}");
+    assert!(
+        list(&out, "S2", "assigned").contains(&"T3".to_string()),
+        "{out}"
+    );
+}
+
+#[test]
 fn rule_3_with_no_state_anywhere_the_least_loaded_takes_it() {
     let out = assign(json!({
         "tasks": tasks(&["T1", "T2", "T3"]),
@@ -182,6 +236,36 @@ fn rule_4_the_cheapest_task_to_replay_moves_first() {
         "members": [member("S1", &["T1", "T2"]), member("S2", &[])],
     }));
     assert_eq!(list(&out, "S2", "learning"), ["T2"]);
+}
+
+#[test]
+fn rule_4_the_cheapest_task_is_the_one_its_receiver_replays_least() {
+    // S2 came back from a restart holding T2's store 200 records behind: learning T2 there
+    // replays 200 records, learning T1 (the shorter changelog) would replay all 5000.
+    let out = assign(json!({
+        "tasks": [
+            { "id": "T1", "changelog": 5000 },
+            { "id": "T2", "changelog": 90000 },
+        ],
+        "members": [
+            { "id": "S1", "assigned": ["T1", "T2"], "lags": { "T1": 0, "T2": 0 } },
+            { "id": "S2", "lags": { "T2": 200 } },
+        ],
+    }));
+    assert_eq!(list(&out, "S2", "learning"), ["T2"], "{out}");
+    // Without learners the receiver is chosen at the follow-up, so the changelog decides.
+    let cooperative = assign(json!({
+        "config": { "strategy": "cooperative" },
+        "tasks": [
+            { "id": "T1", "changelog": 5000 },
+            { "id": "T2", "changelog": 90000 },
+        ],
+        "members": [
+            { "id": "S1", "assigned": ["T1", "T2"], "lags": { "T1": 0, "T2": 0 } },
+            { "id": "S2", "lags": { "T2": 200 } },
+        ],
+    }));
+    assert_eq!(list(&cooperative, "S1", "revoked"), ["T1"], "{cooperative}");
 }
 
 #[test]

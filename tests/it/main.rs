@@ -13,6 +13,7 @@
 mod assignor_rules;
 mod cli;
 mod convergence;
+mod deployments;
 mod harness;
 mod kip441;
 mod layering;
