@@ -76,35 +76,63 @@ impl Playground {
     }
 }
 
+/// What a round's entry depends on, as known at the clock: which round (in which branch of
+/// the history), and whether its sync, departures and abandonment are known yet.
+pub(super) type EntryKey = (usize, u32, u64, u64, Option<u64>, bool, usize);
+
+fn entry_key(round: &Round, clock: u64, forks: usize) -> EntryKey {
+    let synced = round.synced_at.filter(|&s| s <= clock);
+    // As `Round::as_of` reads it: a sync still to come hides its departures and abandonment.
+    let hidden = round.synced_at.is_some() && synced.is_none();
+    (
+        forks,
+        round.index,
+        round.started_at,
+        round.assigned_at,
+        synced,
+        !hidden && round.abandoned,
+        if hidden { 0 } else { round.departed.len() },
+    )
+}
+
 /// The rounds of a lane as known at the clock, in the seed's notation. Entries written
-/// before (`written`) are reused while their round is unchanged: writing a round of a large
-/// group is the costly part, and rounds come one at a time.
-fn log_rounds(lane: &Lane, clock: u64, written: &RefCell<Vec<(Round, LogRound)>>) -> Vec<LogRound> {
+/// before (`written`) are reused while what they depend on is unchanged: writing a round of
+/// a large group is the costly part, and rounds come one at a time.
+fn log_rounds(
+    lane: &Lane,
+    clock: u64,
+    written: &RefCell<Vec<(EntryKey, LogRound)>>,
+) -> Vec<LogRound> {
     let view = lane.view();
     let roster = view.roster();
     let standbys = view.config().num_standby_replicas > 0;
     let ready_lag = view.config().ready_lag();
+    let forks = lane.run.forks().len();
     let mut written = written.borrow_mut();
-    let entries: Vec<(Round, LogRound)> = lane
-        .rounds_as_of(clock)
-        .into_iter()
+    let entries: Vec<(EntryKey, LogRound)> = lane
+        .rounds_until(clock)
+        .iter()
         .enumerate()
-        .map(|(i, r)| match written.get(i) {
-            Some((before, entry)) if *before == r => (r, entry.clone()),
-            _ => {
-                let text = if r.joined.len() > LOG_FULL_MEMBERS {
-                    condensed_round(roster, &r, standbys, ready_lag)
-                } else {
-                    notation::round(roster, &r, standbys, ready_lag)
-                };
-                let (heading, body) = text.split_once('\n').unwrap_or((&text, ""));
-                let entry = LogRound {
-                    index: r.index,
-                    started_at: r.started_at,
-                    heading: heading.to_string(),
-                    body: body.to_string(),
-                };
-                (r, entry)
+        .map(|(i, r)| {
+            let key = entry_key(r, clock, forks);
+            match written.get(i) {
+                Some((before, entry)) if *before == key => (key, entry.clone()),
+                _ => {
+                    let r = r.as_of(clock);
+                    let text = if r.joined.len() > LOG_FULL_MEMBERS {
+                        condensed_round(roster, &r, standbys, ready_lag)
+                    } else {
+                        notation::round(roster, &r, standbys, ready_lag)
+                    };
+                    let (heading, body) = text.split_once('\n').unwrap_or((&text, ""));
+                    let entry = LogRound {
+                        index: r.index,
+                        started_at: r.started_at,
+                        heading: heading.to_string(),
+                        body: body.to_string(),
+                    };
+                    (key, entry)
+                }
             }
         })
         .collect();
@@ -146,7 +174,7 @@ mod tests {
     use crate::session::Session;
 
     /// Entries reused from earlier frames read exactly as entries written afresh, round by
-    /// round and when the clock goes back, in a group large enough to be condensed.
+    /// round, when the clock goes back and after a fork, in a group large enough to be condensed.
     #[test]
     fn reused_entries_read_as_written_afresh() {
         let members: Vec<String> = (1..=14).map(|i| format!("{{\"id\": \"S{i}\"}}")).collect();
@@ -171,5 +199,16 @@ mod tests {
             seen = seen.max(reused.len());
         }
         assert!(seen >= 3, "several rounds were written ({seen})");
+        // Acting in the past forks the history: rounds after it are written again.
+        session.seek(3_000).expect("runs");
+        session
+            .command(crate::model::Command::Crash("S3".into()))
+            .expect("S3 can crash");
+        for clock in (3_000..40_000).step_by(500) {
+            session.seek(clock).expect("runs");
+            let reused = log_rounds(session.main(), clock, &written);
+            let afresh = log_rounds(session.main(), clock, &RefCell::new(Vec::new()));
+            assert_eq!(reused, afresh, "after the fork, at {clock} ms");
+        }
     }
 }

@@ -82,13 +82,13 @@ impl Playground {
     }
 
     /// The compare view's charts, rebuilt only when the history they show grew by a step
-    /// of the axis, forked, or another lane was chosen.
+    /// of the axis (or gained events up to there), forked, or another lane was chosen.
     pub fn charts(&self) -> Rc<Charts> {
         let session = &self.session;
         let end = self.scale();
         let step = (end / CHART_STEPS).max(1);
         let until = ((session.frontier() / step) * step).max(1);
-        let events = session.lanes().iter().map(|l| l.run.events().len()).sum();
+        let events = session.lanes().iter().map(|l| events_by(l, until)).sum();
         let forks = session.lanes().iter().map(|l| l.run.forks().len()).sum();
         let key = (self.chart_lane(), until, events, forks, end);
         self.memos
@@ -103,11 +103,17 @@ impl Playground {
         let end = self.scale();
         let step = (end / CHART_STEPS).max(1);
         let until = ((lane.run.frontier() / step) * step).max(1);
-        let key = (until, lane.run.events().len(), lane.run.forks().len(), end);
+        let key = (until, events_by(lane, until), lane.run.forks().len(), end);
         self.memos
             .timeline
             .get(key, || task_timeline(lane, until, end))
     }
+}
+
+/// How many of a lane's events happened by `until`: what a view of the history up to there
+/// depends on (events after it, recorded on every frame of play, do not count).
+fn events_by(lane: &Lane, until: u64) -> usize {
+    lane.run.events().partition_point(|e| e.at <= until)
 }
 
 fn task_timeline(lane: &Lane, until: u64, end: u64) -> TaskTimeline {

@@ -4,7 +4,6 @@
 //! redrawn); the costly ones are kept until what they are read from changes.
 
 use super::Playground;
-use crate::engine::coordinator::Round;
 use crate::format::ScenarioFile;
 use crate::model::sort;
 use crate::model::Command;
@@ -127,9 +126,9 @@ pub struct Memos {
     pub(super) charts: Memo<(usize, u64, usize, usize, u64), Charts>,
     /// The log's rounds: by rounds assigned, synced and abandoned by the clock, and forks.
     pub(super) log: Memo<(usize, usize, usize, usize), Vec<LogRound>>,
-    /// Each round's log entry with the round as it was written from: a new round writes
-    /// only its own entry.
-    pub(super) log_entries: RefCell<Vec<(Round, LogRound)>>,
+    /// Each round's log entry with what it was written from: a new round writes only its
+    /// own entry.
+    pub(super) log_entries: RefCell<Vec<(super::log::EntryKey, LogRound)>>,
     /// The scenario as a file, for the configuration editor.
     pub(super) scenario: Memo<(), ScenarioFile>,
     /// The tasks' names.

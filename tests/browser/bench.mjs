@@ -20,7 +20,7 @@ import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'n
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { serve, launch, openPage, scaleOut, HEAVY } from './harness.mjs';
+import { serve, launch, openPage, scaleOut, HEAVY, LARGE } from './harness.mjs';
 
 const DIST = process.env.DIST || 'dist';
 const RUNS = Number(process.env.BENCH_RUNS || 1);
@@ -179,10 +179,8 @@ async function run(browser, server) {
   }
 
   if (wanted('300x3000')) {
-    // Stores ten times the first benchmark's, so that playing lasts a while at 16x.
-    const big = scaleOut(280, 300, 3000, { changelog: 10, events: [{ at_ms: 4000, drain: 'S5' }] });
     const started = Date.now();
-    await load(page, big);
+    await load(page, LARGE);
     results.load_ms_300x3000 = Date.now() - started;
     await page.selectOption('[data-testid=speed]', '16');
     results.playing_300x3000_16x = await playFor(browser, page, 6);

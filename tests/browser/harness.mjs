@@ -119,6 +119,10 @@ export const HEAVY = scaleOut(45, 50, 500, {
   ],
 });
 
+/** 300 members x 3,000 tasks scaling out, stores ten times the first benchmark's (so that
+ * playing lasts a while at 16x), a drain meanwhile. */
+export const LARGE = scaleOut(280, 300, 3000, { changelog: 10, events: [{ at_ms: 4000, drain: 'S5' }] });
+
 /**
  * What every browser test file shares: one server for dist/ (or $DIST) and one browser for the
  * file; after each test its pages are closed, and the test fails if one reported a problem

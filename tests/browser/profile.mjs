@@ -2,7 +2,7 @@
 // plays or scrubs a large group, summed by function (self time and total time).
 // Build with names kept first (see scripts/profile-build.sh), then:
 //   DIST=target/dist-profile node tests/browser/profile.mjs [heavy|50x500|compare|scrub|300x3000]
-import { serve, launch, openPage, scaleOut, HEAVY } from './harness.mjs';
+import { serve, launch, openPage, scaleOut, HEAVY, LARGE } from './harness.mjs';
 
 const DIST = process.env.DIST || 'target/dist-profile';
 const WHAT = process.argv[2] || 'heavy';
@@ -14,7 +14,7 @@ await page.goto(server.url);
 await page.waitForSelector('[data-testid=member]');
 const scenario =
   WHAT === '300x3000'
-    ? scaleOut(280, 300, 3000)
+    ? LARGE
     : WHAT === 'compare'
       ? scaleOut(16, 20, 200)
       : WHAT === '50x500'
