@@ -11,8 +11,9 @@ use crate::views::notation;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// The log in the seed's notation, as known at the clock.
-#[derive(Clone, Debug, PartialEq)]
+/// The log in the seed's notation, as known at the clock. (`Eq`, so that comparing the same
+/// shared rounds is a pointer comparison.)
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Log {
     /// One entry per round assigned by the clock.
     pub rounds: Rc<Vec<LogRound>>,
@@ -25,7 +26,7 @@ pub struct Log {
 }
 
 /// One round of the log.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogRound {
     /// Its index (1 = first).
     pub index: u32,

@@ -97,11 +97,14 @@ impl Playground {
     }
 
     /// The task timeline of the main lane, rebuilt as the history grows by a step of the
-    /// axis (or forks).
+    /// axis (or forks): a 200th of it, up to a 25th for a group of thousands of tasks, where
+    /// a rebuild reads every task's history.
     pub fn task_timeline(&self) -> Rc<TaskTimeline> {
         let lane = self.session.main();
         let end = self.scale();
-        let step = (end / CHART_STEPS).max(1);
+        let tasks = lane.run.engine().tasks().len().max(1) as u64;
+        let steps = (CHART_STEPS * 500 / tasks).clamp(CHART_STEPS / 8, CHART_STEPS);
+        let step = (end / steps).max(1);
         let until = ((lane.run.frontier() / step) * step).max(1);
         let key = (until, events_by(lane, until), lane.run.forks().len(), end);
         self.memos
