@@ -300,10 +300,13 @@ impl Run {
     }
 
     /// Moves a view to another moment (at most the frontier): forward by running on from
-    /// where it is, backward by replaying from the nearest snapshot.
+    /// where it is, unless a snapshot lies between (then, as backward, by replaying from the
+    /// nearest snapshot).
     pub fn move_cursor(&self, cursor: &mut Cursor, time: u64) {
         let time = time.min(self.frontier());
-        if time < cursor.engine.time() {
+        if time < cursor.engine.time()
+            || self.snapshot_before(time).engine.time() > cursor.engine.time()
+        {
             *cursor = self.cursor_at(time);
             return;
         }
