@@ -16,6 +16,7 @@ mod convergence;
 mod deployments;
 mod harness;
 mod kip441;
+mod kip441_migration;
 mod layering;
 mod operations;
 mod properties;
