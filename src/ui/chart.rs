@@ -2,11 +2,12 @@
 //! with the clock as a line over it (so playing moves a line, not a redraw), values under the
 //! pointer, click to seek, and PNG and SVG export.
 
+use super::colours::DARK;
 use super::dom;
 use super::hooks::maybe;
 use crate::playground::screen::{Charts, CHART_SIZE};
 use crate::playground::Action;
-use crate::views::charts::{Anchor, ChartData, ChartKind, Pen, PlotMap};
+use crate::views::charts::{palette, Anchor, ChartData, ChartKind, Pen, PlotMap};
 use crate::views::fixed;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -22,6 +23,8 @@ pub struct ChartProps {
     pub kind: ChartKind,
     /// The moment viewed, marked by a line.
     pub clock: u64,
+    /// Dark theme: the paper, text and grid in the theme's colours (exports stay light).
+    pub dark: bool,
     /// Carries out an action (seek, export, error).
     pub on_action: Callback<Action>,
 }
@@ -34,20 +37,38 @@ fn data(charts: &Charts, kind: ChartKind) -> &ChartData {
     }
 }
 
-/// Draws on a canvas.
-struct CanvasPen(CanvasRenderingContext2d);
+/// Draws on a canvas, on white paper or, in the dark theme, on the theme's panel with its
+/// text and separator colours (the data's colours stay: they read on both).
+struct CanvasPen {
+    ctx: CanvasRenderingContext2d,
+    dark: bool,
+}
+
+impl CanvasPen {
+    fn colour<'a>(&self, colour: &'a str) -> &'a str {
+        if !self.dark {
+            return colour;
+        }
+        match colour {
+            palette::WHITE => DARK.panel,
+            palette::BLACK => DARK.ink,
+            palette::GRID => DARK.line,
+            other => other,
+        }
+    }
+}
 
 impl Pen for CanvasPen {
     fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, opacity: f64) {
-        self.0.set_global_alpha(opacity);
-        self.0.set_fill_style_str(fill);
-        self.0.fill_rect(x, y, w, h);
-        self.0.set_global_alpha(1.0);
+        self.ctx.set_global_alpha(opacity);
+        self.ctx.set_fill_style_str(self.colour(fill));
+        self.ctx.fill_rect(x, y, w, h);
+        self.ctx.set_global_alpha(1.0);
     }
 
     fn line(&mut self, points: &[(f64, f64)], stroke: &str, width: f64) {
-        let ctx = &self.0;
-        ctx.set_stroke_style_str(stroke);
+        let ctx = &self.ctx;
+        ctx.set_stroke_style_str(self.colour(stroke));
         ctx.set_line_width(width);
         ctx.begin_path();
         for (i, &(x, y)) in points.iter().enumerate() {
@@ -61,7 +82,7 @@ impl Pen for CanvasPen {
     }
 
     fn text(&mut self, x: f64, y: f64, text: &str, size: u32, anchor: Anchor, fill: &str) {
-        let ctx = &self.0;
+        let ctx = &self.ctx;
         super::dom::canvas_font(ctx, &format!("{size}px sans-serif"));
         ctx.set_text_align(match anchor {
             Anchor::Start => "left",
@@ -69,9 +90,36 @@ impl Pen for CanvasPen {
             Anchor::End => "right",
         });
         ctx.set_text_baseline("middle");
-        ctx.set_fill_style_str(fill);
+        ctx.set_fill_style_str(self.colour(fill));
         let _ = ctx.fill_text(text, x, y);
     }
+}
+
+fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+}
+
+/// The chart drawn light on a canvas of its own, as a PNG data URL: an export looks the same
+/// in either theme, as the SVG export does.
+fn light_png(chart: &ChartData) -> Option<String> {
+    let canvas = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into::<HtmlCanvasElement>()
+        .ok()?;
+    canvas.set_width(CHART_SIZE.0);
+    canvas.set_height(CHART_SIZE.1);
+    let mut pen = CanvasPen {
+        ctx: context(&canvas)?,
+        dark: false,
+    };
+    chart.draw(&mut pen, CHART_SIZE, None);
+    canvas.to_data_url().ok()
 }
 
 /// The canvas pixel under a pointer, and the pointer's place in the figure.
@@ -90,18 +138,18 @@ pub fn chart(props: &ChartProps) -> Html {
     let hover = use_state(|| None::<(i32, i32, String)>);
     {
         let (canvas, map) = (canvas.clone(), map.clone());
-        use_effect_with((props.charts.clone(), props.kind), move |(charts, kind)| {
-            let ctx = canvas
-                .cast::<HtmlCanvasElement>()
-                .and_then(|c| c.get_context("2d").ok().flatten())
-                .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
-            if let Some(ctx) = ctx {
-                let drawn = Some(data(charts, *kind).draw(&mut CanvasPen(ctx), CHART_SIZE, None));
-                if *map != drawn {
-                    map.set(drawn);
+        use_effect_with(
+            (props.charts.clone(), props.kind, props.dark),
+            move |(charts, kind, dark)| {
+                if let Some(ctx) = canvas.cast::<HtmlCanvasElement>().and_then(|c| context(&c)) {
+                    let mut pen = CanvasPen { ctx, dark: *dark };
+                    let drawn = Some(data(charts, *kind).draw(&mut pen, CHART_SIZE, None));
+                    if *map != drawn {
+                        map.set(drawn);
+                    }
                 }
-            }
-        });
+            },
+        );
     }
     let on_move = {
         let (canvas, map, hover, charts, kind) = (
@@ -134,12 +182,9 @@ pub fn chart(props: &ChartProps) -> Html {
         })
     };
     let export_png = {
-        let (canvas, kind) = (canvas.clone(), props.kind);
+        let (charts, kind) = (props.charts.clone(), props.kind);
         Callback::from(move |_| {
-            if let Some(url) = canvas
-                .cast::<HtmlCanvasElement>()
-                .and_then(|c| c.to_data_url().ok())
-            {
+            if let Some(url) = light_png(data(&charts, kind)) {
                 dom::download_url(&format!("handoff-{}.png", kind.id()), &url);
             }
         })

@@ -147,7 +147,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                 </p>
                 <div class="charts">
                     { for [ChartKind::Cumulative, ChartKind::Availability, ChartKind::Load].into_iter().map(|kind| html! {
-                        <Chart charts={props.charts.clone()} kind={kind} clock={props.clock} on_action={on.clone()} />
+                        <Chart charts={props.charts.clone()} kind={kind} clock={props.clock} dark={props.dark} on_action={on.clone()} />
                     }) }
                 </div>
             </section>

@@ -186,6 +186,8 @@ pub mod palette {
     pub const BLACK: &str = "#000000";
     /// Light grey, for the grid.
     pub const GRID: &str = "#E4E4E8";
+    /// White, the paper.
+    pub const WHITE: &str = "#FFFFFF";
     /// Every colour, for cycling.
     pub const CYCLE: [&str; 8] = [BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW, GREY];
 }
@@ -263,7 +265,7 @@ fn start(
     max: f64,
 ) -> Frame {
     let (w, h) = (f64::from(w), f64::from(h));
-    pen.rect(0.0, 0.0, w, h, "#FFFFFF", 1.0);
+    pen.rect(0.0, 0.0, w, h, palette::WHITE, 1.0);
     pen.text(w / 2.0, 14.0, title, 15, Anchor::Middle, palette::BLACK);
     let frame = Frame {
         left: 8.0 + y_labels,
@@ -345,7 +347,7 @@ fn legend(pen: &mut dyn Pen, frame: &Frame, entries: &[(&str, String)], right: b
         y,
         box_w,
         entries.len() as f64 * 15.0 + 6.0,
-        "#FFFFFF",
+        palette::WHITE,
         0.85,
     );
     for (i, (colour, name)) in entries.iter().enumerate() {

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { suite } from './harness.mjs';
 
@@ -302,6 +303,38 @@ test('compare view: one command reaches every strategy, the table updates, the c
   await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.5);
   const t = await clock(page);
   assert.ok(t > 0 && t < 4000, `clicking the chart moved the clock to ${t}`);
+});
+
+/** The first pixel of a PNG file as [r, g, b]: row 0's first pixel is stored as is whatever
+ * the row's filter (it has no neighbours to be predicted from). */
+function firstPixel(png) {
+  let at = 8;
+  let colourType = 0;
+  const data = [];
+  while (at < png.length) {
+    const length = png.readUInt32BE(at);
+    const type = png.toString('ascii', at + 4, at + 8);
+    const body = png.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR') colourType = body[9];
+    if (type === 'IDAT') data.push(body);
+    at += 12 + length;
+  }
+  assert.ok(colourType === 2 || colourType === 6, `an RGB or RGBA PNG (colour type ${colourType})`);
+  const rows = inflateSync(Buffer.concat(data));
+  return [...rows.subarray(1, 4)];
+}
+
+test('in the dark theme the charts are drawn on the dark panel, and a PNG export stays light', async () => {
+  const page = await open('', { colorScheme: 'dark' });
+  await preset(page, 'scale-down-running');
+  await page.click('[data-testid=view-toggle]');
+  await page.waitForSelector('[data-testid=chart-cumulative] canvas');
+  await page.waitForTimeout(200);
+  const corner = await page.$eval('[data-testid=chart-cumulative] canvas', (c) => [...c.getContext('2d').getImageData(2, 2, 1, 1).data]);
+  assert.deepEqual(corner, [0x1e, 0x1e, 0x23, 255], 'the dark panel behind the chart');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-png-cumulative]')]);
+  assert.equal(download.suggestedFilename(), 'handoff-cumulative.png');
+  assert.deepEqual(firstPixel(readFileSync(await download.path())), [255, 255, 255], 'the export on white');
 });
 
 test('a share link reopens exactly the same view', async () => {
