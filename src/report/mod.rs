@@ -16,6 +16,7 @@ use crate::history::RunError;
 use crate::model::{Scenario, Strategy};
 use crate::session::Session;
 use crate::views::charts::{draw_availability, draw_cumulative, draw_load, Svg};
+use crate::views::counted;
 use crate::views::notation;
 use crate::views::timeline::{self, CHART_TASKS};
 pub use page::grouped;
@@ -167,12 +168,12 @@ fn strategy_section(out: &mut String, o: &Outcome) {
     };
     let _ = writeln!(
         out,
-        "<p>The run ends at {} with {} members in the group, {end}: {} ms of task downtime in all, {} rebalances, {} moves.</p>",
+        "<p>The run ends at {} with {} in the group, {end}: {} ms of task downtime in all, {}, {}.</p>",
         seconds(m.at_ms),
-        m.assignment.len(),
+        counted(m.assignment.len() as u64, "member"),
         m.total_task_downtime_ms,
-        m.rebalances,
-        m.moves
+        counted(m.rebalances, "rebalance"),
+        counted(m.moves, "move")
     );
     if !m.subtopology_balance.is_empty() {
         balance(out, o);

@@ -12,6 +12,7 @@ use crate::playground::screen::{Charts, LaneView, Toolbar};
 use crate::playground::{Action, Operations};
 use crate::session::MAX_LANES;
 use crate::views::charts::ChartKind;
+use crate::views::counted;
 use crate::views::metrics::Metrics;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -100,7 +101,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                                 <span class="what">{ s.name() }</span>
                                 <span>{ format!("gen {} \u{00B7} {}", frame.round.generation, frame.round.phase.describe()) }</span>
                             </h2>
-                            <p class="waiting">{ format!("downtime {} ms \u{00B7} {} rebalances{}", m.total_task_downtime_ms, m.rebalances, if m.at_rest { " \u{00B7} at rest" } else { "" }) }</p>
+                            <p class="waiting">{ format!("downtime {} ms \u{00B7} {}{}", m.total_task_downtime_ms, counted(m.rebalances, "rebalance"), if m.at_rest { " \u{00B7} at rest" } else { "" }) }</p>
                             <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
                                 motion={props.motion} small=true mini={props.mini} names={props.names.clone()} dark={props.dark}
                                 restart={props.operations.restart}

@@ -11,6 +11,12 @@ pub mod notation;
 pub mod plot;
 pub mod timeline;
 
+/// A count and its noun, plural unless the count is one: "1 rebalance", "3 rebalances".
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A number with a fixed number of decimals (at most 3), written with integer arithmetic:
 /// the browser build then carries no float formatter (its tables weigh kilobytes).
 pub fn fixed(x: f64, places: u32) -> String {
@@ -49,5 +55,12 @@ mod tests {
                 "{x} {places}"
             );
         }
+    }
+
+    #[test]
+    fn a_count_of_one_takes_the_singular() {
+        assert_eq!(super::counted(1u32, "rebalance"), "1 rebalance");
+        assert_eq!(super::counted(0u32, "rebalance"), "0 rebalances");
+        assert_eq!(super::counted(12u64, "move"), "12 moves");
     }
 }

@@ -233,9 +233,8 @@ pub fn log(engine: &Engine, rounds: &[Round]) -> String {
         out.push_str(&round(roster, r, standbys, ready_lag));
     }
     let metrics = Metrics::of(engine);
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let members = plural(metrics.assignment.len(), "member");
-    let tasks = plural(engine.tasks().len(), "task");
+    let members = super::counted(metrics.assignment.len() as u64, "member");
+    let tasks = super::counted(engine.tasks().len() as u64, "task");
     if !rounds.is_empty() {
         out.push('\n');
     }
