@@ -95,14 +95,6 @@ impl Pen for CanvasPen {
     }
 }
 
-fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
-    canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-}
-
 /// The chart drawn light on a canvas of its own, as a PNG data URL: an export looks the same
 /// in either theme, as the SVG export does.
 fn light_png(chart: &ChartData) -> Option<String> {
@@ -115,7 +107,7 @@ fn light_png(chart: &ChartData) -> Option<String> {
     canvas.set_width(CHART_SIZE.0);
     canvas.set_height(CHART_SIZE.1);
     let mut pen = CanvasPen {
-        ctx: context(&canvas)?,
+        ctx: dom::canvas_2d(&canvas)?,
         dark: false,
     };
     chart.draw(&mut pen, CHART_SIZE, None);
@@ -141,7 +133,10 @@ pub fn chart(props: &ChartProps) -> Html {
         use_effect_with(
             (props.charts.clone(), props.kind, props.dark),
             move |(charts, kind, dark)| {
-                if let Some(ctx) = canvas.cast::<HtmlCanvasElement>().and_then(|c| context(&c)) {
+                if let Some(ctx) = canvas
+                    .cast::<HtmlCanvasElement>()
+                    .and_then(|c| dom::canvas_2d(&c))
+                {
                     let mut pen = CanvasPen { ctx, dark: *dark };
                     let drawn = Some(data(charts, *kind).draw(&mut pen, CHART_SIZE, None));
                     if *map != drawn {

@@ -6,7 +6,9 @@ use crate::playground::{
 };
 use gloo_storage::{LocalStorage, Storage};
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlAnchorElement, HtmlInputElement, Window};
+use web_sys::{
+    CanvasRenderingContext2d, HtmlAnchorElement, HtmlCanvasElement, HtmlInputElement, Window,
+};
 
 fn window() -> Option<Window> {
     web_sys::window()
@@ -161,6 +163,15 @@ pub async fn read_file(input: HtmlInputElement) -> Option<String> {
         .await
         .ok()?;
     text.as_string()
+}
+
+/// A canvas's 2D drawing context.
+pub fn canvas_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
 }
 
 /// Sets a canvas's font unless it is already set: setting it makes the browser compute the

@@ -9,7 +9,6 @@ use crate::playground::Action;
 use crate::views::fixed;
 use crate::views::frame::{ChipRole, Dot};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
@@ -150,8 +149,7 @@ pub fn mini_chips(props: &MiniProps) -> Html {
             move |(dots, names, highlight, away, dark)| {
                 let ctx = canvas
                     .cast::<HtmlCanvasElement>()
-                    .and_then(|c| c.get_context("2d").ok().flatten())
-                    .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok());
+                    .and_then(|c| super::dom::canvas_2d(&c));
                 if let Some(ctx) = ctx {
                     let scale = super::dom::pixel_ratio();
                     let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);

@@ -240,12 +240,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                     c.set_width(pixels_wide);
                     c.set_height(pixels_high);
                 }
-                let ctx = c
-                    .get_context("2d")
-                    .ok()
-                    .flatten()
-                    .and_then(|x| x.dyn_into::<CanvasRenderingContext2d>().ok());
-                if let Some(ctx) = ctx {
+                if let Some(ctx) = super::dom::canvas_2d(&c) {
                     let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
                     draw(&ctx, data, *first, *w, if *dark { &DARK } else { &LIGHT });
                 }
