@@ -242,7 +242,7 @@ fn rule_4_the_cheapest_task_to_replay_moves_first() {
 fn rule_4_the_cheapest_task_is_the_one_its_receiver_replays_least() {
     // S2 came back from a restart holding T2's store 200 records behind: learning T2 there
     // replays 200 records, learning T1 (the shorter changelog) would replay all 5000.
-    let out = assign(json!({
+    let mut group = json!({
         "tasks": [
             { "id": "T1", "changelog": 5000 },
             { "id": "T2", "changelog": 90000 },
@@ -251,20 +251,12 @@ fn rule_4_the_cheapest_task_is_the_one_its_receiver_replays_least() {
             { "id": "S1", "assigned": ["T1", "T2"], "lags": { "T1": 0, "T2": 0 } },
             { "id": "S2", "lags": { "T2": 200 } },
         ],
-    }));
+    });
+    let out = assign(group.clone());
     assert_eq!(list(&out, "S2", "learning"), ["T2"], "{out}");
     // Without learners the receiver is chosen at the follow-up, so the changelog decides.
-    let cooperative = assign(json!({
-        "config": { "strategy": "cooperative" },
-        "tasks": [
-            { "id": "T1", "changelog": 5000 },
-            { "id": "T2", "changelog": 90000 },
-        ],
-        "members": [
-            { "id": "S1", "assigned": ["T1", "T2"], "lags": { "T1": 0, "T2": 0 } },
-            { "id": "S2", "lags": { "T2": 200 } },
-        ],
-    }));
+    group["config"] = json!({ "strategy": "cooperative" });
+    let cooperative = assign(group);
     assert_eq!(list(&cooperative, "S1", "revoked"), ["T1"], "{cooperative}");
 }
 

@@ -4,7 +4,7 @@
 //! (rule 3) instead of to a standby holder that would then have to shed them through learners.
 //! Checked on the review's rolling deployment and, as a property, over random groups.
 
-use crate::harness::{project, run_to_end};
+use crate::harness::{learners_given, project, run_to_end};
 use handoff::engine::{Engine, EventKind};
 use handoff::history::Run;
 use handoff::model::{Scenario, Strategy as Design};
@@ -58,8 +58,7 @@ fn learners_since(run: &Run, since: u64) -> usize {
     run.rounds()
         .iter()
         .filter(|r| r.started_at >= since)
-        .flat_map(|r| &r.assignment.members)
-        .map(|(_, a)| a.learning.len())
+        .map(learners_given)
         .sum()
 }
 

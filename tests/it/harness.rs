@@ -1,12 +1,23 @@
 //! What the tests share: the project's files, scenarios by preset or path, whole runs, and the
 //! `handoff` command line run as a process.
 
+use handoff::engine::coordinator::Round;
 use handoff::history::Run;
 use handoff::model::{Scenario, Strategy};
 use handoff::presets::Preset;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+/// How many learners (warm-ups under `kip441`) a round's assignment gives in all.
+pub fn learners_given(round: &Round) -> usize {
+    round
+        .assignment
+        .members
+        .iter()
+        .map(|(_, given)| given.learning.len())
+        .sum()
+}
 
 /// A path inside the project.
 pub fn project(path: &str) -> PathBuf {

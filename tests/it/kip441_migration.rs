@@ -5,7 +5,7 @@
 //! migration takes one probing interval per two copies. This is why the review's `kip441` row
 //! is not at rest after a day: nothing is warmed twice or thrown away.
 
-use crate::harness::{run_to_end, scenario_file};
+use crate::harness::{learners_given, run_to_end, scenario_file};
 use handoff::engine::coordinator::Cause;
 use handoff::history::Run;
 use handoff::model::{MemberId, Scenario, Strategy, TaskId};
@@ -106,12 +106,7 @@ fn under_writes_warm_ups_are_never_dropped_nor_more_than_the_budget() {
     let run = run_to_end(&scenario, Strategy::Kip441);
     assert!(run.violations().is_empty());
     for (i, round) in run.rounds().iter().enumerate() {
-        let running: usize = round
-            .assignment
-            .members
-            .iter()
-            .map(|(_, given)| given.learning.len())
-            .sum();
+        let running = learners_given(round);
         assert!(running <= budget, "round {i}: {running} warm-ups");
     }
     for ((member, task), rounds) in warm_ups(&run) {

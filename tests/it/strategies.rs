@@ -3,7 +3,7 @@
 //! rebalance, KIP-441 promotes only at probing rebalances with at most `max.warmup.replicas`
 //! warm-ups, and draining costs least under the learner design.
 
-use crate::harness::{preset, run_to_end, scenario_file};
+use crate::harness::{learners_given, preset, run_to_end, scenario_file};
 use handoff::compare::Comparison;
 use handoff::engine::coordinator::Cause;
 use handoff::engine::EventKind;
@@ -155,12 +155,7 @@ fn kip441_caps_warm_ups_and_promotes_only_at_probing_rebalances() {
         let r = run(&scenario, Strategy::Kip441);
         let cap = scenario.config.kip441.max_warmup_replicas as usize;
         for round in r.rounds() {
-            let warmups: usize = round
-                .assignment
-                .members
-                .iter()
-                .map(|(_, a)| a.learning.len())
-                .sum();
+            let warmups = learners_given(round);
             assert!(
                 warmups <= cap,
                 "{}: round {} runs {warmups} warm-ups",
