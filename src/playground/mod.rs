@@ -46,6 +46,12 @@ pub const SET_ASIDE_KEY: &str = "handoff.session.v1.unreadable";
 /// While playing, the session is saved this often (real ms), so a crashed tab loses little.
 const SAVE_WHILE_PLAYING_MS: f64 = 5_000.0;
 
+/// While playing, the panels beside the group (measures, log, task timeline, compare charts)
+/// follow the clock this often (real ms), not on every frame: ten readings a second are as
+/// many as a reader takes in, and at top speed every frame changes all of them, which cost
+/// the browser more than drawing the group itself.
+pub const PANELS_EVERY_MS: f64 = 100.0;
+
 /// The notice shown when the playground paused itself because nothing more will happen.
 const AT_REST: &str = "The group is at rest: nothing more will happen until you act.";
 
@@ -59,6 +65,10 @@ pub struct Playground {
     last_frame: Option<f64>,
     /// When the session was last saved while playing (real ms).
     last_save: f64,
+    /// While playing, when the panels beside the group last followed the clock (real ms).
+    panels_at: f64,
+    /// Moves each time the panels beside the group are to be read again.
+    panels_epoch: u64,
     /// The playground paused itself at rest; a reader's command plays on.
     paused_at_rest: bool,
     view: ViewMode,
@@ -96,6 +106,8 @@ impl Playground {
             speed: 1.0,
             last_frame: None,
             last_save: 0.0,
+            panels_at: 0.0,
+            panels_epoch: 0,
             paused_at_rest: false,
             view: ViewMode::Single,
             chart_lane: 0,
@@ -249,8 +261,14 @@ impl Playground {
             self.paused_at_rest = false;
         }
         let sharing = matches!(action, Action::Share(_));
+        let frame = matches!(action, Action::Frame(_));
         let notice = self.notice.clone();
         let effects = self.carry_out(action);
+        // Anything but a frame of play, or a frame that ends it, is shown everywhere at once;
+        // frames refresh the panels beside the group at their own pace (see `frame`).
+        if !frame || !self.playing {
+            self.panels_epoch += 1;
+        }
         // A share link is shown with the notice that announced it, and goes with it.
         if !sharing && self.notice != notice {
             self.share_link = None;
@@ -484,6 +502,10 @@ impl Playground {
         let clock = self.session.clock();
         if let Err(e) = self.session.seek(clock + virtual_ms) {
             return self.fail(e.to_string());
+        }
+        if now - self.panels_at >= PANELS_EVERY_MS {
+            self.panels_at = now;
+            self.panels_epoch += 1;
         }
         if self.session.settled() {
             self.playing = false;

@@ -81,9 +81,20 @@ impl Playground {
             .collect()
     }
 
+    /// The compare view's charts as shown: while playing, read again only when the panels
+    /// are due (see [`Playground::panels`]).
+    pub fn charts(&self) -> Rc<Charts> {
+        Rc::clone(
+            &self
+                .memos
+                .shown_charts
+                .get(self.panels_epoch, || self.charts_now()),
+        )
+    }
+
     /// The compare view's charts, rebuilt only when the history they show grew by a step
     /// of the axis (or gained events up to there), forked, or another lane was chosen.
-    pub fn charts(&self) -> Rc<Charts> {
+    fn charts_now(&self) -> Rc<Charts> {
         let session = &self.session;
         let end = self.scale();
         let step = (end / CHART_STEPS).max(1);
@@ -96,10 +107,21 @@ impl Playground {
             .get(key, || build_charts(self, until, end))
     }
 
+    /// The task timeline as shown: while playing, read again only when the panels are due
+    /// (see [`Playground::panels`]).
+    pub fn task_timeline(&self) -> Rc<TaskTimeline> {
+        Rc::clone(
+            &self
+                .memos
+                .shown_timeline
+                .get(self.panels_epoch, || self.task_timeline_now()),
+        )
+    }
+
     /// The task timeline of the main lane, rebuilt as the history grows by a step of the
     /// axis (or forks): a 200th of it, up to a 25th for a group of thousands of tasks, where
     /// a rebuild reads every task's history.
-    pub fn task_timeline(&self) -> Rc<TaskTimeline> {
+    fn task_timeline_now(&self) -> Rc<TaskTimeline> {
         let lane = self.session.main();
         let end = self.scale();
         let tasks = lane.run.engine().tasks().len().max(1) as u64;

@@ -67,26 +67,34 @@ pub struct Single {
     pub frame: Frame,
     /// The measures at the clock.
     pub metrics: Metrics,
-    /// The tasks down longest, with their downtime (ms), worst first.
-    pub worst: Vec<(String, u64)>,
-    /// How many other tasks had downtime.
-    pub others_down: usize,
     /// What is going on between rounds, in words.
     pub quiet: &'static str,
-    /// When something last happened.
-    pub last_change: u64,
     /// Names the tour highlights.
     pub highlight: Vec<String>,
-    /// The log.
-    pub log: Log,
-    /// The round highlighted in the log (in progress, or the last).
-    pub current_round: Option<u32>,
     /// The member toolbar.
     pub toolbar: Toolbar,
     /// The group is large: members show their tasks as small marks, not one chip each.
     pub compact: bool,
     /// What the reader looked for, if anything.
     pub found: Option<Found>,
+}
+
+/// What the panels beside the group show: the measures and the log. While playing they
+/// follow the clock [`super::PANELS_EVERY_MS`] apart, not on every frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Panels {
+    /// The measures.
+    pub metrics: Metrics,
+    /// The tasks down longest, with their downtime (ms), worst first.
+    pub worst: Vec<(String, u64)>,
+    /// How many other tasks had downtime.
+    pub others_down: usize,
+    /// When something last happened.
+    pub last_change: u64,
+    /// The log.
+    pub log: Log,
+    /// The round highlighted in the log (in progress, or the last).
+    pub current_round: Option<u32>,
 }
 
 /// A value kept until what it was read from changes (the key).
@@ -135,6 +143,11 @@ pub struct Memos {
     pub(super) task_names: Memo<(), Vec<String>>,
     /// The task timeline: by history shown, events and forks, axis.
     pub(super) timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
+    /// The panels beside the group, the task timeline and the charts as shown: by the
+    /// panels' epoch.
+    pub(super) panels: Memo<u64, Panels>,
+    pub(super) shown_timeline: Memo<u64, Rc<TaskTimeline>>,
+    pub(super) shown_charts: Memo<u64, Rc<Charts>>,
 }
 
 impl Memos {
@@ -146,6 +159,9 @@ impl Memos {
         self.scenario.clear();
         self.task_names.clear();
         self.timeline.clear();
+        self.panels.clear();
+        self.shown_timeline.clear();
+        self.shown_charts.clear();
     }
 }
 
@@ -234,13 +250,9 @@ impl Playground {
 
     /// Everything the single view shows.
     pub fn single(&self) -> Single {
-        let session = &self.session;
-        let clock = session.clock();
-        let main = session.main();
-        let view = main.view();
+        let view = self.session.main().view();
         let frame = Frame::of(view);
         let metrics = Metrics::of(view);
-        let log = self.log(&frame, metrics.at_rest);
         let chips = || frame.cards.iter().flat_map(|c| c.chips.iter());
         let quiet = if metrics.at_rest {
             "nothing to do: the group is at rest"
@@ -253,6 +265,40 @@ impl Playground {
         } else {
             "waiting for the next round"
         };
+        let found = find(&frame, view.roster(), &self.find);
+        let mut highlight: Vec<String> = self
+            .tour
+            .as_ref()
+            .and_then(|p| crate::tour::Tour::find(&p.tour).and_then(|t| t.steps.get(p.step)))
+            .map(|s| s.highlight.iter().map(|h| h.to_string()).collect())
+            .unwrap_or_default();
+        highlight.extend(found.as_ref().map(|f| f.name.clone()));
+        Single {
+            toolbar: self.toolbar(),
+            compact: view.tasks().len() > COMPACT_TASKS,
+            found,
+            frame,
+            metrics,
+            quiet,
+            highlight,
+        }
+    }
+
+    /// What the panels beside the group show, read again only when the panels are due (the
+    /// reader acted, or a tenth of a second of play went by): `single` is the group as
+    /// [`Playground::single`] read it now.
+    pub fn panels(&self, single: &Single) -> Rc<Panels> {
+        self.memos
+            .panels
+            .get(self.panels_epoch, || self.panels_now(single))
+    }
+
+    fn panels_now(&self, single: &Single) -> Panels {
+        let main = self.session.main();
+        let view = main.view();
+        let clock = self.session.clock();
+        let metrics = single.metrics.clone();
+        let log = self.log(&single.frame, metrics.at_rest);
         let mut down: Vec<(usize, u64)> = metrics
             .task_downtime
             .iter()
@@ -267,16 +313,12 @@ impl Playground {
             .take(WORST_TASKS)
             .map(|(t, ms)| (view.roster().tasks[t].clone(), ms))
             .collect();
-        let found = find(&frame, view.roster(), &self.find);
-        let mut highlight: Vec<String> = self
-            .tour
-            .as_ref()
-            .and_then(|p| crate::tour::Tour::find(&p.tour).and_then(|t| t.steps.get(p.step)))
-            .map(|s| s.highlight.iter().map(|h| h.to_string()).collect())
-            .unwrap_or_default();
-        highlight.extend(found.as_ref().map(|f| f.name.clone()));
-        Single {
-            current_round: frame.round.index.or(log.rounds.last().map(|r| r.index)),
+        Panels {
+            current_round: single
+                .frame
+                .round
+                .index
+                .or(log.rounds.last().map(|r| r.index)),
             last_change: main
                 .run
                 .events()
@@ -286,13 +328,7 @@ impl Playground {
                 .map_or(0, |e| e.at),
             worst,
             others_down,
-            toolbar: self.toolbar(),
-            compact: view.tasks().len() > COMPACT_TASKS,
-            found,
-            frame,
             metrics,
-            quiet,
-            highlight,
             log,
         }
     }

@@ -285,6 +285,50 @@ fn playing_moves_the_clock_by_real_time_times_the_speed() {
 }
 
 #[test]
+fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_a_pause() {
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::Speed(16.0));
+    pg.act(Action::Play(true));
+    pg.act(Action::Frame(1_000.0));
+    pg.act(Action::Frame(1_016.0));
+    let shown = pg.panels(&pg.single());
+    let timeline = pg.task_timeline();
+    assert_eq!(shown.metrics.at_ms, pg.session().clock());
+    // Frames within a tenth of a second keep what the panels show; the group moves on.
+    let mut now = 1_016.0;
+    for _ in 0..6 {
+        now += 16.0;
+        pg.act(Action::Frame(now));
+        assert_eq!(pg.single().metrics.at_ms, pg.session().clock());
+        assert!(Rc::ptr_eq(&shown, &pg.panels(&pg.single())));
+        assert!(Rc::ptr_eq(&timeline, &pg.task_timeline()));
+    }
+    assert!(shown.metrics.at_ms < pg.session().clock());
+    now += 16.0;
+    pg.act(Action::Frame(now));
+    assert_eq!(
+        pg.panels(&pg.single()).metrics.at_ms,
+        pg.session().clock(),
+        "100 ms after the last reading"
+    );
+    pg.act(Action::Frame(now + 16.0));
+    assert!(pg.panels(&pg.single()).metrics.at_ms < pg.session().clock());
+    pg.act(Action::Play(false));
+    assert_eq!(
+        pg.panels(&pg.single()).metrics.at_ms,
+        pg.session().clock(),
+        "a pause shows the clock everywhere"
+    );
+    let rested = play_until_paused(&mut pg, now + 1_000.0);
+    assert!(rested > now && !pg.playing());
+    assert_eq!(
+        pg.panels(&pg.single()).metrics.at_ms,
+        pg.session().clock(),
+        "so does pausing at rest"
+    );
+}
+
+#[test]
 fn at_rest_the_playground_pauses_and_the_readers_next_command_plays_on() {
     let mut pg = preset("scale-up-running");
     let now = play_until_paused(&mut pg, 0.0);
@@ -503,18 +547,17 @@ fn a_new_session_starts_the_first_preset_clean() {
 fn the_single_view_reads_the_log_as_known_at_the_clock() {
     let mut pg = preset("scale-up-running");
     pg.act(Action::Seek(9_000));
-    let later = pg.single();
+    let later = pg.panels(&pg.single());
     pg.act(Action::Seek(300));
-    let early = pg.single();
+    let early = pg.panels(&pg.single());
     assert_eq!(early.log.rounds.len(), 1);
     assert!(later.log.rounds.len() > 1);
     assert!(early.log.rounds[0].heading.starts_with("#First Rebalance"));
     assert_eq!(early.current_round, Some(1));
-    assert_eq!(pg.single().log.rounds, early.log.rounds);
-    assert!(
-        Rc::ptr_eq(&pg.single().log.rounds, &early.log.rounds),
-        "kept"
-    );
+    pg.act(Action::Seek(301));
+    let again = pg.panels(&pg.single());
+    assert_eq!(again.log.rounds, early.log.rounds);
+    assert!(Rc::ptr_eq(&again.log.rounds, &early.log.rounds), "kept");
     let marks = pg.marks();
     assert!(marks.iter().any(|m| matches!(m, Mark::Round(_))));
     assert!(pg
@@ -587,7 +630,7 @@ fn the_log_of_a_large_group_shows_only_the_members_with_news() {
     let mut pg = Playground::new(session, None);
     pg.act(Action::StepRound);
     pg.act(Action::Seek(pg.session().clock() + 2_000));
-    let log = pg.single().log;
+    let log = pg.panels(&pg.single()).log.clone();
     let first = &log.rounds[0];
     assert!(first
         .body

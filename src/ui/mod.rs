@@ -92,6 +92,7 @@ pub fn app() -> Html {
             </main>
         }
     } else {
+        let panels = pg.panels(&single);
         html! {
             <main class="body">
                 <section id="stage" class="panel" aria-label="the group">
@@ -111,9 +112,9 @@ pub fn app() -> Html {
                         on_action={on_action.clone()} />
                 </section>
                 <aside class="side">
-                    <side::MetricsPanel metrics={single.metrics.clone()} worst={single.worst.clone()} others_down={single.others_down}
-                        last_change={single.last_change} />
-                    <side::LogPanel log={single.log.clone()} current={single.current_round} on_action={on_action.clone()} />
+                    <side::MetricsPanel metrics={panels.metrics.clone()} worst={panels.worst.clone()} others_down={panels.others_down}
+                        last_change={panels.last_change} />
+                    <side::LogPanel log={panels.log.clone()} current={panels.current_round} on_action={on_action.clone()} />
                     <application::ApplicationSummary summary={pg.application_summary()} on_action={on_action.clone()} />
                     <config::ConfigPanel scenario={pg.scenario_file()}
                         on_action={on_action.clone()} />
