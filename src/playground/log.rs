@@ -38,6 +38,31 @@ pub struct LogRound {
     pub body: String,
 }
 
+/// The lines of a round the log panel draws until the reader opens it: a round of a large
+/// group runs to hundreds of lines (50,000 characters at 300 members), and laying that text
+/// out again each time the log changed cost the browser tens of milliseconds.
+pub const ROUND_LINES: usize = 40;
+
+impl LogRound {
+    /// Its body cut after `lines` lines, and how many lines were left out (the body itself,
+    /// and 0, when it is no longer).
+    pub fn clipped(&self, lines: usize) -> (&str, usize) {
+        match self.body.match_indices('\n').nth(lines.saturating_sub(1)) {
+            Some((end, _)) if lines > 0 => {
+                let rest = &self.body[end + 1..];
+                let left_out = rest.lines().count();
+                if left_out == 0 {
+                    (&self.body, 0)
+                } else {
+                    (&self.body[..end], left_out)
+                }
+            }
+            _ if lines == 0 => ("", self.body.lines().count()),
+            _ => (&self.body, 0),
+        }
+    }
+}
+
 impl Playground {
     /// The log of the main lane as known at the clock.
     pub(super) fn log(&self, frame: &Frame, at_rest: bool) -> Log {
@@ -173,6 +198,25 @@ mod tests {
     use super::*;
     use crate::model::Scenario;
     use crate::session::Session;
+
+    #[test]
+    fn a_long_round_is_clipped_at_a_line_boundary_and_counts_what_it_left_out() {
+        let round = |body: &str| LogRound {
+            index: 1,
+            started_at: 0,
+            heading: "#First Rebalance".into(),
+            body: body.into(),
+        };
+        let five = round("a\nbb\nccc\ndddd\ne");
+        assert_eq!(five.clipped(2), ("a\nbb", 3));
+        assert_eq!(five.clipped(4), ("a\nbb\nccc\ndddd", 1));
+        assert_eq!(five.clipped(5), ("a\nbb\nccc\ndddd\ne", 0));
+        assert_eq!(five.clipped(9), ("a\nbb\nccc\ndddd\ne", 0));
+        assert_eq!(five.clipped(0), ("", 5));
+        // A trailing newline is not a line of its own.
+        assert_eq!(round("a\nb\n").clipped(2), ("a\nb\n", 0));
+        assert_eq!(round("").clipped(3), ("", 0));
+    }
 
     /// Entries reused from earlier frames read exactly as entries written afresh, round by
     /// round, when the clock goes back and after a fork, in a group large enough to be condensed.

@@ -3,10 +3,10 @@
 
 use super::term::Term;
 use crate::history::invariants::Violation;
-use crate::playground::screen::{Log, LogRound};
+use crate::playground::screen::{Log, LogRound, ROUND_LINES};
 use crate::playground::Action;
-use crate::views::fixed;
 use crate::views::metrics::Metrics;
+use crate::views::{counted, fixed};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -91,6 +91,8 @@ const LOG_RECENT: usize = 8;
 pub fn log_panel(props: &LogProps) -> Html {
     let log = &props.log;
     let everything = use_state(|| false);
+    // Rounds the reader opened to read whole (by index).
+    let opened = use_state(Vec::<u32>::new);
     let container = use_node_ref();
     {
         // Follow the round in progress (or the last one): scroll it into the log's view. After
@@ -120,11 +122,30 @@ pub fn log_panel(props: &LogProps) -> Html {
                 .on_action
                 .reform(move |_: MouseEvent| Action::Seek(at))
         };
+        let (body, left_out) = if opened.contains(&r.index) {
+            (r.body.as_str(), 0)
+        } else {
+            r.clipped(ROUND_LINES)
+        };
+        let open = {
+            let (opened, index) = (opened.clone(), r.index);
+            Callback::from(move |_: MouseEvent| {
+                let mut now = (*opened).clone();
+                now.push(index);
+                opened.set(now);
+            })
+        };
         html! {
             <div class={classes!("round", (props.current == Some(r.index)).then_some("current"))}
                 data-round={r.index.to_string()} data-at={r.started_at.to_string()}>
                 <button class="jump" onclick={jump} title={format!("jump to {} ms", r.started_at)}>{ r.heading.clone() }</button>
-                { format!("\n{}", r.body) }
+                { format!("\n{body}") }
+                if left_out > 0 {
+                    { "\n" }
+                    <button class="more" data-testid="log-more" onclick={open}>
+                        { format!("show the other {} of this round", counted(left_out as u64, "line")) }
+                    </button>
+                }
             </div>
         }
     };

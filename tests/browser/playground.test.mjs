@@ -657,6 +657,31 @@ test('a large group is drawn compactly, and a task or member can be found in it'
   await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('T2: active on S2'));
 });
 
+test('a long round is drawn in part in the log until the reader opens it', async () => {
+  const page = await open();
+  // 60 members forming a group: every one of them has news in the first round.
+  await page.setInputFiles('[data-testid=import]', {
+    name: 'long.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({
+      name: 'Long rounds',
+      tasks: Array.from({ length: 200 }, (_, i) => ({ id: `T${i + 1}`, changelog: 1000 })),
+      members: Array.from({ length: 60 }, (_, i) => ({ id: `S${i + 1}` })),
+    })),
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported'));
+  await page.click('[data-testid=step-round]');
+  await page.click('[data-testid=step]');
+  const first = '[data-testid=log] .round[data-round="1"]';
+  await page.waitForSelector(first, { state: 'attached' });
+  const lines = () => page.$eval(first, (r) => r.textContent.split('\n').filter((l) => l.trim()).length);
+  const [, hidden] = (await page.textContent(`${first} [data-testid=log-more]`)).match(/^show the other (\d+) lines? of this round$/);
+  assert.equal(await lines(), 1 + 40 + 1, 'the heading, 40 lines and the button');
+  await page.click(`${first} [data-testid=log-more]`);
+  await page.waitForFunction((f) => !document.querySelector(`${f} [data-testid=log-more]`), first);
+  assert.equal(await lines(), 1 + 40 + Number(hidden));
+});
+
 /**
  * Every member state the playground draws, and a scenario that shows them all at
  * STATES_AT ms, its members in zones (so zone groups are audited too). A new state is one
