@@ -15,15 +15,18 @@
 // time; "late" is over 20 ms) and the main thread's task durations from a Chromium trace, as
 // wall time and as the thread's CPU time (which other processes on the machine disturb less).
 // The machine's load (`uptime`) is recorded with each run: timings on a busy machine are
-// noisy. Figures go to stdout and tests/browser/artifacts/bench.json. These are measurements,
-// not tests: nothing here passes or fails on a number.
+// noisy. Each run starts a fresh browser and each scenario a fresh page, as a new reader would.
+// Two builds are compared fairly by naming both, `DIST=dist,other-dist`: their runs take
+// turns, so that a machine growing busier or quieter weighs on both alike. Figures go to
+// stdout and tests/browser/artifacts/bench.json. These are measurements, not tests: nothing
+// here passes or fails on a number.
 import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { serve, launch, openPage, scaleOut, HEAVY, LARGE } from './harness.mjs';
 
-const DIST = process.env.DIST || 'dist';
+const DISTS = (process.env.DIST || 'dist').split(',');
 const RUNS = Number(process.env.BENCH_RUNS || 1);
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
 
@@ -150,8 +153,30 @@ async function playToRest(page, timeout = 300000) {
 
 const wanted = (name) => !ONLY || ONLY.includes(name);
 
-async function run(browser, server) {
-  const results = {};
+/** A fresh page at the playground, once its first member is drawn. */
+async function fresh(browser, server) {
+  const page = await openPage(browser, server.origin);
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=member]');
+  return page;
+}
+
+/** One run of every scenario wanted, in a browser of its own, each in a page of its own. */
+async function run(server) {
+  const browser = await launch();
+  try {
+    return await scenarios(browser, server);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function scenarios(browser, server) {
+  const results = { console_problems: [] };
+  const done = async (page) => {
+    results.console_problems.push(...page.problems);
+    await page.context().close();
+  };
   if (wanted('interactive')) {
     // Time until interactive: navigation start to the first member card on screen.
     const loads = [];
@@ -164,36 +189,37 @@ async function run(browser, server) {
     }
     results.interactive_ms = { median: round(percentile(loads, 50)), max: round(Math.max(...loads)) };
   }
-  const page = await openPage(browser, server.origin);
-  await page.goto(server.url);
-  await page.waitForSelector('[data-testid=member]');
-
   if (wanted('50x500')) {
+    const page = await fresh(browser, server);
     await load(page, scaleOut(45, 50, 500));
     await page.selectOption('[data-testid=speed]', '2');
     results.playing_50x500 = await playFor(browser, page, 6);
     results.scrub_ms_50x500 = await scrub(page);
+    await done(page);
   }
 
   if (wanted('heavy')) {
+    const page = await fresh(browser, server);
     await load(page, HEAVY);
     await page.selectOption('[data-testid=speed]', '16');
     results.heavy_playing_50x500_16x = await playFor(browser, page, 6);
     await playToRest(page);
     results.heavy_scrub_ms_50x500 = await scrub(page);
+    await done(page);
   }
 
   if (wanted('compare')) {
+    const page = await fresh(browser, server);
     await load(page, scaleOut(16, 20, 200));
     await page.click('[data-testid=view-toggle]');
     await page.waitForSelector('[data-testid=compare]');
     await page.selectOption('[data-testid=speed]', '2');
     results.compare_playing_4x20x200 = await playFor(browser, page, 6);
-    await page.click('[data-testid=view-toggle]');
-    await page.waitForSelector('[data-testid=compare]', { state: 'detached' });
+    await done(page);
   }
 
   if (wanted('300x3000')) {
+    const page = await fresh(browser, server);
     const started = Date.now();
     await load(page, LARGE);
     results.load_ms_300x3000 = Date.now() - started;
@@ -204,19 +230,17 @@ async function run(browser, server) {
     // A share link of the end of that history, opened in a fresh page, to the first frame.
     await page.click('[data-testid=share]');
     const link = await page.inputValue('[data-testid=share-url]');
+    await done(page);
     const opens = [];
     for (let i = 0; i < 3; i++) {
       const other = await openPage(browser, server.origin);
       await other.goto(link);
       await other.waitForSelector('[data-testid=member]', { timeout: 120000 });
       opens.push(await other.evaluate(() => performance.now()));
-      results.console_problems = [...(results.console_problems || []), ...other.problems];
-      await other.context().close();
+      await done(other);
     }
     results.open_link_ms_300x3000 = { link_chars: link.length, median: round(percentile(opens, 50)), max: round(Math.max(...opens)) };
   }
-  results.console_problems = [...(results.console_problems || []), ...page.problems];
-  await page.context().close();
   return results;
 }
 
@@ -234,39 +258,81 @@ function medians(runs) {
   return merge(runs);
 }
 
-async function main() {
-  const files = readdirSync(DIST);
+/** The build's files: raw and gzipped sizes. */
+function bundleOf(dist) {
+  const files = readdirSync(dist);
   const wasm = files.find((f) => f.endsWith('.wasm'));
   const js = files.find((f) => f.endsWith('.js'));
   const css = files.find((f) => f.endsWith('.css'));
-  const size = (f) => statSync(join(DIST, f)).size;
-  const gz = (f) => gzipSync(readFileSync(join(DIST, f)), { level: 9 }).length;
-  const bundle = {
+  const size = (f) => statSync(join(dist, f)).size;
+  const gz = (f) => gzipSync(readFileSync(join(dist, f)), { level: 9 }).length;
+  return {
     wasm_bytes: size(wasm),
     wasm_gzip_bytes: gz(wasm),
     js_gzip_bytes: gz(js),
     css_gzip_bytes: gz(css),
     total_gzip_bytes: gz(wasm) + gz(js) + gz(css),
   };
-  const server = await serve(DIST);
-  const browser = await launch();
-  const runs = [];
+}
+
+/** The figures a comparison of builds lines up, by name. */
+const HEADLINES = {
+  'wasm gzip KB': (r) => r.bundle.wasm_gzip_bytes / 1000,
+  '50x500 2x late %': (r) => r.playing_50x500?.frames_late_percent,
+  '50x500 2x task cpu p95': (r) => r.playing_50x500?.main_thread_task_cpu_p95_ms,
+  'scrub 50x500 p95': (r) => r.scrub_ms_50x500?.p95,
+  'heavy 16x late %': (r) => r.heavy_playing_50x500_16x?.frames_late_percent,
+  'heavy 16x task cpu p95': (r) => r.heavy_playing_50x500_16x?.main_thread_task_cpu_p95_ms,
+  'scrub heavy p95': (r) => r.heavy_scrub_ms_50x500?.p95,
+  'compare late %': (r) => r.compare_playing_4x20x200?.frames_late_percent,
+  'compare task cpu p95': (r) => r.compare_playing_4x20x200?.main_thread_task_cpu_p95_ms,
+  '300x3000 16x late %': (r) => r.playing_300x3000_16x?.frames_late_percent,
+  '300x3000 16x task cpu p95': (r) => r.playing_300x3000_16x?.main_thread_task_cpu_p95_ms,
+  'scrub 300x3000 p95': (r) => r.scrub_ms_300x3000?.p95,
+  'open 300x3000 link': (r) => r.open_link_ms_300x3000?.median,
+};
+
+async function main() {
+  const builds = [];
+  for (const dist of DISTS) builds.push({ dist, bundle: bundleOf(dist), server: await serve(dist), runs: [] });
   try {
     for (let i = 0; i < RUNS; i++) {
-      const load_before = loadavg()[0];
-      const results = await run(browser, server);
-      results.load_average_1min = { before: round(load_before * 100) / 100, after: round(loadavg()[0] * 100) / 100 };
-      runs.push(results);
-      console.error(`run ${i + 1} of ${RUNS} done (load ${results.load_average_1min.before} -> ${results.load_average_1min.after})`);
+      for (const build of builds) {
+        const load_before = loadavg()[0];
+        const results = await run(build.server);
+        results.load_average_1min = { before: round(load_before * 100) / 100, after: round(loadavg()[0] * 100) / 100 };
+        build.runs.push(results);
+        console.error(`${build.dist}: run ${i + 1} of ${RUNS} done (load ${results.load_average_1min.before} -> ${results.load_average_1min.after})`);
+      }
     }
   } finally {
-    await browser.close();
-    server.close();
+    for (const build of builds) build.server.close();
   }
-  const results = { bundle, runs: RUNS, ...medians(runs), each_run: RUNS > 1 ? runs : undefined };
+  const summary = (build) => ({
+    bundle: build.bundle,
+    runs: RUNS,
+    ...medians(build.runs),
+    each_run: RUNS > 1 ? build.runs : undefined,
+  });
+  const results =
+    builds.length === 1 ? summary(builds[0]) : { builds: Object.fromEntries(builds.map((b) => [b.dist, summary(b)])) };
   mkdirSync('tests/browser/artifacts', { recursive: true });
   writeFileSync('tests/browser/artifacts/bench.json', JSON.stringify(results, null, 2));
-  console.log(JSON.stringify(results, null, 2));
+  if (builds.length === 1) {
+    console.log(JSON.stringify(results, null, 2));
+  } else {
+    // The builds side by side, medians of their runs.
+    const rows = Object.entries(HEADLINES).map(([name, figure]) => [
+      name,
+      ...builds.map((b) => {
+        const v = figure(summary(b));
+        return v === undefined ? '-' : String(round(v));
+      }),
+    ]);
+    const header = ['figure', ...builds.map((b) => b.dist)];
+    const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i].length)));
+    for (const row of [header, ...rows]) console.log(row.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  '));
+  }
 }
 
 await main();
