@@ -38,10 +38,13 @@ pub struct LogRound {
     pub body: String,
 }
 
-/// The lines of a round the log panel draws until the reader opens it: a round of a large
-/// group runs to hundreds of lines (50,000 characters at 300 members), and laying that text
-/// out again each time the log changed cost the browser tens of milliseconds.
+/// The lines of the current round the log panel draws until the reader opens it: a round of
+/// a large group runs to hundreds of lines (50,000 characters at 300 members), and laying that
+/// text out again each time the log changed cost the browser tens of milliseconds.
 pub const ROUND_LINES: usize = 40;
+
+/// The lines of any other round drawn until the reader opens it (or it becomes current).
+pub const EARLIER_ROUND_LINES: usize = 8;
 
 impl LogRound {
     /// Its body cut after `lines` lines, and how many lines were left out (the body itself,

@@ -3,7 +3,7 @@
 
 use super::term::Term;
 use crate::history::invariants::Violation;
-use crate::playground::screen::{Log, LogRound, ROUND_LINES};
+use crate::playground::screen::{Log, LogRound, EARLIER_ROUND_LINES, ROUND_LINES};
 use crate::playground::Action;
 use crate::views::metrics::Metrics;
 use crate::views::{counted, fixed};
@@ -122,10 +122,13 @@ pub fn log_panel(props: &LogProps) -> Html {
                 .on_action
                 .reform(move |_: MouseEvent| Action::Seek(at))
         };
+        let current = props.current == Some(r.index);
         let (body, left_out) = if opened.contains(&r.index) {
             (r.body.as_str(), 0)
-        } else {
+        } else if current {
             r.clipped(ROUND_LINES)
+        } else {
+            r.clipped(EARLIER_ROUND_LINES)
         };
         let open = {
             let (opened, index) = (opened.clone(), r.index);
@@ -136,7 +139,7 @@ pub fn log_panel(props: &LogProps) -> Html {
             })
         };
         html! {
-            <div class={classes!("round", (props.current == Some(r.index)).then_some("current"))}
+            <div class={classes!("round", current.then_some("current"))}
                 data-round={r.index.to_string()} data-at={r.started_at.to_string()}>
                 <button class="jump" onclick={jump} title={format!("jump to {} ms", r.started_at)}>{ r.heading.clone() }</button>
                 { format!("\n{body}") }
