@@ -48,13 +48,13 @@ pub const EARLIER_ROUND_LINES: usize = 8;
 
 impl LogRound {
     /// Its body cut after `lines` lines, and how many lines were left out (the body itself,
-    /// and 0, when it is no longer).
+    /// and 0, when at most two more lines: the button that shows them takes a line itself).
     pub fn clipped(&self, lines: usize) -> (&str, usize) {
         match self.body.match_indices('\n').nth(lines.saturating_sub(1)) {
             Some((end, _)) if lines > 0 => {
                 let rest = &self.body[end + 1..];
                 let left_out = rest.lines().count();
-                if left_out == 0 {
+                if left_out <= 2 {
                     (&self.body, 0)
                 } else {
                     (&self.body[..end], left_out)
@@ -211,9 +211,11 @@ mod tests {
             body: body.into(),
         };
         let five = round("a\nbb\nccc\ndddd\ne");
+        assert_eq!(five.clipped(1), ("a", 4));
         assert_eq!(five.clipped(2), ("a\nbb", 3));
-        assert_eq!(five.clipped(4), ("a\nbb\nccc\ndddd", 1));
-        assert_eq!(five.clipped(5), ("a\nbb\nccc\ndddd\ne", 0));
+        // One or two lines more are shown rather than a button in their place.
+        assert_eq!(five.clipped(3), ("a\nbb\nccc\ndddd\ne", 0));
+        assert_eq!(five.clipped(4), ("a\nbb\nccc\ndddd\ne", 0));
         assert_eq!(five.clipped(9), ("a\nbb\nccc\ndddd\ne", 0));
         assert_eq!(five.clipped(0), ("", 5));
         // A trailing newline is not a line of its own.

@@ -667,16 +667,21 @@ test('a long round is drawn in part in the log until the reader opens it', async
       name: 'Long rounds',
       tasks: Array.from({ length: 200 }, (_, i) => ({ id: `T${i + 1}`, changelog: 1000 })),
       members: Array.from({ length: 60 }, (_, i) => ({ id: `S${i + 1}` })),
+      events: [{ at_ms: 60000, join: 'S61' }],
     })),
   });
   await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported'));
-  await page.click('[data-testid=step-round]');
   await page.click('[data-testid=step]');
   const first = '[data-testid=log] .round[data-round="1"]';
   await page.waitForSelector(first, { state: 'attached' });
   const lines = () => page.$eval(first, (r) => r.textContent.split('\n').filter((l) => l.trim()).length);
   const [, hidden] = (await page.textContent(`${first} [data-testid=log-more]`)).match(/^show the other (\d+) lines? of this round$/);
   assert.equal(await lines(), 1 + 40 + 1, 'the heading, 40 lines and the button');
+  // Once another round is current, the first is drawn to 8 lines; opened, it is whole.
+  await page.click('[data-testid=step-round]');
+  await page.click('[data-testid=step]');
+  await page.waitForSelector('[data-testid=log] .round.current[data-round="2"]', { state: 'attached' });
+  assert.equal(await lines(), 1 + 8 + 1);
   await page.click(`${first} [data-testid=log-more]`);
   await page.waitForFunction((f) => !document.querySelector(`${f} [data-testid=log-more]`), first);
   assert.equal(await lines(), 1 + 40 + Number(hidden));
