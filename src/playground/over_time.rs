@@ -84,12 +84,8 @@ impl Playground {
     /// The compare view's charts as shown: while playing, read again only when the panels
     /// are due (see [`Playground::panels`]).
     pub fn charts(&self) -> Rc<Charts> {
-        Rc::clone(
-            &self
-                .memos
-                .shown_charts
-                .get(self.panels_epoch, || self.charts_now()),
-        )
+        let shown = &self.memos.shown_charts;
+        shown.shared(self.panels_epoch, || self.charts_now())
     }
 
     /// The compare view's charts, rebuilt only when the history they show grew by a step
@@ -110,12 +106,8 @@ impl Playground {
     /// The task timeline as shown: while playing, read again only when the panels are due
     /// (see [`Playground::panels`]).
     pub fn task_timeline(&self) -> Rc<TaskTimeline> {
-        Rc::clone(
-            &self
-                .memos
-                .shown_timeline
-                .get(self.panels_epoch, || self.task_timeline_now()),
-        )
+        let shown = &self.memos.shown_timeline;
+        shown.shared(self.panels_epoch, || self.task_timeline_now())
     }
 
     /// The task timeline of the main lane, rebuilt as the history grows by a step of the

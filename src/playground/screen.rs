@@ -127,6 +127,14 @@ impl<K: PartialEq, V> Memo<K, V> {
     }
 }
 
+impl<K: PartialEq, V> Memo<K, Rc<V>> {
+    /// The value for `key`, computed (already shared) only if the key changed: a memo that
+    /// keeps what another memo gave.
+    pub(super) fn shared(&self, key: K, compute: impl FnOnce() -> Rc<V>) -> Rc<V> {
+        Rc::clone(&self.get(key, compute))
+    }
+}
+
 /// The views read off the session that are kept between frames.
 #[derive(Debug, Default)]
 pub struct Memos {

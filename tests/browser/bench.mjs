@@ -24,7 +24,7 @@ import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'n
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { serve, launch, openPage, scaleOut, HEAVY, LARGE } from './harness.mjs';
+import { serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE } from './harness.mjs';
 
 const DISTS = (process.env.DIST || 'dist').split(',');
 const RUNS = Number(process.env.BENCH_RUNS || 1);
@@ -36,17 +36,6 @@ function percentile(values, p) {
 }
 
 const round = (x) => Math.round(x * 10) / 10;
-
-async function load(page, scenario) {
-  await page.setInputFiles('[data-testid=import]', {
-    name: 'bench.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(scenario)),
-  });
-  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported'), null, {
-    timeout: 120000,
-  });
-}
 
 /**
  * Plays for `seconds` (or until the playground pauses itself at rest) and measures the
@@ -191,7 +180,7 @@ async function scenarios(browser, server) {
   }
   if (wanted('50x500')) {
     const page = await fresh(browser, server);
-    await load(page, scaleOut(45, 50, 500));
+    await importScenario(page, scaleOut(45, 50, 500), 'bench.json', 120000);
     await page.selectOption('[data-testid=speed]', '2');
     results.playing_50x500 = await playFor(browser, page, 6);
     results.scrub_ms_50x500 = await scrub(page);
@@ -200,7 +189,7 @@ async function scenarios(browser, server) {
 
   if (wanted('heavy')) {
     const page = await fresh(browser, server);
-    await load(page, HEAVY);
+    await importScenario(page, HEAVY, 'bench.json', 120000);
     await page.selectOption('[data-testid=speed]', '16');
     results.heavy_playing_50x500_16x = await playFor(browser, page, 6);
     await playToRest(page);
@@ -210,7 +199,7 @@ async function scenarios(browser, server) {
 
   if (wanted('compare')) {
     const page = await fresh(browser, server);
-    await load(page, scaleOut(16, 20, 200));
+    await importScenario(page, scaleOut(16, 20, 200), 'bench.json', 120000);
     await page.click('[data-testid=view-toggle]');
     await page.waitForSelector('[data-testid=compare]');
     await page.selectOption('[data-testid=speed]', '2');
@@ -221,7 +210,7 @@ async function scenarios(browser, server) {
   if (wanted('300x3000')) {
     const page = await fresh(browser, server);
     const started = Date.now();
-    await load(page, LARGE);
+    await importScenario(page, LARGE, 'bench.json', 120000);
     results.load_ms_300x3000 = Date.now() - started;
     await page.selectOption('[data-testid=speed]', '16');
     results.playing_300x3000_16x = await playFor(browser, page, 6);

@@ -87,6 +87,21 @@ export async function openPage(browser, origin, options = {}) {
 }
 
 /**
+ * Imports `scenario` (an object, as the command line's JSON) through the page's import button
+ * as the file `name`, and waits until the playground says it imported it.
+ */
+export async function importScenario(page, scenario, name = 'scenario.json', timeout = 30000) {
+  await page.setInputFiles('[data-testid=import]', {
+    name,
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(scenario)),
+  });
+  await page.waitForFunction((n) => document.querySelector('[data-testid=notice]')?.textContent.includes(`Imported ${n}`), name, {
+    timeout,
+  });
+}
+
+/**
  * A stable group of `before` members sharing `tasks` tasks, growing to `after` at 0 ms; with
  * `standbys` replicas, stores `changelog` times the usual size, and commands at given times.
  */

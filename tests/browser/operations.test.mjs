@@ -6,7 +6,7 @@
 // or request anything outside the site.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { suite } from './harness.mjs';
+import { suite, importScenario } from './harness.mjs';
 
 const site = suite();
 
@@ -237,21 +237,14 @@ test('a large group drawn compactly still groups by zone and shows a restarting 
   const members = Array.from({ length: 18 }, (_, i) => ({ id: `S${i + 1}`, zone: 'abc'[i % 3] }));
   const initial = {};
   for (let t = 0; t < 200; t++) (initial[`S${(t % 18) + 1}`] ||= []).push(`T${t + 1}`);
-  await page.setInputFiles('[data-testid=import]', {
-    name: 'large.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(
-      JSON.stringify({
-        name: 'Large, in zones',
-        config: { static_membership: true },
-        tasks: Array.from({ length: 200 }, (_, i) => ({ id: `T${i + 1}`, changelog: 40000 })),
-        members,
-        initial,
-        events: [{ at_ms: 0, restart: 'S4', down_ms: 8000 }],
-      }),
-    ),
+  await importScenario(page, {
+    name: 'Large, in zones',
+    config: { static_membership: true },
+    tasks: Array.from({ length: 200 }, (_, i) => ({ id: `T${i + 1}`, changelog: 40000 })),
+    members,
+    initial,
+    events: [{ at_ms: 0, restart: 'S4', down_ms: 8000 }],
   });
-  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported'));
   assert.equal(await page.$$eval('[data-testid=task]', (t) => t.length), 0, 'marks, not chips');
   await seekFar(page, 1000);
   const zones = await page.$$eval('[data-testid=zone]', (z) => z.map((x) => [x.dataset.zone, x.querySelectorAll('[data-testid=mini]').length]));

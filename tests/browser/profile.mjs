@@ -2,7 +2,7 @@
 // plays or scrubs a large group, summed by function (self time and total time).
 // Build with names kept first (see scripts/profile-build.sh), then:
 //   DIST=target/dist-profile node tests/browser/profile.mjs [heavy|50x500|compare|scrub|300x3000]
-import { serve, launch, openPage, scaleOut, HEAVY, LARGE } from './harness.mjs';
+import { serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE } from './harness.mjs';
 
 const DIST = process.env.DIST || 'target/dist-profile';
 const WHAT = process.argv[2] || 'heavy';
@@ -20,8 +20,7 @@ const scenario =
       : WHAT === '50x500'
         ? scaleOut(45, 50, 500, { changelog: 4 })
         : HEAVY;
-await page.setInputFiles('[data-testid=import]', { name: 'p.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
-await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('Imported'), null, { timeout: 120000 });
+await importScenario(page, scenario, 'p.json', 120000);
 if (WHAT === 'compare') {
   await page.click('[data-testid=view-toggle]');
   await page.waitForSelector('[data-testid=compare]');
