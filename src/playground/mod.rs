@@ -48,8 +48,8 @@ const SAVE_WHILE_PLAYING_MS: f64 = 5_000.0;
 
 /// While playing, the panels beside the group (measures, log, task timeline, compare charts)
 /// follow the clock this often (real ms), not on every frame: ten readings a second are as
-/// many as a reader takes in, and at top speed every frame changes all of them, which cost
-/// the browser more than drawing the group itself.
+/// many as a reader takes in, and at top speed every frame changed all of them, each change
+/// read off the history and laid out by the browser again.
 pub const PANELS_EVERY_MS: f64 = 100.0;
 
 /// The notice shown when the playground paused itself because nothing more will happen.

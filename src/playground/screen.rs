@@ -151,10 +151,11 @@ pub struct Memos {
     pub(super) task_names: Memo<(), Vec<String>>,
     /// The task timeline: by history shown, events and forks, axis.
     pub(super) timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
-    /// The panels beside the group, the task timeline and the charts as shown: by the
-    /// panels' epoch.
+    /// The panels beside the group as shown: by the panels' epoch.
     pub(super) panels: Memo<u64, Panels>,
+    /// The task timeline as shown: by the panels' epoch.
     pub(super) shown_timeline: Memo<u64, Rc<TaskTimeline>>,
+    /// The compare charts as shown: by the panels' epoch.
     pub(super) shown_charts: Memo<u64, Rc<Charts>>,
 }
 
