@@ -71,7 +71,7 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
     };
     let mut places = Vec::new();
     let mut owner = None;
-    for card in &frame.cards {
+    for card in frame.cards.iter() {
         for chip in card.chips.iter().filter(|c| &c.name == task) {
             let state = match chip.role {
                 ChipRole::Active if chip.up => "running".to_string(),

@@ -239,8 +239,8 @@ pub fn member_card(props: &CardProps) -> Html {
 /// The whole group.
 #[derive(Properties, PartialEq)]
 pub struct GroupProps {
-    /// The cards, in join order.
-    pub cards: Vec<Card>,
+    /// The cards, in join order (shared with the frame they were read from).
+    pub cards: Rc<Vec<Card>>,
     /// Tasks nobody runs.
     pub unowned: Vec<Chip>,
     /// Names to highlight.

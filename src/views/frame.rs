@@ -7,6 +7,7 @@ use crate::engine::member::MemberStatus;
 use crate::engine::Engine;
 use crate::model::Command;
 use crate::model::{MemberId, TaskId};
+use std::rc::Rc;
 
 /// The role a chip shows; its name (`active`, ...) is what tests and styles read
 /// (`data-role`).
@@ -284,8 +285,9 @@ pub struct RoundView {
 pub struct Frame {
     /// The moment.
     pub time: u64,
-    /// One card per member that ever joined, in join order.
-    pub cards: Vec<Card>,
+    /// One card per member that ever joined, in join order (shared: the group view takes
+    /// them every frame, and a copy of 3,000 chips a frame showed in the profiles).
+    pub cards: Rc<Vec<Card>>,
     /// Tasks no member runs.
     pub unowned: Vec<Chip>,
     /// The round.
@@ -431,7 +433,7 @@ impl Frame {
                     }),
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
         let unowned = (0..n)
             .map(|t| TaskId(t as u32))
             .filter(|&t| engine.owner(t).is_none())
@@ -522,7 +524,7 @@ impl Frame {
             .is_ok();
         Frame {
             time: engine.time(),
-            cards,
+            cards: Rc::new(cards),
             unowned,
             round,
             zones,

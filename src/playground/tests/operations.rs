@@ -118,8 +118,9 @@ fn a_restart_after_a_pause_at_rest_plays_on_counts_down_and_comes_back() {
     assert_eq!(pg.notice(), None);
     let s2 = frame(&pg)
         .cards
-        .into_iter()
+        .iter()
         .find(|c| c.name == "S2")
+        .cloned()
         .expect("S2");
     assert_eq!(s2.status.name(), "restarting");
     let countdown = s2.restart.expect("a countdown");
@@ -137,8 +138,9 @@ fn a_restart_after_a_pause_at_rest_plays_on_counts_down_and_comes_back() {
     assert!(pg.session().clock() > at + 3_000);
     let s2 = frame(&pg)
         .cards
-        .into_iter()
+        .iter()
         .find(|c| c.name == "S2")
+        .cloned()
         .expect("S2");
     assert_eq!((s2.status.name(), s2.restart), ("live", None), "back");
 }
@@ -258,8 +260,9 @@ fn a_new_member_is_offered_the_zones_and_the_least_used_one_is_suggested() {
     pg.act(Action::Command(command));
     let s7 = frame(&pg)
         .cards
-        .into_iter()
+        .iter()
         .find(|c| c.name == "S7")
+        .cloned()
         .expect("S7");
     assert_eq!(s7.zone.as_deref(), Some("b"));
     assert_eq!(pg.toolbar().zone.as_deref(), Some("a"), "spread again");
