@@ -125,10 +125,12 @@ pub fn log_panel(props: &LogProps) -> Html {
         let current = props.current == Some(r.index);
         let (body, left_out) = if opened.contains(&r.index) {
             (r.body.as_str(), 0)
-        } else if current {
-            r.clipped(ROUND_LINES)
         } else {
-            r.clipped(EARLIER_ROUND_LINES)
+            r.clipped(if current {
+                ROUND_LINES
+            } else {
+                EARLIER_ROUND_LINES
+            })
         };
         let open = {
             let (opened, index) = (opened.clone(), r.index);
