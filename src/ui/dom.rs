@@ -189,3 +189,30 @@ pub fn pixel_ratio() -> f64 {
         .map_or(1.0, |w| w.device_pixel_ratio())
         .clamp(1.0, 3.0)
 }
+
+thread_local! {
+    /// The page's performance timeline, when it was opened with `?timing` (any value but
+    /// `0`): the benchmark reads the playground's own measures from it. Without the flag
+    /// nothing is recorded, so that entries never pile up over a long session.
+    static TIMING: Option<web_sys::Performance> = query("timing")
+        .filter(|v| v != "0")
+        .and_then(|_| window()?.performance());
+}
+
+/// Marks the start of a stretch of the page's work named `name` (User Timing).
+pub fn mark(name: &str) {
+    TIMING.with(|t| {
+        if let Some(p) = t {
+            let _ = p.mark(name);
+        }
+    });
+}
+
+/// Measures from the last [`mark`] of `name` until now, as a measure of the same name.
+pub fn measure(name: &str) {
+    TIMING.with(|t| {
+        if let Some(p) = t {
+            let _ = p.measure_with_start_mark(name, name);
+        }
+    });
+}

@@ -16,6 +16,16 @@ pub type Shared = Rc<RefCell<Playground>>;
 /// saves once, not on every step (saving encodes the whole history).
 const SAVE_AFTER_MS: u32 = 400;
 
+/// The User Timing names of the page's work (see [`dom::mark`]): the playground acting on
+/// an action (on a frame, the engine's run up to the new clock), the app reading its views
+/// and building its tree, and the components' render up to the app's effects (the children's
+/// views, Yew's reconcile with the page, the canvases drawn).
+pub const ACT: &str = "handoff:act";
+/// See [`ACT`].
+pub const VIEW: &str = "handoff:view";
+/// See [`ACT`].
+pub const RENDER: &str = "handoff:render";
+
 /// A save waiting for a quiet moment.
 type PendingSave = Rc<RefCell<Option<gloo_timers::callback::Timeout>>>;
 
@@ -84,7 +94,9 @@ where
         let (shared, pending) = (shared.clone(), pending.clone());
         move |_| {
             Callback::from(move |action: Action| {
+                dom::mark(ACT);
                 let effects = shared.borrow_mut().act(action);
+                dom::measure(ACT);
                 run(&shared, &pending, effects);
                 redraw.force_update();
             })

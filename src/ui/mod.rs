@@ -59,6 +59,7 @@ fn startup() -> Startup {
 /// The playground.
 #[function_component(App)]
 pub fn app() -> Html {
+    dom::mark(hooks::VIEW);
     let (shared, on_action) = hooks::use_playground(|| Playground::start(startup()));
     let pg = shared.borrow();
     hooks::use_playback(pg.playing(), on_action.clone());
@@ -122,7 +123,9 @@ pub fn app() -> Html {
             </main>
         }
     };
-    html! {
+    // The children render after this body returns; the app's effect runs once they have.
+    use_effect(|| dom::measure(hooks::RENDER));
+    let page = html! {
         <div class={classes!("app", pg.embed().then_some("embed"))}>
             <a href="#stage" class="visually-hidden">{ "Skip to the group" }</a>
             <topbar::TopBar preset={pg.preset()} view={pg.view()} theme={pg.theme()} embed={pg.embed()}
@@ -148,5 +151,8 @@ pub fn app() -> Html {
                 <help::HelpDialog shortcuts={pg.shortcuts()} motion={pg.motion()} on_action={on_action.clone()} />
             }
         </div>
-    }
+    };
+    dom::measure(hooks::VIEW);
+    dom::mark(hooks::RENDER);
+    page
 }

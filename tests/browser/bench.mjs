@@ -42,6 +42,10 @@ const round = (x) => Math.round(x * 10) / 10;
  * interval between animation frames and the main thread's task durations from a trace.
  */
 async function playFor(browser, page, seconds) {
+  await page.evaluate(() => {
+    performance.clearMarks();
+    performance.clearMeasures();
+  });
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   await page.click('[data-testid=play]');
   const intervals = await frames(page, seconds);
@@ -54,6 +58,7 @@ async function playFor(browser, page, seconds) {
   // CPU time of the same tasks: what the page itself costs, whatever else the machine runs.
   const cpu = runs.filter((e) => e.dur >= 50 && e.tdur !== undefined).map((e) => e.tdur / 1000);
   return {
+    ...(await ownWork(page, cpu)),
     frames: intervals.length,
     frame_interval_p50_ms: round(percentile(intervals, 50)),
     frame_interval_p95_ms: round(percentile(intervals, 95)),
@@ -64,6 +69,30 @@ async function playFor(browser, page, seconds) {
     main_thread_task_cpu_p95_ms: round(percentile(cpu, 95)),
     main_thread_task_cpu_max_ms: round(Math.max(...cpu)),
   };
+}
+
+/**
+ * The playground's own measures while it played (the page opened with `?timing`): per
+ * action, the playground acting (the engine's run to the new clock), the app reading its
+ * views, and the components' render and reconcile; their p95 each, and what share of the
+ * main thread's CPU time they were together (the rest is the browser's style, layout and
+ * paint, and the event loop).
+ */
+async function ownWork(page, cpu) {
+  const measures = await page.evaluate(() =>
+    performance.getEntriesByType('measure').filter((m) => m.name.startsWith('handoff:')).map((m) => [m.name.slice(8), m.duration]),
+  );
+  const out = {};
+  let ours = 0;
+  for (const name of ['act', 'view', 'render']) {
+    const d = measures.filter(([n]) => n === name).map(([, v]) => v);
+    if (!d.length) continue;
+    out[`${name}_p95_ms`] = round(percentile(d, 95));
+    ours += d.reduce((a, b) => a + b, 0);
+  }
+  const total = cpu.reduce((a, b) => a + b, 0);
+  if (measures.length && total > 0) out.script_share_percent = round((100 * ours) / total);
+  return out;
 }
 
 /** Frame intervals (ms) over `seconds` of playback, or until it pauses itself. */
@@ -145,7 +174,7 @@ const wanted = (name) => !ONLY || ONLY.includes(name);
 /** A fresh page at the playground, once its first member is drawn. */
 async function fresh(browser, server) {
   const page = await openPage(browser, server.origin);
-  await page.goto(server.url);
+  await page.goto(server.url + '?timing=1');
   await page.waitForSelector('[data-testid=member]');
   return page;
 }
@@ -264,6 +293,9 @@ function bundleOf(dist) {
   };
 }
 
+/** The playground's own measures of a playing scenario, p95 of each, as `act/view/render`. */
+const ownTriple = (p) => (p?.act_p95_ms === undefined ? undefined : [p.act_p95_ms, p.view_p95_ms, p.render_p95_ms].join('/'));
+
 /** The figures a comparison of builds lines up, by name. */
 const HEADLINES = {
   'wasm gzip KB': (r) => r.bundle.wasm_gzip_bytes / 1000,
@@ -272,11 +304,15 @@ const HEADLINES = {
   'scrub 50x500 p95': (r) => r.scrub_ms_50x500?.p95,
   'heavy 16x late %': (r) => r.heavy_playing_50x500_16x?.frames_late_percent,
   'heavy 16x task cpu p95': (r) => r.heavy_playing_50x500_16x?.main_thread_task_cpu_p95_ms,
+  'heavy 16x act/view/render p95': (r) => ownTriple(r.heavy_playing_50x500_16x),
+  'heavy 16x script share %': (r) => r.heavy_playing_50x500_16x?.script_share_percent,
   'scrub heavy p95': (r) => r.heavy_scrub_ms_50x500?.p95,
   'compare late %': (r) => r.compare_playing_4x20x200?.frames_late_percent,
   'compare task cpu p95': (r) => r.compare_playing_4x20x200?.main_thread_task_cpu_p95_ms,
   '300x3000 16x late %': (r) => r.playing_300x3000_16x?.frames_late_percent,
   '300x3000 16x task cpu p95': (r) => r.playing_300x3000_16x?.main_thread_task_cpu_p95_ms,
+  '300x3000 16x act/view/render p95': (r) => ownTriple(r.playing_300x3000_16x),
+  '300x3000 16x script share %': (r) => r.playing_300x3000_16x?.script_share_percent,
   'scrub 300x3000 p95': (r) => r.scrub_ms_300x3000?.p95,
   'open 300x3000 link': (r) => r.open_link_ms_300x3000?.median,
 };
@@ -315,7 +351,7 @@ async function main() {
       name,
       ...builds.map((b) => {
         const v = figure(summary(b));
-        return v === undefined ? '-' : String(round(v));
+        return v === undefined ? '-' : typeof v === 'string' ? v : String(round(v));
       }),
     ]);
     const header = ['figure', ...builds.map((b) => b.dist)];
