@@ -1,6 +1,8 @@
 //! Criterion benchmarks of the core: one assignment at 1,000 members x 10,000 tasks (the
 //! learner design without standbys, and every strategy with one standby), a whole scale-out
-//! simulation at 100 members x 1,000 tasks, and the four-strategy comparison of it.
+//! simulation at 100 members x 1,000 tasks, and the four-strategy comparison of it; and the
+//! single view's reading of a 300 members x 3,000 tasks group on each frame (part of what the
+//! page's `view` measure times in the browser).
 //!
 //! Run with `cargo bench --bench core`.
 
@@ -12,7 +14,9 @@ mod native {
     use handoff::engine::Engine;
     use handoff::history::Run;
     use handoff::model::{AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo};
+    use handoff::playground::{Action, Playground};
     use handoff::presets::scale_out;
+    use handoff::session::Session;
     use std::hint::black_box;
 
     /// Join metadata of `members` members, the first `owners` of which share `tasks` tasks evenly
@@ -152,7 +156,28 @@ mod native {
         group.finish();
     }
 
-    criterion_group!(benches, assignor_benches, simulation_benches);
+    /// What the single view reads on every frame of play, in the middle of a 300 x 3,000
+    /// scale-out (the browser benchmark's large group) played at top speed.
+    fn frame_benches(c: &mut Criterion) {
+        let scenario = scale_out(280, 300, 3000);
+        let mut group = c.benchmark_group("playground 300 members x 3000 tasks");
+        group.sample_size(20);
+        let mut playground = Playground::new(Session::new(scenario, &[]).expect("starts"), None);
+        playground.act(Action::Speed(16.0));
+        playground.act(Action::Play(true));
+        let mut now = 0.0;
+        // Into the scale-out, with learners replaying and tasks restoring.
+        while playground.session().clock() < 2_000 {
+            now += 1000.0 / 60.0;
+            playground.act(Action::Frame(now));
+        }
+        group.bench_function("read the single view", |b| {
+            b.iter(|| black_box(playground.single()))
+        });
+        group.finish();
+    }
+
+    criterion_group!(benches, assignor_benches, simulation_benches, frame_benches);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
