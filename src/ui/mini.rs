@@ -38,6 +38,56 @@ pub struct MiniProps {
     pub on_action: Callback<Action>,
 }
 
+/// The canvas's drawing state as last set: a draw sets each part only when it changes, as
+/// every setter is a call into JavaScript (a colour also copies its text) and a member's
+/// marks come in runs alike (actives, then learners, then standbys).
+struct Pen<'a> {
+    ctx: &'a CanvasRenderingContext2d,
+    fill: &'static str,
+    stroke: &'static str,
+    width: f64,
+    dashed: Option<bool>,
+}
+
+impl<'a> Pen<'a> {
+    fn new(ctx: &'a CanvasRenderingContext2d) -> Pen<'a> {
+        Pen {
+            ctx,
+            fill: "",
+            stroke: "",
+            width: 0.0,
+            dashed: None,
+        }
+    }
+
+    fn fill(&mut self, colour: &'static str) {
+        if self.fill != colour {
+            self.ctx.set_fill_style_str(colour);
+            self.fill = colour;
+        }
+    }
+
+    fn stroke(&mut self, colour: &'static str, width: f64, dashed: bool) {
+        if self.stroke != colour {
+            self.ctx.set_stroke_style_str(colour);
+            self.stroke = colour;
+        }
+        if self.width != width {
+            self.ctx.set_line_width(width);
+            self.width = width;
+        }
+        if self.dashed != Some(dashed) {
+            let dash = js_sys::Array::new();
+            if dashed {
+                dash.push(&2.5.into());
+                dash.push(&2.0.into());
+            }
+            let _ = self.ctx.set_line_dash(&dash);
+            self.dashed = Some(dashed);
+        }
+    }
+}
+
 fn draw(
     ctx: &CanvasRenderingContext2d,
     chips: &[Dot],
@@ -48,23 +98,17 @@ fn draw(
 ) {
     let rows = chips.len().div_ceil(COLUMNS).max(1);
     ctx.clear_rect(0.0, 0.0, COLUMNS as f64 * STEP, rows as f64 * STEP);
+    let mut pen = Pen::new(ctx);
     for (i, chip) in chips.iter().enumerate() {
         let x = (i % COLUMNS) as f64 * STEP + 1.5;
         let y = (i / COLUMNS) as f64 * STEP + 1.5;
-        let filled = |colour: &str, share: f64| {
+        let filled = |pen: &mut Pen, colour: &'static str, share: f64| {
             let h = SIDE * share.clamp(0.0, 1.0);
-            ctx.set_fill_style_str(colour);
+            pen.fill(colour);
             ctx.fill_rect(x, y + SIDE - h, SIDE, h);
         };
-        let outline = |colour: &str, dashed: bool| {
-            ctx.set_stroke_style_str(colour);
-            ctx.set_line_width(1.5);
-            let dash = js_sys::Array::new();
-            if dashed {
-                dash.push(&2.5.into());
-                dash.push(&2.0.into());
-            }
-            let _ = ctx.set_line_dash(&dash);
+        let outline = |pen: &mut Pen, colour: &'static str, dashed: bool| {
+            pen.stroke(colour, 1.5, dashed);
             ctx.stroke_rect(x, y, SIDE, SIDE);
         };
         let progress = f64::from(chip.tenths) / 10.0;
@@ -72,51 +116,47 @@ fn draw(
             // Waiting for its restarting member: an outlined mark with a pause sign, as the
             // chips show it, not a restore in progress.
             ChipRole::Active if away => {
-                filled(c.panel, 1.0);
-                outline(c.down, false);
-                ctx.set_fill_style_str(c.down);
+                filled(&mut pen, c.panel, 1.0);
+                outline(&mut pen, c.down, false);
+                pen.fill(c.down);
                 ctx.fill_rect(x + 3.0, y + 2.5, 1.8, SIDE - 5.0);
                 ctx.fill_rect(x + SIDE - 4.8, y + 2.5, 1.8, SIDE - 5.0);
             }
             ChipRole::Active if !chip.stateful => {
-                ctx.set_fill_style_str(c.active);
+                pen.fill(c.active);
                 ctx.begin_path();
                 let _ = ctx.arc(x + SIDE / 2.0, y + SIDE / 2.0, SIDE / 2.0, 0.0, 6.3);
                 ctx.fill();
             }
-            ChipRole::Active if chip.up => filled(c.active, 1.0),
+            ChipRole::Active if chip.up => filled(&mut pen, c.active, 1.0),
             ChipRole::Active => {
-                filled(c.panel, 1.0);
-                filled(c.active, progress * 0.85);
-                outline(c.active, false);
+                filled(&mut pen, c.panel, 1.0);
+                filled(&mut pen, c.active, progress * 0.85);
+                outline(&mut pen, c.active, false);
             }
             ChipRole::Learner if chip.ready => {
-                filled(c.ready, 1.0);
-                outline(c.ready, false);
+                filled(&mut pen, c.ready, 1.0);
+                outline(&mut pen, c.ready, false);
             }
             ChipRole::Learner => {
-                filled(c.panel, 1.0);
-                filled(c.learner, progress);
-                outline(c.learner, false);
+                filled(&mut pen, c.panel, 1.0);
+                filled(&mut pen, c.learner, progress);
+                outline(&mut pen, c.learner, false);
             }
             ChipRole::Standby => {
-                filled(c.panel, 1.0);
-                outline(c.standby, true);
+                filled(&mut pen, c.panel, 1.0);
+                outline(&mut pen, c.standby, true);
             }
         }
         if chip.learned {
-            ctx.set_stroke_style_str(c.learned);
-            ctx.set_line_width(1.5);
-            let _ = ctx.set_line_dash(&js_sys::Array::new());
+            pen.stroke(c.learned, 1.5, false);
             ctx.stroke_rect(x - 1.0, y - 1.0, SIDE + 2.0, SIDE + 2.0);
         }
         if highlight
             .iter()
             .any(|h| names.get(chip.task.index()) == Some(h))
         {
-            ctx.set_stroke_style_str(c.ink);
-            ctx.set_line_width(2.0);
-            let _ = ctx.set_line_dash(&js_sys::Array::new());
+            pen.stroke(c.ink, 2.0, false);
             ctx.stroke_rect(x - 1.5, y - 1.5, SIDE + 3.0, SIDE + 3.0);
         }
     }
