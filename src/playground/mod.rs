@@ -49,7 +49,8 @@ const SAVE_WHILE_PLAYING_MS: f64 = 5_000.0;
 /// While playing, the panels beside the group (measures, log, task timeline, compare charts)
 /// follow the clock this often (real ms), not on every frame: ten readings a second are as
 /// many as a reader takes in, and at top speed every frame changed all of them, each change
-/// read off the history and laid out by the browser again.
+/// read off the history and laid out by the browser again. (The task timeline is read as
+/// often, half this period after the others.)
 pub const PANELS_EVERY_MS: f64 = 100.0;
 
 /// The notice shown when the playground paused itself because nothing more will happen.
@@ -69,6 +70,12 @@ pub struct Playground {
     panels_at: f64,
     /// Moves each time the panels beside the group are to be read again.
     panels_epoch: u64,
+    /// Moves each time the task timeline is to be read again: with the panels, except while
+    /// playing, when it follows half a period after them, so that one frame does not read
+    /// both (each can take milliseconds in a group of thousands of tasks).
+    timeline_epoch: u64,
+    /// While playing, the task timeline still shows the reading before the panels' last.
+    timeline_behind: bool,
     /// The playground paused itself at rest; a reader's command plays on.
     paused_at_rest: bool,
     view: ViewMode,
@@ -108,6 +115,8 @@ impl Playground {
             last_save: 0.0,
             panels_at: 0.0,
             panels_epoch: 0,
+            timeline_epoch: 0,
+            timeline_behind: false,
             paused_at_rest: false,
             view: ViewMode::Single,
             chart_lane: 0,
@@ -268,6 +277,8 @@ impl Playground {
         // frames refresh the panels beside the group at their own pace (see `frame`).
         if !frame || !self.playing {
             self.panels_epoch += 1;
+            self.timeline_epoch += 1;
+            self.timeline_behind = false;
         }
         // A share link is shown with the notice that announced it, and goes with it.
         if !sharing && self.notice != notice {
@@ -503,9 +514,15 @@ impl Playground {
         if let Err(e) = self.session.seek(clock + virtual_ms) {
             return self.fail(e.to_string());
         }
+        // The timeline first: were both due (frames 50 ms apart or more), both are read.
+        if self.timeline_behind && now - self.panels_at >= PANELS_EVERY_MS / 2.0 {
+            self.timeline_epoch += 1;
+            self.timeline_behind = false;
+        }
         if now - self.panels_at >= PANELS_EVERY_MS {
             self.panels_at = now;
             self.panels_epoch += 1;
+            self.timeline_behind = true;
         }
         if self.session.settled() {
             self.playing = false;

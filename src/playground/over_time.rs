@@ -103,17 +103,17 @@ impl Playground {
             .get(key, || build_charts(self, until, end))
     }
 
-    /// The task timeline as shown: while playing, read again only when the panels are due
-    /// (see [`Playground::panels`]).
+    /// The task timeline as shown: while playing, read again as often as the panels (see
+    /// [`Playground::panels`]), half a period after them.
     pub fn task_timeline(&self) -> Rc<TaskTimeline> {
         let shown = &self.memos.shown_timeline;
-        shown.shared(self.panels_epoch, || self.task_timeline_now())
+        shown.shared(self.timeline_epoch, || self.task_timeline_now())
     }
 
     /// The task timeline of the main lane, rebuilt as the history grows by a step of the
     /// axis (or forks): a 200th of it, up to a 25th for a group of thousands of tasks, where
     /// a rebuild reads every task's history.
-    fn task_timeline_now(&self) -> Rc<TaskTimeline> {
+    pub(super) fn task_timeline_now(&self) -> Rc<TaskTimeline> {
         let lane = self.session.main();
         let end = self.scale();
         let tasks = lane.run.engine().tasks().len().max(1) as u64;

@@ -294,15 +294,24 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_
     let shown = pg.panels(&pg.single());
     let timeline = pg.task_timeline();
     assert_eq!(shown.metrics.at_ms, pg.session().clock());
-    // Frames within a tenth of a second keep what the panels show; the group moves on.
+    // Frames within a tenth of a second keep what the panels show; the group moves on. The
+    // task timeline is read half a period after the panels, not in the same frame.
     let mut now = 1_016.0;
+    let mut timelines = Vec::new();
     for _ in 0..6 {
         now += 16.0;
         pg.act(Action::Frame(now));
         assert_eq!(pg.single().metrics.at_ms, pg.session().clock());
         assert!(Rc::ptr_eq(&shown, &pg.panels(&pg.single())));
-        assert!(Rc::ptr_eq(&timeline, &pg.task_timeline()));
+        timelines.push(pg.task_timeline());
     }
+    let same: Vec<bool> = timelines.iter().map(|t| Rc::ptr_eq(&timeline, t)).collect();
+    assert_eq!(
+        same,
+        [true, true, true, false, false, false],
+        "read again 50 ms after the panels (at 1,080 ms), once"
+    );
+    assert!(timelines[3..].iter().all(|t| Rc::ptr_eq(t, &timelines[3])));
     assert!(shown.metrics.at_ms < pg.session().clock());
     now += 16.0;
     pg.act(Action::Frame(now));
@@ -311,6 +320,10 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_
         pg.session().clock(),
         "100 ms after the last reading"
     );
+    assert!(
+        Rc::ptr_eq(&timelines[3], &pg.task_timeline()),
+        "the timeline waits for its own turn"
+    );
     pg.act(Action::Frame(now + 16.0));
     assert!(pg.panels(&pg.single()).metrics.at_ms < pg.session().clock());
     pg.act(Action::Play(false));
@@ -318,6 +331,10 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_
         pg.panels(&pg.single()).metrics.at_ms,
         pg.session().clock(),
         "a pause shows the clock everywhere"
+    );
+    assert!(
+        Rc::ptr_eq(&pg.task_timeline(), &pg.task_timeline_now()),
+        "the timeline too"
     );
     let rested = play_until_paused(&mut pg, now + 1_000.0);
     assert!(rested > now && !pg.playing());
