@@ -288,28 +288,14 @@ impl Engine {
                     Ok(())
                 }
             }
-            Command::Crash(name) => self.check_alive(self.find_member(name)?),
+            Command::Crash(name) => self.check_crash(self.find_member(name)?),
             Command::CrashLeader => self.live_leader().map(|_| ()).ok_or(CommandError::NoLeader),
-            Command::Drain(name) => {
-                let id = self.find_member(name)?;
-                self.check_alive(id)?;
-                if self.members[id.index()].status == MemberStatus::Leaving {
-                    Err(CommandError::AlreadyDraining(name.clone()))
-                } else {
-                    Ok(())
-                }
-            }
+            Command::Drain(name) => self.check_drain(self.find_member(name)?),
             Command::Restart {
                 member, down_ms, ..
             } => {
                 check_down_ms(*down_ms)?;
-                let id = self.find_member(member)?;
-                self.check_alive(id)?;
-                if self.members[id.index()].status == MemberStatus::Leaving {
-                    Err(CommandError::Draining(member.clone()))
-                } else {
-                    Ok(())
-                }
+                self.check_restart(self.find_member(member)?)
             }
             Command::RollingRestart { down_ms, .. } => {
                 check_down_ms(*down_ms)?;
@@ -336,6 +322,35 @@ impl Engine {
                     Ok(())
                 }
             }
+        }
+    }
+
+    /// Whether member `id` could be crashed now: [`Engine::check`] of a crash, for a member
+    /// already known by id (the playground asks this of every member on every frame).
+    pub fn check_crash(&self, id: MemberId) -> Result<(), CommandError> {
+        self.check_alive(id)
+    }
+
+    /// Whether member `id` could be drained now (see [`Engine::check_crash`]).
+    pub fn check_drain(&self, id: MemberId) -> Result<(), CommandError> {
+        self.check_alive(id)?;
+        let member = &self.members[id.index()];
+        if member.status == MemberStatus::Leaving {
+            Err(CommandError::AlreadyDraining(member.name.clone()))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Whether member `id` could be restarted now, for a valid time away (see
+    /// [`Engine::check_crash`]).
+    pub fn check_restart(&self, id: MemberId) -> Result<(), CommandError> {
+        self.check_alive(id)?;
+        let member = &self.members[id.index()];
+        if member.status == MemberStatus::Leaving {
+            Err(CommandError::Draining(member.name.clone()))
+        } else {
+            Ok(())
         }
     }
 

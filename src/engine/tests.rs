@@ -255,3 +255,67 @@ fn the_engine_jumps_to_the_moment_a_learner_is_ready() {
         .iter()
         .any(|e| e.kind == EventKind::LearnerReady(MemberId(3), TaskId(0)) && e.at == 1_500));
 }
+
+#[test]
+fn checks_of_a_member_by_id_answer_as_the_commands_by_name_do_in_every_state() {
+    let scenario = stable_group(r#", "static_membership": true"#);
+    let (mut engine, mut out) = engine(&scenario);
+    let by_name = |engine: &Engine, name: &str| {
+        (
+            engine.check(&Command::Crash(name.into())),
+            engine.check(&Command::Drain(name.into())),
+            engine.check(&Command::Restart {
+                member: name.into(),
+                down_ms: 1,
+                keep_state: true,
+            }),
+        )
+    };
+    let by_id = |engine: &Engine, id: MemberId| {
+        (
+            engine.check_crash(id),
+            engine.check_drain(id),
+            engine.check_restart(id),
+        )
+    };
+    let mut seen = Vec::new();
+    let mut compare = |engine: &Engine| {
+        for (i, name) in ["S1", "S2", "S3", "S4"].into_iter().enumerate() {
+            let id = MemberId(i as u32);
+            if i < engine.members().len() {
+                assert_eq!(by_id(engine, id), by_name(engine, name), "{name}");
+                seen.push(engine.members()[i].status);
+            }
+        }
+    };
+    compare(&engine);
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    engine
+        .apply(&Command::Drain("S1".into()), &mut out)
+        .expect("drains");
+    engine
+        .apply(&Command::Crash("S2".into()), &mut out)
+        .expect("crashes");
+    engine
+        .apply(
+            &Command::Restart {
+                member: "S3".into(),
+                down_ms: 5_000,
+                keep_state: true,
+            },
+            &mut out,
+        )
+        .expect("restarts");
+    compare(&engine);
+    engine.advance_to(60_000, &mut out);
+    compare(&engine);
+    for status in [
+        MemberStatus::Live,
+        MemberStatus::Leaving,
+        MemberStatus::Crashed,
+        MemberStatus::Restarting,
+        MemberStatus::Left,
+    ] {
+        assert!(seen.contains(&status), "{status:?} was checked");
+    }
+}

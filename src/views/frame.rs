@@ -415,15 +415,9 @@ impl Frame {
                     capacity: m.capacity,
                     restore_rate: m.restore_rate.round() as u64,
                     chips,
-                    can_crash: engine.check(&Command::Crash(m.name.clone())).is_ok(),
-                    can_drain: engine.check(&Command::Drain(m.name.clone())).is_ok(),
-                    can_restart: engine
-                        .check(&Command::Restart {
-                            member: m.name.clone(),
-                            down_ms: 1,
-                            keep_state: true,
-                        })
-                        .is_ok(),
+                    can_crash: engine.check_crash(id).is_ok(),
+                    can_drain: engine.check_drain(id).is_ok(),
+                    can_restart: engine.check_restart(id).is_ok(),
                     zone: m.zone.clone(),
                     restart: m.away.map(|a| Countdown {
                         since: a.since,
