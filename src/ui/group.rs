@@ -99,7 +99,7 @@ pub struct CardProps {
     pub card: Card,
     /// The tasks as small marks (a large group: the card's chips are then left out).
     #[prop_or_default]
-    pub dots: Option<Vec<Dot>>,
+    pub dots: Option<Rc<[Dot]>>,
     /// Task names, for the marks.
     #[prop_or_default]
     pub names: Rc<Vec<String>>,
@@ -150,63 +150,116 @@ fn summary(dots: &[Dot], away: bool) -> String {
     )
 }
 
-/// A member: name, leader mark, state, capacity, its chips and its buttons.
-#[function_component(MemberCard)]
-pub fn member_card(props: &CardProps) -> Html {
-    let card = &props.card;
-    let name = card.name.clone();
+/// A card's header: name, leader mark, state, capacity and restore rate.
+#[derive(Properties, PartialEq)]
+struct HeaderProps {
+    name: AttrValue,
+    leader: bool,
+    state: &'static str,
+    capacity: u32,
+    restore_rate: u64,
+}
+
+/// What a member's state is called on its card.
+fn state_text(state: &'static str) -> &'static str {
+    match state {
+        "leaving" => "draining",
+        other => other,
+    }
+}
+
+/// A card's header, drawn again only when it changes (not when the member's tasks do).
+#[function_component(CardHeader)]
+fn card_header(props: &HeaderProps) -> Html {
+    html! {
+        <header>
+            <span class="name">{ &props.name }</span>
+            if props.leader {
+                <span class="leader-mark term" title={glossary::define("leader").unwrap_or_default()}>{ "\u{2605} leader" }</span>
+            }
+            if props.state != "live" {
+                <span class={classes!("state", props.state)}>{ state_text(props.state) }</span>
+            }
+            <span class="meta" title={format!("capacity {}, restores {} records/s", props.capacity, props.restore_rate)}>
+                { format!("cap {} · {}k/s", props.capacity, props.restore_rate / 1000) }
+            </span>
+        </header>
+    }
+}
+
+/// A card's buttons: crash, drain, restart.
+#[derive(Properties, PartialEq)]
+struct ActionsProps {
+    name: AttrValue,
+    can_crash: bool,
+    can_drain: bool,
+    can_restart: bool,
+    restart: RestartChoice,
+    on_action: Callback<Action>,
+}
+
+/// A card's buttons, drawn again only when what they can do changes.
+#[function_component(CardActions)]
+fn card_actions(props: &ActionsProps) -> Html {
+    let name = props.name.to_string();
     let crash = props
         .on_action
         .reform(move |_: MouseEvent| Action::Command(Command::Crash(name.clone())));
-    let name = card.name.clone();
+    let name = props.name.to_string();
     let drain = props
         .on_action
         .reform(move |_: MouseEvent| Action::Command(Command::Drain(name.clone())));
     let restart = {
-        let command = props.restart.restart(&card.name);
+        let command = props.restart.restart(&props.name);
         props
             .on_action
             .reform(move |_: MouseEvent| Action::Command(command.clone()))
     };
+    html! {
+        <div class="actions">
+            <button data-testid="crash" class="danger" disabled={!props.can_crash} onclick={crash}
+                aria-label={format!("crash {}", props.name)}
+                title={if props.can_crash { "Kill this member now" } else { "Already stopped" }}>{ "crash" }</button>
+            <button data-testid="drain" disabled={!props.can_drain} onclick={drain}
+                aria-label={format!("drain {}", props.name)}
+                title={glossary::define("drain").unwrap_or_default()}>{ "drain" }</button>
+            <button data-testid="restart" disabled={!props.can_restart} onclick={restart}
+                aria-label={format!("restart {}", props.name)} title={format!("Restart now: {}", props.restart.describe())}>
+                { "restart" }</button>
+        </div>
+    }
+}
+
+/// A member: its header, its chips (or marks) and its buttons.
+#[function_component(MemberCard)]
+pub fn member_card(props: &CardProps) -> Html {
+    let card = &props.card;
     let state_name = card.status.name();
     // Its tasks wait for it while it restarts (static membership keeps them on its card).
     let away = card.restart.is_some();
     let highlighted = props.highlight.iter().any(|h| h == &card.name);
-    let state_text = match state_name {
-        "leaving" => "draining",
-        other => other,
-    };
+    let name = AttrValue::from(card.name.clone());
     html! {
         <article
             class={classes!("member", highlighted.then_some("highlight"))}
             data-testid="member"
-            data-member-id={card.name.clone()}
+            data-member-id={name.clone()}
             data-state={state_name}
             data-leader={card.leader.to_string()}
             data-zone={card.zone.clone()}
-            aria-label={format!("member {}, {}{}{}{}{}", card.name, state_text,
+            aria-label={format!("member {}, {}{}{}{}{}", card.name, state_text(state_name),
                 card.restart.map(|c| format!(", {}", back_in(c.back_in_ms))).unwrap_or_default(),
                 card.zone.as_ref().map(|z| format!(", zone {z}")).unwrap_or_default(),
                 if card.leader { ", leader" } else { "" },
                 props.dots.as_ref().map(|d| summary(d, away)).unwrap_or_default())}
         >
-            <header>
-                <span class="name">{ &card.name }</span>
-                if card.leader {
-                    <span class="leader-mark term" title={glossary::define("leader").unwrap_or_default()}>{ "\u{2605} leader" }</span>
-                }
-                if state_name != "live" {
-                    <span class={classes!("state", state_name)}>{ state_text }</span>
-                }
-                <span class="meta" title={format!("capacity {}, restores {} records/s", card.capacity, card.restore_rate)}>
-                    { format!("cap {} · {}k/s", card.capacity, card.restore_rate / 1000) }
-                </span>
-            </header>
+            <CardHeader name={name.clone()} leader={card.leader} state={state_name}
+                capacity={card.capacity} restore_rate={card.restore_rate} />
             if let Some(c) = &card.restart {
                 { countdown(c) }
             }
             if let Some(dots) = &props.dots {
-                <MiniChips dots={dots.clone()} names={props.names.clone()} member={card.name.clone()}
+                <MiniChips dots={dots.clone()} names={props.names.clone()} member={name.clone()}
                     highlight={props.highlight.clone()} dark={props.dark} away={away} on_action={props.on_action.clone()} />
             } else {
             <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)}>
@@ -214,24 +267,15 @@ pub fn member_card(props: &CardProps) -> Html {
                     <TaskChip
                         key={format!("{}:{}", chip.name, chip.role.name())}
                         chip={chip.clone()}
-                        member={card.name.clone()}
+                        member={name.clone()}
                         highlight={props.highlight.iter().any(|h| h == &chip.name)}
                         away={away}
                     />
                 }) }
             </div>
             }
-            <div class="actions">
-                <button data-testid="crash" class="danger" disabled={!card.can_crash} onclick={crash}
-                    aria-label={format!("crash {}", card.name)}
-                    title={if card.can_crash { "Kill this member now" } else { "Already stopped" }}>{ "crash" }</button>
-                <button data-testid="drain" disabled={!card.can_drain} onclick={drain}
-                    aria-label={format!("drain {}", card.name)}
-                    title={glossary::define("drain").unwrap_or_default()}>{ "drain" }</button>
-                <button data-testid="restart" disabled={!card.can_restart} onclick={restart}
-                    aria-label={format!("restart {}", card.name)} title={format!("Restart now: {}", props.restart.describe())}>
-                    { "restart" }</button>
-            </div>
+            <CardActions name={name} can_crash={card.can_crash} can_drain={card.can_drain}
+                can_restart={card.can_restart} restart={props.restart} on_action={props.on_action.clone()} />
         </article>
     }
 }
@@ -384,7 +428,7 @@ pub fn group_view(props: &GroupProps) -> Html {
         html! {
             <MemberCard key={card.name.clone()} highlight={props.highlight.clone()}
                 card={if props.mini { without_chips(card) } else { card.clone() }}
-                dots={props.mini.then(|| card.chips.iter().map(Dot::of).collect::<Vec<_>>())}
+                dots={props.mini.then(|| card.chips.iter().map(Dot::of).collect::<Rc<[Dot]>>())}
                 names={props.names.clone()} dark={props.dark} restart={props.restart}
                 on_action={props.on_action.clone()} />
         }

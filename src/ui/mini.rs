@@ -22,7 +22,7 @@ const STEP: f64 = 14.0;
 #[derive(Properties, PartialEq)]
 pub struct MiniProps {
     /// The member's tasks as marks.
-    pub dots: Vec<Dot>,
+    pub dots: Rc<[Dot]>,
     /// Task names.
     pub names: Rc<Vec<String>>,
     /// The member's name.
@@ -174,10 +174,12 @@ fn at(chips: &[Dot], x: i32, y: i32) -> Option<&Dot> {
 #[function_component(MiniChips)]
 pub fn mini_chips(props: &MiniProps) -> Html {
     let canvas = use_node_ref();
+    // The canvas's context, asked of the browser once.
+    let context = use_mut_ref(|| None::<CanvasRenderingContext2d>);
     let hover = use_state(|| None::<(i32, i32, String)>);
     let rows = props.dots.len().div_ceil(COLUMNS).max(1);
     {
-        let canvas = canvas.clone();
+        let (canvas, context) = (canvas.clone(), context.clone());
         use_effect_with(
             (
                 props.dots.clone(),
@@ -187,14 +189,17 @@ pub fn mini_chips(props: &MiniProps) -> Html {
                 props.dark,
             ),
             move |(dots, names, highlight, away, dark)| {
-                let ctx = canvas
-                    .cast::<HtmlCanvasElement>()
-                    .and_then(|c| super::dom::canvas_2d(&c));
-                if let Some(ctx) = ctx {
+                let mut context = context.borrow_mut();
+                if context.is_none() {
+                    *context = canvas
+                        .cast::<HtmlCanvasElement>()
+                        .and_then(|c| super::dom::canvas_2d(&c));
+                }
+                if let Some(ctx) = context.as_ref() {
                     let scale = super::dom::pixel_ratio();
                     let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
                     draw(
-                        &ctx,
+                        ctx,
                         dots,
                         names,
                         highlight,
