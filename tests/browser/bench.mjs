@@ -10,6 +10,8 @@
 // - 300 members x 3,000 tasks at top speed (compact rendering);
 // - scrubbing to any moment (50 x 500, the heavy scenario, 300 x 3,000), from the input to the
 //   paint of the frame that shows it (as Chrome's interaction-to-next-paint counts);
+// - a fixed workload for comparing builds: the heavy and 300 x 3,000 histories walked forward
+//   in 120 steps of 267 ms, with the playground's own view and render time per step;
 // - opening a 300 x 3,000 share link, to the first frame.
 // Frame figures: the interval between animation frames (16.7 ms at 60 Hz is every frame on
 // time; "late" is over 20 ms) and the main thread's task durations from a Chromium trace, as
@@ -160,6 +162,43 @@ async function scrub(page, count = 20) {
   return { scrubs: times.length, p50: round(percentile(times, 50)), p95: round(percentile(times, 95)), max: round(Math.max(...times)) };
 }
 
+/**
+ * A fixed amount of work, the same for every build and every machine: the scrubber walked
+ * forward through the history in `steps` steps of 267 ms (as frames of play at 16x would
+ * move it), and the playground's own measures per step (the page opened with `?timing`):
+ * the app reading its views, and the components' render. Playing in real time is not a fixed
+ * workload: a slower build draws fewer frames, each of a longer stretch of the simulation.
+ */
+async function walk(page, steps = 120) {
+  const per = await page.evaluate(async (steps) => {
+    const input = document.querySelector('[data-testid=scrubber]');
+    const clock = document.querySelector('[data-testid=clock]');
+    const out = [];
+    for (let i = 1; i <= steps; i++) {
+      performance.clearMeasures();
+      const value = String(i * 267);
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      while (clock.textContent !== value) await new Promise((r) => setTimeout(r, 1));
+      // The effects (canvases drawn) may run in a task after the frame's paint.
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const m = performance.getEntriesByType('measure');
+      const sum = (name) => m.filter((e) => e.name === name).reduce((a, e) => a + e.duration, 0);
+      out.push([sum('handoff:view'), sum('handoff:render')]);
+    }
+    return out;
+  }, steps);
+  const mean = (i) => per.reduce((a, s) => a + s[i], 0) / per.length;
+  const both = per.map((s) => s[0] + s[1]);
+  return {
+    steps: per.length,
+    view_mean_ms: Math.round(mean(0) * 100) / 100,
+    render_mean_ms: Math.round(mean(1) * 100) / 100,
+    view_and_render_p50_ms: round(percentile(both, 50)),
+    view_and_render_p90_ms: round(percentile(both, 90)),
+  };
+}
+
 /** Plays at 16x until the group is at rest, so that the whole history exists. */
 async function playToRest(page, timeout = 300000) {
   await page.selectOption('[data-testid=speed]', '16');
@@ -223,6 +262,7 @@ async function scenarios(browser, server) {
     results.heavy_playing_50x500_16x = await playFor(browser, page, 6);
     await playToRest(page);
     results.heavy_scrub_ms_50x500 = await scrub(page);
+    results.heavy_walk_50x500 = await walk(page);
     await done(page);
   }
 
@@ -245,6 +285,7 @@ async function scenarios(browser, server) {
     results.playing_300x3000_16x = await playFor(browser, page, 6);
     await playToRest(page);
     results.scrub_ms_300x3000 = await scrub(page, 10);
+    results.walk_300x3000 = await walk(page);
     // A share link of the end of that history, opened in a fresh page, to the first frame.
     await page.click('[data-testid=share]');
     const link = await page.inputValue('[data-testid=share-url]');
@@ -296,6 +337,9 @@ function bundleOf(dist) {
 /** The playground's own measures of a playing scenario, p95 of each, as `act/view/render`. */
 const ownTriple = (p) => (p?.act_p95_ms === undefined ? undefined : [p.act_p95_ms, p.view_p95_ms, p.render_p95_ms].join('/'));
 
+/** A walk's mean view and render time a step, as `view/render`. */
+const walkPair = (w) => (w ? `${w.view_mean_ms}/${w.render_mean_ms}` : undefined);
+
 /** The figures a comparison of builds lines up, by name. */
 const HEADLINES = {
   'wasm gzip KB': (r) => r.bundle.wasm_gzip_bytes / 1000,
@@ -307,6 +351,7 @@ const HEADLINES = {
   'heavy 16x act/view/render p95': (r) => ownTriple(r.heavy_playing_50x500_16x),
   'heavy 16x script share %': (r) => r.heavy_playing_50x500_16x?.script_share_percent,
   'scrub heavy p95': (r) => r.heavy_scrub_ms_50x500?.p95,
+  'walk heavy view/render mean': (r) => walkPair(r.heavy_walk_50x500),
   'compare late %': (r) => r.compare_playing_4x20x200?.frames_late_percent,
   'compare task cpu p95': (r) => r.compare_playing_4x20x200?.main_thread_task_cpu_p95_ms,
   '300x3000 16x late %': (r) => r.playing_300x3000_16x?.frames_late_percent,
@@ -314,6 +359,7 @@ const HEADLINES = {
   '300x3000 16x act/view/render p95': (r) => ownTriple(r.playing_300x3000_16x),
   '300x3000 16x script share %': (r) => r.playing_300x3000_16x?.script_share_percent,
   'scrub 300x3000 p95': (r) => r.scrub_ms_300x3000?.p95,
+  'walk 300x3000 view/render mean': (r) => walkPair(r.walk_300x3000),
   'open 300x3000 link': (r) => r.open_link_ms_300x3000?.median,
 };
 
