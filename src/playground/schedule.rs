@@ -10,6 +10,8 @@ use super::{Effect, Playground};
 use crate::model::sort;
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
 use crate::session::Session;
+use std::collections::BTreeSet;
+use std::rc::Rc;
 
 /// A change to the scheduled commands (indices are positions in the history's commands).
 #[derive(Clone, Debug, PartialEq)]
@@ -166,9 +168,9 @@ pub struct Schedule {
     /// A dragged command lands on a multiple of this.
     pub snap_ms: u64,
     /// Members of the scenario, at the start or joining, for the menus.
-    pub members: Vec<String>,
+    pub members: Rc<Vec<String>>,
     /// Zones of the scenario's members.
-    pub zones: Vec<String>,
+    pub zones: Rc<Vec<String>>,
     /// The name a new member gets.
     pub next_member: String,
     /// The moment viewed: where a new command goes by default.
@@ -329,6 +331,35 @@ pub fn moment(ms: u64) -> String {
     }
 }
 
+/// The members for the timeline editor's menus (at the start, then those that join, each
+/// once), their zones, and the name a new member gets. Read again only when the commands
+/// change: a group of hundreds is a set of hundreds of names.
+fn menu_names(scenario: &Scenario, commands: &[TimedCommand]) -> super::screen::MenuNames {
+    let mut members: Vec<String> = Vec::new();
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    let mut zones: Vec<String> = Vec::new();
+    let joined = commands.iter().filter_map(|c| match &c.command {
+        Command::Join(spec) => Some(spec),
+        _ => None,
+    });
+    for spec in scenario.members.iter().chain(joined) {
+        if named.insert(&spec.name) {
+            members.push(spec.name.clone());
+        }
+        if let Some(zone) = &spec.zone {
+            if !zones.contains(zone) {
+                zones.push(zone.clone());
+            }
+        }
+    }
+    sort::ascending(&mut zones);
+    let next_member = (1..)
+        .map(|i| format!("S{i}"))
+        .find(|n| !named.contains(n.as_str()))
+        .unwrap_or_default();
+    (Rc::new(members), Rc::new(zones), next_member)
+}
+
 /// Inserts a command after those at the same moment or before; returns where.
 fn insert(commands: &mut Vec<TimedCommand>, command: TimedCommand) -> usize {
     let at = commands.partition_point(|c| c.at_ms <= command.at_ms);
@@ -368,27 +399,11 @@ impl Playground {
                 }
             })
             .collect();
-        let mut members: Vec<String> = scenario.members.iter().map(|m| m.name.clone()).collect();
-        let mut zones: Vec<String> = Vec::new();
-        let joined = commands.iter().filter_map(|c| match &c.command {
-            Command::Join(spec) => Some(spec),
-            _ => None,
-        });
-        for spec in scenario.members.iter().chain(joined) {
-            if !members.contains(&spec.name) {
-                members.push(spec.name.clone());
-            }
-            if let Some(zone) = &spec.zone {
-                if !zones.contains(zone) {
-                    zones.push(zone.clone());
-                }
-            }
-        }
-        sort::ascending(&mut zones);
-        let next_member = (1..)
-            .map(|i| format!("S{i}"))
-            .find(|n| !members.contains(n))
-            .unwrap_or_default();
+        let names = self
+            .memos
+            .schedule_names
+            .get(commands.to_vec(), || menu_names(scenario, commands));
+        let (members, zones, next_member) = (*names).clone();
         Schedule {
             marks,
             selected: self.selected_command.filter(|&i| i < commands.len()),

@@ -78,7 +78,7 @@ fn the_scheduled_commands_are_marks_with_rows_menus_and_steps() {
         .iter()
         .all(|m| m.kind == CommandKind::Join && !m.done));
     assert_eq!(s.members.len(), 15);
-    assert_eq!(s.zones, ["a", "b", "c"]);
+    assert_eq!(*s.zones, ["a", "b", "c"]);
     assert_eq!(s.next_member, "S16");
     assert_eq!(
         (s.snap_ms, s.step_ms, s.big_step_ms),
@@ -90,6 +90,16 @@ fn the_scheduled_commands_are_marks_with_rows_menus_and_steps() {
     assert_eq!(pg.schedule().selected, Some(1));
     pg.act(Action::Schedule(ScheduleEdit::Select(Some(7))));
     assert_eq!(pg.schedule().selected, None, "no such mark");
+    // The menus follow the commands: a member scheduled to join is offered, and the next
+    // new member is named after it.
+    pg.act(Action::Schedule(ScheduleEdit::Add(TimedCommand {
+        at_ms: 70_000,
+        command: join("S16"),
+    })));
+    let s = pg.schedule();
+    assert_eq!(s.members.len(), 16);
+    assert_eq!(s.members.last().map(String::as_str), Some("S16"));
+    assert_eq!(s.next_member, "S17");
 }
 
 #[test]

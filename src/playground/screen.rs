@@ -6,7 +6,7 @@
 use super::Playground;
 use crate::format::ScenarioFile;
 use crate::model::sort;
-use crate::model::Command;
+use crate::model::{Command, TimedCommand};
 use crate::views::frame::{ChipRole, Frame};
 use crate::views::metrics::Metrics;
 use crate::views::notation;
@@ -135,6 +135,9 @@ impl<K: PartialEq, V> Memo<K, Rc<V>> {
     }
 }
 
+/// The timeline editor's members, zones and next member's name (see [`Playground::schedule`]).
+pub type MenuNames = (Rc<Vec<String>>, Rc<Vec<String>>, String);
+
 /// The views read off the session that are kept between frames.
 #[derive(Debug, Default)]
 pub struct Memos {
@@ -149,6 +152,9 @@ pub struct Memos {
     pub(super) scenario: Memo<(), ScenarioFile>,
     /// The tasks' names.
     pub(super) task_names: Memo<(), Vec<String>>,
+    /// The timeline editor's member and zone menus, and the next member's name: by the
+    /// scheduled commands.
+    pub(super) schedule_names: Memo<Vec<TimedCommand>, MenuNames>,
     /// The task timeline: by history shown, events and forks, axis.
     pub(super) timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
     /// The panels beside the group as shown: by the panels' epoch.
@@ -167,6 +173,7 @@ impl Memos {
         self.log_entries.get_mut().clear();
         self.scenario.clear();
         self.task_names.clear();
+        self.schedule_names.clear();
         self.timeline.clear();
         self.panels.clear();
         self.shown_timeline.clear();
