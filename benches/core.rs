@@ -156,8 +156,8 @@ mod native {
         group.finish();
     }
 
-    /// What the single view reads on every frame of play, in the middle of a 300 x 3,000
-    /// scale-out (the browser benchmark's large group) played at top speed.
+    /// What the single view and the timeline editor read on every frame of play, in the
+    /// middle of a 300 x 3,000 scale-out (the browser benchmark's large group) at top speed.
     fn frame_benches(c: &mut Criterion) {
         let scenario = scale_out(280, 300, 3000);
         let mut group = c.benchmark_group("playground 300 members x 3000 tasks");
@@ -173,6 +173,9 @@ mod native {
         }
         group.bench_function("read the single view", |b| {
             b.iter(|| black_box(playground.single()))
+        });
+        group.bench_function("read the timeline editor's marks and menus", |b| {
+            b.iter(|| black_box(playground.schedule()))
         });
         group.finish();
     }
