@@ -1,8 +1,8 @@
 // The playground in headless Chromium, against the release build in dist/ served from a
 // sub-path: it loads, plays, takes commands, scrubs and forks, compares strategies with
 // charts, shares and restores sessions, survives bad input, answers the keyboard, embeds,
-// walks its tours, and passes an axe accessibility audit. No page may log a console error or
-// request anything outside the site.
+// walks its tours, measures its own work when asked (`?timing=1`), and passes an axe
+// accessibility audit. No page may log a console error or request anything outside the site.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
@@ -761,4 +761,19 @@ test('the docs page embeds working playgrounds', async () => {
   const first = await frames[0].contentFrame();
   await first.waitForSelector('[data-testid=member]');
   assert.ok(await first.$eval('.app', (a) => a.classList.contains('embed')));
+});
+
+test('opened with ?timing=1 the page measures its own work for each action; without, it records nothing', async () => {
+  const measures = (page) =>
+    page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('handoff:')).map((m) => m.name));
+  const timed = await open('?timing=1&preset=scale-up-running');
+  await timed.evaluate(() => performance.clearMeasures());
+  await timed.click('[data-testid=step]');
+  await timed.waitForFunction(() => performance.getEntriesByType('measure').some((m) => m.name === 'handoff:render'));
+  const names = await measures(timed);
+  for (const name of ['handoff:act', 'handoff:view', 'handoff:render']) assert.ok(names.includes(name), `${name} in ${names}`);
+  const plain = await open('?preset=scale-up-running');
+  await plain.click('[data-testid=step]');
+  await plain.click('[data-testid=step]');
+  assert.deepEqual(await measures(plain), [], 'nothing piles up in an ordinary session');
 });
