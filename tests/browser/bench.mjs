@@ -11,7 +11,8 @@
 // - scrubbing to any moment (50 x 500, the heavy scenario, 300 x 3,000), from the input to the
 //   paint of the frame that shows it (as Chrome's interaction-to-next-paint counts);
 // - a fixed workload for comparing builds: the heavy and 300 x 3,000 histories walked forward
-//   in 120 steps of 267 ms, with the playground's own view and render time per step;
+//   in 120 steps of 267 ms, with the playground's own view and render time per step and the
+//   main thread's whole CPU time per step (the browser's style, layout, paint and layers too);
 // - opening a 300 x 3,000 share link, to the first frame.
 // Frame figures: the interval between animation frames (16.7 ms at 60 Hz is every frame on
 // time; "late" is over 20 ms) and the main thread's task durations from a Chromium trace, as
@@ -165,11 +166,13 @@ async function scrub(page, count = 20) {
 /**
  * A fixed amount of work, the same for every build and every machine: the scrubber walked
  * forward through the history in `steps` steps of 267 ms (as frames of play at 16x would
- * move it), and the playground's own measures per step (the page opened with `?timing`):
- * the app reading its views, and the components' render. Playing in real time is not a fixed
- * workload: a slower build draws fewer frames, each of a longer stretch of the simulation.
+ * move it). Per step: the playground's own measures (the page opened with `?timing`), the app
+ * reading its views and the components' render; and from a trace, the main thread's whole CPU
+ * time with the browser's style and layout, paint, and layers in it. Playing in real time is
+ * not a fixed workload: a slower build draws fewer frames, each of more of the simulation.
  */
-async function walk(page, steps = 120) {
+async function walk(browser, page, steps = 120) {
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   const per = await page.evaluate(async (steps) => {
     const input = document.querySelector('[data-testid=scrubber]');
     const clock = document.querySelector('[data-testid=clock]');
@@ -188,12 +191,25 @@ async function walk(page, steps = 120) {
     }
     return out;
   }, steps);
+  // The whole main thread's CPU time over the walk, and the browser's rendering stages in it.
+  const trace = JSON.parse((await browser.stopTracing()).toString());
+  const events = trace.traceEvents || trace;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const cpu = (names) =>
+    events
+      .filter((e) => e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid && names.includes(e.name) && e.tdur !== undefined)
+      .reduce((a, e) => a + e.tdur / 1000, 0) / per.length;
   const mean = (i) => per.reduce((a, s) => a + s[i], 0) / per.length;
   const both = per.map((s) => s[0] + s[1]);
+  const two = (x) => Math.round(x * 100) / 100;
   return {
     steps: per.length,
-    view_mean_ms: Math.round(mean(0) * 100) / 100,
-    render_mean_ms: Math.round(mean(1) * 100) / 100,
+    main_thread_cpu_ms: two(cpu(['RunTask'])),
+    style_and_layout_ms: two(cpu(['UpdateLayoutTree', 'Layout'])),
+    paint_ms: two(cpu(['PrePaint', 'Paint'])),
+    layers_ms: two(cpu(['Layerize', 'Commit'])),
+    view_mean_ms: two(mean(0)),
+    render_mean_ms: two(mean(1)),
     view_and_render_p50_ms: round(percentile(both, 50)),
     view_and_render_p90_ms: round(percentile(both, 90)),
   };
@@ -262,7 +278,7 @@ async function scenarios(browser, server) {
     results.heavy_playing_50x500_16x = await playFor(browser, page, 6);
     await playToRest(page);
     results.heavy_scrub_ms_50x500 = await scrub(page);
-    results.heavy_walk_50x500 = await walk(page);
+    results.heavy_walk_50x500 = await walk(browser, page);
     await done(page);
   }
 
@@ -285,7 +301,7 @@ async function scenarios(browser, server) {
     results.playing_300x3000_16x = await playFor(browser, page, 6);
     await playToRest(page);
     results.scrub_ms_300x3000 = await scrub(page, 10);
-    results.walk_300x3000 = await walk(page);
+    results.walk_300x3000 = await walk(browser, page);
     // A share link of the end of that history, opened in a fresh page, to the first frame.
     await page.click('[data-testid=share]');
     const link = await page.inputValue('[data-testid=share-url]');
@@ -352,6 +368,7 @@ const HEADLINES = {
   'heavy 16x script share %': (r) => r.heavy_playing_50x500_16x?.script_share_percent,
   'scrub heavy p95': (r) => r.heavy_scrub_ms_50x500?.p95,
   'walk heavy view/render mean': (r) => walkPair(r.heavy_walk_50x500),
+  'walk heavy main thread cpu': (r) => r.heavy_walk_50x500?.main_thread_cpu_ms,
   'compare late %': (r) => r.compare_playing_4x20x200?.frames_late_percent,
   'compare task cpu p95': (r) => r.compare_playing_4x20x200?.main_thread_task_cpu_p95_ms,
   '300x3000 16x late %': (r) => r.playing_300x3000_16x?.frames_late_percent,
@@ -360,6 +377,7 @@ const HEADLINES = {
   '300x3000 16x script share %': (r) => r.playing_300x3000_16x?.script_share_percent,
   'scrub 300x3000 p95': (r) => r.scrub_ms_300x3000?.p95,
   'walk 300x3000 view/render mean': (r) => walkPair(r.walk_300x3000),
+  'walk 300x3000 main thread cpu': (r) => r.walk_300x3000?.main_thread_cpu_ms,
   'open 300x3000 link': (r) => r.open_link_ms_300x3000?.median,
 };
 
