@@ -266,26 +266,28 @@ impl Engine {
     /// Closes the join phase once its deadline passed and it waits for no member that is
     /// silent but still counted: crashed or restarting before its session timed out, or the
     /// old identity of a member that came back as a new one. The leader then assigns.
-    pub(super) fn try_close_join(&mut self, out: &mut Vec<Event>) {
+    /// Returns whether it changed anything (it closed the phase, or dropped the round).
+    pub(super) fn try_close_join(&mut self, out: &mut Vec<Event>) -> bool {
         let Some(round) = &self.coordinator.round else {
-            return;
+            return false;
         };
         let Phase::Joining { deadline } = round.phase else {
-            return;
+            return false;
         };
         let waiting_for_silent = self.members.iter().any(|m| {
             (m.in_group && matches!(m.status, MemberStatus::Crashed | MemberStatus::Restarting))
                 || m.stale_session_until.is_some()
         });
         if self.time < deadline || waiting_for_silent {
-            return;
+            return false;
         }
         let participants = self.participants();
         let Some(round) = self.coordinator.round.take() else {
-            return;
+            return false;
         };
         let Some(&leader) = participants.first() else {
-            return;
+            // Nobody left to lead: the round is dropped.
+            return true;
         };
         let joined = self.join_metadata(&participants);
         let assignment = match self.run_assignor(&joined) {
@@ -294,7 +296,7 @@ impl Engine {
                 // The engine only builds consistent metadata; should it not, the round is
                 // dropped rather than applying a broken assignment. Invariant checks flag it.
                 out.push(self.event(EventKind::RoundAbandoned(round.index)));
-                return;
+                return true;
             }
         };
         self.coordinator.generation += 1;
@@ -325,6 +327,7 @@ impl Engine {
             },
             ..round
         });
+        true
     }
 
     /// What the members would report if a round started now (for tests and the UI's

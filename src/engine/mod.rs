@@ -443,6 +443,10 @@ impl Engine {
         // A task handed over by a sync is up, even if the next round releases it again at
         // the same moment: record both.
         self.refresh_status(out);
+        // Whether the coordinator changed anything since: if not, the tasks' status and the
+        // tally are what `refresh_status` just made them, and reading every task again would
+        // change nothing (these readings were a quarter of a simulation's time).
+        let mut changed = false;
         if self.coordinator.round.is_none() && !self.coordinator.pending.is_empty() {
             if self.participants().is_empty() {
                 // Nobody to run a round: the causes wait for a restarting member to come
@@ -453,13 +457,17 @@ impl Engine {
                     .any(|m| m.status == MemberStatus::Restarting);
                 if !returning {
                     self.coordinator.pending.clear();
+                    changed = true;
                 }
             } else {
                 self.start_round(out);
+                changed = true;
             }
         }
-        self.try_close_join(out);
-        self.refresh_status(out);
+        changed |= self.try_close_join(out);
+        if changed {
+            self.refresh_status(out);
+        }
         if self.rolling.is_some() {
             self.continue_rolling_restart(out);
             self.refresh_status(out);
