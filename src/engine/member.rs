@@ -333,22 +333,25 @@ impl Engine {
 
     /// Whether member `id` could be drained now (see [`Engine::check_crash`]).
     pub fn check_drain(&self, id: MemberId) -> Result<(), CommandError> {
-        self.check_alive(id)?;
-        let member = &self.members[id.index()];
-        if member.status == MemberStatus::Leaving {
-            Err(CommandError::AlreadyDraining(member.name.clone()))
-        } else {
-            Ok(())
-        }
+        self.check_staying(id, CommandError::AlreadyDraining)
     }
 
     /// Whether member `id` could be restarted now, for a valid time away (see
     /// [`Engine::check_crash`]).
     pub fn check_restart(&self, id: MemberId) -> Result<(), CommandError> {
+        self.check_staying(id, CommandError::Draining)
+    }
+
+    /// Alive and not draining; a draining member is refused with `leaving` of its name.
+    fn check_staying(
+        &self,
+        id: MemberId,
+        leaving: fn(String) -> CommandError,
+    ) -> Result<(), CommandError> {
         self.check_alive(id)?;
         let member = &self.members[id.index()];
         if member.status == MemberStatus::Leaving {
-            Err(CommandError::Draining(member.name.clone()))
+            Err(leaving(member.name.clone()))
         } else {
             Ok(())
         }
