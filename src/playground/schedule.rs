@@ -402,7 +402,7 @@ impl Playground {
         let names = self
             .memos
             .schedule_names
-            .get(commands.to_vec(), || menu_names(scenario, commands));
+            .get_for(commands, || menu_names(scenario, commands));
         let (members, zones, next_member) = (*names).clone();
         Schedule {
             marks,

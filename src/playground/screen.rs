@@ -121,6 +121,21 @@ impl<K: PartialEq, V> Memo<K, V> {
         value
     }
 
+    /// The value for a borrowed `key`, which is copied only when it changed (a key read
+    /// off the session on every frame need not be copied on every frame to be compared).
+    pub(super) fn get_for<Q>(&self, key: &Q, compute: impl FnOnce() -> V) -> Rc<V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: PartialEq + ToOwned<Owned = K> + ?Sized,
+    {
+        if let Some((k, v)) = self.0.borrow().as_ref() {
+            if k.borrow() == key {
+                return v.clone();
+            }
+        }
+        self.get(key.to_owned(), compute)
+    }
+
     /// Forgets the value (the session it was read from was replaced).
     pub fn clear(&mut self) {
         *self.0.get_mut() = None;
@@ -159,7 +174,7 @@ pub struct Memos {
     pub(super) timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
     /// The panels beside the group as shown: by the panels' epoch.
     pub(super) panels: Memo<u64, Panels>,
-    /// The task timeline as shown: by the panels' epoch.
+    /// The task timeline as shown: by the timeline's epoch.
     pub(super) shown_timeline: Memo<u64, Rc<TaskTimeline>>,
     /// The compare charts as shown: by the panels' epoch.
     pub(super) shown_charts: Memo<u64, Rc<Charts>>,
