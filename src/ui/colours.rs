@@ -11,8 +11,6 @@ pub struct Colours {
     pub standby: &'static str,
     /// Actives some learner replays.
     pub learned: &'static str,
-    /// Ready learners.
-    pub ready: &'static str,
     /// The panel behind.
     pub panel: &'static str,
     /// Text and rings.
@@ -33,7 +31,6 @@ pub const LIGHT: Colours = Colours {
     learner: "#e69f00",
     standby: "#009e73",
     learned: "#cc79a7",
-    ready: "#009e73",
     panel: "#ffffff",
     ink: "#1d1d1f",
     down: "#d55e00",
@@ -48,7 +45,6 @@ pub const DARK: Colours = Colours {
     learner: "#e69f00",
     standby: "#2bc18f",
     learned: "#e08dbd",
-    ready: "#2bc18f",
     panel: "#1e1e23",
     ink: "#ececf1",
     down: "#ff7a3d",

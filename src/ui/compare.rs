@@ -103,7 +103,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                             </h2>
                             <p class="waiting">{ format!("downtime {} ms \u{00B7} {}{}", m.total_task_downtime_ms, counted(m.rebalances, "rebalance"), if m.at_rest { " \u{00B7} at rest" } else { "" }) }</p>
                             <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
-                                motion={props.motion} small=true mini={props.mini} names={props.names.clone()} dark={props.dark}
+                                motion={props.motion} small=true mini={props.mini} names={props.names.clone()}
                                 restart={props.operations.restart}
                                 label={format!("members under {}", s.name())} />
                         </section>

@@ -103,9 +103,6 @@ pub struct CardProps {
     /// Task names, for the marks.
     #[prop_or_default]
     pub names: Rc<Vec<String>>,
-    /// Dark theme (the marks' colours).
-    #[prop_or_default]
-    pub dark: bool,
     /// Names to highlight (tour).
     #[prop_or_default]
     pub highlight: Vec<String>,
@@ -260,7 +257,7 @@ pub fn member_card(props: &CardProps) -> Html {
             }
             if let Some(dots) = &props.dots {
                 <MiniChips dots={dots.clone()} names={props.names.clone()} member={name.clone()}
-                    highlight={props.highlight.clone()} dark={props.dark} away={away} on_action={props.on_action.clone()} />
+                    highlight={props.highlight.clone()} away={away} on_action={props.on_action.clone()} />
             } else {
             <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)}>
                 { for card.chips.iter().map(|chip| html! {
@@ -304,9 +301,6 @@ pub struct GroupProps {
     /// Task names, for the marks.
     #[prop_or_default]
     pub names: Rc<Vec<String>>,
-    /// Dark theme (the marks' colours).
-    #[prop_or_default]
-    pub dark: bool,
     /// An accessible name for the group.
     pub label: AttrValue,
     /// What the restart buttons do.
@@ -429,7 +423,7 @@ pub fn group_view(props: &GroupProps) -> Html {
             <MemberCard key={card.name.clone()} highlight={props.highlight.clone()}
                 card={if props.mini { without_chips(card) } else { card.clone() }}
                 dots={props.mini.then(|| card.chips.iter().map(Dot::of).collect::<Rc<[Dot]>>())}
-                names={props.names.clone()} dark={props.dark} restart={props.restart}
+                names={props.names.clone()} restart={props.restart}
                 on_action={props.on_action.clone()} />
         }
     };

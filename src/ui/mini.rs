@@ -1,22 +1,69 @@
-//! A member's tasks in a large group, as small marks on a canvas (one per task, in the chips'
-//! visual language: solid active, hatched restoring, paused while its member restarts, orange
-//! learner filling up, dashed standby), redrawn only when that member's tasks change; a
-//! pointer over a mark says what it is, a click finds the task everywhere. Marks change only
-//! by tenths of replay, so a member is not drawn again on every frame.
+//! A member's tasks in a large group, as small marks in one small SVG (one mark per task, in
+//! the chips' visual language: solid active, hatched restoring, paused while its member
+//! restarts, orange learner filling up, dashed standby); a pointer over a mark says what it
+//! is, a click finds the task everywhere. Marks change only by tenths of replay, so a member's
+//! paths are not written again on every frame.
+//!
+//! SVG rather than a canvas per member: every canvas is a composited layer of its own, and with
+//! dozens of members the browser spent more time layering and committing them than drawing.
+//! Marks alike share one path (a handful of paths per member, whatever its tasks), and the
+//! colours come from the style sheet, so a theme change draws nothing again.
 
-use super::colours::{Colours, DARK, LIGHT};
 use crate::playground::Action;
-use crate::views::fixed;
 use crate::views::frame::{ChipRole, Dot};
+use std::fmt::Write;
 use std::rc::Rc;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::Element;
 use yew::prelude::*;
 
 /// Marks per row.
 const COLUMNS: usize = 16;
-/// A mark's side and the step between marks, in CSS pixels.
-const SIDE: f64 = 11.0;
-const STEP: f64 = 14.0;
+/// The step between marks, in CSS pixels (hit testing).
+const STEP: i32 = 14;
+/// SVG user units per CSS pixel: every coordinate below is a whole number of them, so paths
+/// are written with integers only.
+const UNIT: i32 = 20;
+/// A mark's side, the step between marks and the margin before the first, in user units.
+const SIDE: i32 = 11 * UNIT;
+const PITCH: i32 = STEP * UNIT;
+const MARGIN: i32 = 3 * UNIT / 2;
+// The squares' sides are written out in `Paths::square`.
+const _: () = assert!(SIDE == 220 && SIDE + 2 * UNIT == 260 && SIDE + 2 * MARGIN == 280);
+
+/// The marks' paths, each drawn as the style sheet's class of the same name says, in this
+/// order (later over earlier): the panel behind outlined marks, the fills, the outlines, the
+/// rings.
+const LAYERS: [&str; 12] = [
+    "m-panel",
+    "m-active",
+    "m-learner",
+    "m-ready",
+    "m-down",
+    "m-line-active",
+    "m-line-learner",
+    "m-line-ready",
+    "m-line-down",
+    "m-line-standby",
+    "m-ring-learned",
+    "m-ring-found",
+];
+
+/// A layer's index in [`LAYERS`].
+#[derive(Clone, Copy)]
+enum Layer {
+    Panel,
+    Active,
+    Learner,
+    Ready,
+    Down,
+    LineActive,
+    LineLearner,
+    LineReady,
+    LineDown,
+    LineStandby,
+    RingLearned,
+    RingFound,
+}
 
 /// Properties of a member's marks.
 #[derive(Properties, PartialEq)]
@@ -29,8 +76,6 @@ pub struct MiniProps {
     pub member: AttrValue,
     /// Task names to ring (found, tour).
     pub highlight: Vec<String>,
-    /// Dark theme colours.
-    pub dark: bool,
     /// Whether the member is restarting: its active tasks wait for it, down.
     #[prop_or_default]
     pub away: bool,
@@ -38,178 +83,133 @@ pub struct MiniProps {
     pub on_action: Callback<Action>,
 }
 
-/// The canvas's drawing state as last set: a draw sets each part only when it changes, as
-/// every setter is a call into JavaScript (a colour also copies its text) and a member's
-/// marks come in runs alike (actives, then learners, then standbys).
-struct Pen<'a> {
-    ctx: &'a CanvasRenderingContext2d,
-    fill: &'static str,
-    stroke: &'static str,
-    width: f64,
-    dashed: Option<bool>,
-}
+/// The marks' paths as they are written, one per layer.
+#[derive(Default)]
+struct Paths([String; 12]);
 
-impl<'a> Pen<'a> {
-    fn new(ctx: &'a CanvasRenderingContext2d) -> Pen<'a> {
-        Pen {
-            ctx,
-            fill: "",
-            stroke: "",
-            width: 0.0,
-            dashed: None,
-        }
+impl Paths {
+    /// A rectangle, `w` by `h` user units, its corner at (`x`, `y`).
+    fn rect(&mut self, layer: Layer, x: i32, y: i32, w: i32, h: i32) {
+        let _ = write!(self.0[layer as usize], "M{x} {y}h{w}v{h}h{}z", -w);
     }
 
-    fn fill(&mut self, colour: &'static str) {
-        if self.fill != colour {
-            self.ctx.set_fill_style_str(colour);
-            self.fill = colour;
-        }
+    /// A mark's square at (`x`, `y`), grown by `grown` on every side (rings). The sides are
+    /// written as constants: a member's paths are mostly squares.
+    fn square(&mut self, layer: Layer, x: i32, y: i32, grown: i32) {
+        let sides = match grown {
+            0 => "h220v220h-220z",
+            UNIT => "h260v260h-260z",
+            _ => "h280v280h-280z",
+        };
+        let path = &mut self.0[layer as usize];
+        let _ = write!(path, "M{} {}", x - grown, y - grown);
+        path.push_str(sides);
     }
 
-    fn stroke(&mut self, colour: &'static str, width: f64, dashed: bool) {
-        if self.stroke != colour {
-            self.ctx.set_stroke_style_str(colour);
-            self.stroke = colour;
-        }
-        if self.width != width {
-            self.ctx.set_line_width(width);
-            self.width = width;
-        }
-        if self.dashed != Some(dashed) {
-            let dash = js_sys::Array::new();
-            if dashed {
-                dash.push(&2.5.into());
-                dash.push(&2.0.into());
-            }
-            let _ = self.ctx.set_line_dash(&dash);
-            self.dashed = Some(dashed);
+    /// A mark at (`x`, `y`) filled from the bottom, `h` user units high.
+    fn filled(&mut self, layer: Layer, x: i32, y: i32, h: i32) {
+        if h > 0 {
+            self.rect(layer, x, y + SIDE - h, SIDE, h);
         }
     }
 }
 
-fn draw(
-    ctx: &CanvasRenderingContext2d,
-    chips: &[Dot],
-    names: &[String],
-    highlight: &[String],
-    away: bool,
-    c: &Colours,
-) {
-    let rows = chips.len().div_ceil(COLUMNS).max(1);
-    ctx.clear_rect(0.0, 0.0, COLUMNS as f64 * STEP, rows as f64 * STEP);
-    let mut pen = Pen::new(ctx);
-    for (i, chip) in chips.iter().enumerate() {
-        let x = (i % COLUMNS) as f64 * STEP + 1.5;
-        let y = (i / COLUMNS) as f64 * STEP + 1.5;
-        let filled = |pen: &mut Pen, colour: &'static str, share: f64| {
-            let h = SIDE * share.clamp(0.0, 1.0);
-            pen.fill(colour);
-            ctx.fill_rect(x, y + SIDE - h, SIDE, h);
-        };
-        let outline = |pen: &mut Pen, colour: &'static str, dashed: bool| {
-            pen.stroke(colour, 1.5, dashed);
-            ctx.stroke_rect(x, y, SIDE, SIDE);
-        };
-        let progress = f64::from(chip.tenths) / 10.0;
-        match chip.role {
+/// The marks' paths, one per layer.
+fn paths(dots: &[Dot], names: &[String], highlight: &[String], away: bool) -> [AttrValue; 12] {
+    let mut p = Paths::default();
+    for (i, dot) in dots.iter().enumerate() {
+        let x = (i % COLUMNS) as i32 * PITCH;
+        let y = (i / COLUMNS) as i32 * PITCH;
+        let tenths = i32::from(dot.tenths.min(10));
+        match dot.role {
             // Waiting for its restarting member: an outlined mark with a pause sign, as the
             // chips show it, not a restore in progress.
             ChipRole::Active if away => {
-                filled(&mut pen, c.panel, 1.0);
-                outline(&mut pen, c.down, false);
-                pen.fill(c.down);
-                ctx.fill_rect(x + 3.0, y + 2.5, 1.8, SIDE - 5.0);
-                ctx.fill_rect(x + SIDE - 4.8, y + 2.5, 1.8, SIDE - 5.0);
+                p.square(Layer::Panel, x, y, 0);
+                p.square(Layer::LineDown, x, y, 0);
+                let (w, h) = (36, SIDE - 5 * UNIT);
+                p.rect(Layer::Down, x + 3 * UNIT, y + 50, w, h);
+                p.rect(Layer::Down, x + SIDE - 96, y + 50, w, h);
             }
-            ChipRole::Active if !chip.stateful => {
-                pen.fill(c.active);
-                ctx.begin_path();
-                let _ = ctx.arc(x + SIDE / 2.0, y + SIDE / 2.0, SIDE / 2.0, 0.0, 6.3);
-                ctx.fill();
+            ChipRole::Active if !dot.stateful => {
+                let r = SIDE / 2;
+                let _ = write!(
+                    p.0[Layer::Active as usize],
+                    "M{x} {}a{r} {r} 0 1 0 {SIDE} 0a{r} {r} 0 1 0 {} 0z",
+                    y + r,
+                    -SIDE
+                );
             }
-            ChipRole::Active if chip.up => filled(&mut pen, c.active, 1.0),
+            ChipRole::Active if dot.up => p.square(Layer::Active, x, y, 0),
             ChipRole::Active => {
-                filled(&mut pen, c.panel, 1.0);
-                filled(&mut pen, c.active, progress * 0.85);
-                outline(&mut pen, c.active, false);
+                p.square(Layer::Panel, x, y, 0);
+                // A restore fills up to 85 %: full means running.
+                p.filled(Layer::Active, x, y, SIDE * 85 * tenths / 1000);
+                p.square(Layer::LineActive, x, y, 0);
             }
-            ChipRole::Learner if chip.ready => {
-                filled(&mut pen, c.ready, 1.0);
-                outline(&mut pen, c.ready, false);
+            ChipRole::Learner if dot.ready => {
+                p.square(Layer::Ready, x, y, 0);
+                p.square(Layer::LineReady, x, y, 0);
             }
             ChipRole::Learner => {
-                filled(&mut pen, c.panel, 1.0);
-                filled(&mut pen, c.learner, progress);
-                outline(&mut pen, c.learner, false);
+                p.square(Layer::Panel, x, y, 0);
+                p.filled(Layer::Learner, x, y, SIDE * tenths / 10);
+                p.square(Layer::LineLearner, x, y, 0);
             }
             ChipRole::Standby => {
-                filled(&mut pen, c.panel, 1.0);
-                outline(&mut pen, c.standby, true);
+                p.square(Layer::Panel, x, y, 0);
+                p.square(Layer::LineStandby, x, y, 0);
             }
         }
-        if chip.learned {
-            pen.stroke(c.learned, 1.5, false);
-            ctx.stroke_rect(x - 1.0, y - 1.0, SIDE + 2.0, SIDE + 2.0);
+        if dot.learned {
+            p.square(Layer::RingLearned, x, y, UNIT);
         }
         if highlight
             .iter()
-            .any(|h| names.get(chip.task.index()) == Some(h))
+            .any(|h| names.get(dot.task.index()) == Some(h))
         {
-            pen.stroke(c.ink, 2.0, false);
-            ctx.stroke_rect(x - 1.5, y - 1.5, SIDE + 3.0, SIDE + 3.0);
+            p.square(Layer::RingFound, x, y, MARGIN);
         }
     }
+    p.0.map(AttrValue::from)
 }
 
-/// The chip under a pointer at (x, y) CSS pixels.
-fn at(chips: &[Dot], x: i32, y: i32) -> Option<&Dot> {
-    let (col, row) = ((x as f64 / STEP) as usize, (y as f64 / STEP) as usize);
-    (col < COLUMNS)
-        .then(|| chips.get(row * COLUMNS + col))
+/// The mark under a pointer at (`x`, `y`) CSS pixels of a drawing shown `shown` pixels wide.
+fn at(dots: &[Dot], x: i32, y: i32, shown: i32) -> Option<&Dot> {
+    let full = COLUMNS as i32 * STEP;
+    // Shrunk to a narrow card, the drawing keeps its proportions.
+    let (x, y) = if shown > 0 && shown < full {
+        (x * full / shown, y * full / shown)
+    } else {
+        (x, y)
+    };
+    let (col, row) = ((x / STEP) as usize, (y / STEP) as usize);
+    (x >= 0 && y >= 0 && col < COLUMNS)
+        .then(|| dots.get(row * COLUMNS + col))
         .flatten()
+}
+
+/// The width at which the element under a pointer event is shown, in CSS pixels.
+fn shown_width(e: &MouseEvent) -> i32 {
+    e.current_target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<Element>(t).ok())
+        .map_or(0, |el| el.client_width())
 }
 
 /// A member's tasks as marks.
 #[function_component(MiniChips)]
 pub fn mini_chips(props: &MiniProps) -> Html {
-    let canvas = use_node_ref();
-    // The canvas's context, asked of the browser once.
-    let context = use_mut_ref(|| None::<CanvasRenderingContext2d>);
     let hover = use_state(|| None::<(i32, i32, String)>);
-    let rows = props.dots.len().div_ceil(COLUMNS).max(1);
-    {
-        let (canvas, context) = (canvas.clone(), context.clone());
-        use_effect_with(
-            (
-                props.dots.clone(),
-                props.names.clone(),
-                props.highlight.clone(),
-                props.away,
-                props.dark,
-            ),
-            move |(dots, names, highlight, away, dark)| {
-                let mut context = context.borrow_mut();
-                if context.is_none() {
-                    *context = canvas
-                        .cast::<HtmlCanvasElement>()
-                        .and_then(|c| super::dom::canvas_2d(&c));
-                }
-                if let Some(ctx) = context.as_ref() {
-                    let scale = super::dom::pixel_ratio();
-                    let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
-                    draw(
-                        ctx,
-                        dots,
-                        names,
-                        highlight,
-                        *away,
-                        if *dark { &DARK } else { &LIGHT },
-                    );
-                }
-            },
-        );
-    }
+    let rows = props.dots.len().div_ceil(COLUMNS).max(1) as i32;
+    let layers = use_memo(
+        (
+            props.dots.clone(),
+            props.names.clone(),
+            props.highlight.clone(),
+            props.away,
+        ),
+        |(dots, names, highlight, away)| paths(dots, names, highlight, *away),
+    );
     let on_move = {
         let (hover, dots, names, member, away) = (
             hover.clone(),
@@ -220,7 +220,7 @@ pub fn mini_chips(props: &MiniProps) -> Html {
         );
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (e.offset_x(), e.offset_y());
-            hover.set(at(&dots, x, y).map(|d| {
+            hover.set(at(&dots, x, y, shown_width(&e)).map(|d| {
                 let name = names.get(d.task.index()).map_or("", String::as_str);
                 let text = if away && d.role == ChipRole::Active {
                     format!("{name} on {member} \u{00B7} active, down while {member} restarts")
@@ -242,20 +242,24 @@ pub fn mini_chips(props: &MiniProps) -> Html {
             props.names.clone(),
         );
         Callback::from(move |e: MouseEvent| {
-            let found =
-                at(&dots, e.offset_x(), e.offset_y()).and_then(|d| names.get(d.task.index()));
+            let found = at(&dots, e.offset_x(), e.offset_y(), shown_width(&e))
+                .and_then(|d| names.get(d.task.index()));
             if let Some(name) = found {
                 on.emit(Action::Find(name.clone()));
             }
         })
     };
-    let (width, height) = (COLUMNS as f64 * STEP, rows as f64 * STEP);
-    let scale = super::dom::pixel_ratio();
+    let (width, height) = (COLUMNS as i32 * STEP, rows * STEP);
+    let view_box = format!("{} {} {} {}", -MARGIN, -MARGIN, width * UNIT, height * UNIT);
     html! {
         <div class="mini">
-            <canvas ref={canvas} data-testid="mini" width={fixed(width * scale, 0)} height={fixed(height * scale, 0)}
-                style={format!("width: {}px; height: {}px", fixed(width, 0), fixed(height, 0))} aria-hidden="true"
-                onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></canvas>
+            <svg data-testid="mini" width={width.to_string()} height={height.to_string()} viewBox={view_box}
+                aria-hidden="true" onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}>
+                // Only the layers in use: most members need three or four of the twelve.
+                { for LAYERS.iter().zip(layers.iter()).filter(|(_, d)| !d.is_empty()).map(|(class, d)| html! {
+                    <path class={*class} d={d.clone()} />
+                }) }
+            </svg>
             if let Some((x, y, text)) = &*hover {
                 <div class="hover" style={format!("left: {}px; top: {}px", x + 10, y + 14)} data-testid="mini-hover">{ text }</div>
             }

@@ -634,8 +634,12 @@ test('a large group is drawn compactly, and a task or member can be found in it'
     events: [{ at_ms: 0, join: 'S19' }, { at_ms: 0, join: 'S20' }],
   });
   assert.equal(await page.$$eval('[data-testid=task]', (t) => t.length), 0, 'no chip per task');
-  assert.equal(await page.$$eval('[data-testid=mini]', (c) => c.length), 20, 'a canvas of marks per member');
+  assert.equal(await page.$$eval('[data-testid=mini]', (c) => c.length), 20, 'a drawing of marks per member');
   assert.match(await page.getAttribute('[data-member-id=S1]', 'aria-label'), /: 12 active \(0 restoring\), 0 learning, 0 standby/);
+  const marks = (member, layer) => page.$eval(`[data-member-id=${member}] [data-testid=mini]`,
+    (svg, layer) => (svg.querySelector(`.${layer}`)?.getAttribute('d') ?? '').split('M').length - 1, layer);
+  assert.equal(await marks('S1', 'm-active'), 12, 'one mark per active task, alike marks in one path');
+  assert.equal(await marks('S1', 'm-ring-found'), 0);
   await page.click('[data-testid=step-round]');
   await page.click('[data-testid=step]');
   await page.fill('[data-testid=find]', 'S20');
@@ -652,6 +656,7 @@ test('a large group is drawn compactly, and a task or member can be found in it'
   assert.match(await page.textContent('[data-testid=mini-hover]'), /^T2 on S2 \u00B7 active/);
   await page.mouse.click(box.x + 5, box.y + 5);
   await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('T2: active on S2'));
+  assert.equal(await marks('S2', 'm-ring-found'), 1, 'the task found is ringed');
 });
 
 test('a long round is drawn in part in the log until the reader opens it', async () => {
