@@ -255,8 +255,9 @@ pub fn mini_chips(props: &MiniProps) -> Html {
         <div class="mini">
             <svg data-testid="mini" width={width.to_string()} height={height.to_string()} viewBox={view_box}
                 aria-hidden="true" onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}>
-                // Only the layers in use: most members need three or four of the twelve.
-                { for LAYERS.iter().zip(layers.iter()).filter(|(_, d)| !d.is_empty()).map(|(class, d)| html! {
+                // Every layer, used or not (an empty path draws nothing): a layer coming into use
+                // then changes its own path only, not the place of the others.
+                { for LAYERS.iter().zip(layers.iter()).map(|(class, d)| html! {
                     <path class={*class} d={d.clone()} />
                 }) }
             </svg>
