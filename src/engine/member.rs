@@ -452,6 +452,11 @@ impl Engine {
             if !self.members[i].status.alive() {
                 continue;
             }
+            if self.members[i].learning.is_empty() {
+                // Nothing to be ready for, nothing to report: what the steps below come to.
+                self.members[i].ready.clear();
+                continue;
+            }
             let learning = self.members[i].learning.clone();
             let ready_now: Vec<TaskId> = learning
                 .iter()

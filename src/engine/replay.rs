@@ -44,6 +44,14 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
     if replays.is_empty() {
         return;
     }
+    // Every replay lagging (the usual case): equal shares, as the water-filling below gives.
+    if replays.iter().all(|r| r.lag > EPSILON) {
+        let fair = total / replays.len() as f64;
+        for r in replays.iter_mut() {
+            r.rate = fair;
+        }
+        return;
+    }
     // Demand: a lagging replay takes all it can get; a caught-up one its write rate.
     let demand = |r: &Replay| {
         if r.lag > EPSILON {
@@ -122,13 +130,13 @@ impl Engine {
         replays
     }
 
-    /// Works out what a member replays and the rates, as of `anchor`.
-    pub(super) fn compute_replays(&self, id: MemberId) -> Vec<Replay> {
+    /// Works out what a member replays and the rates, as of `anchor`, into `replays`.
+    fn compute_replays(&self, id: MemberId, replays: &mut Vec<Replay>) {
+        replays.clear();
         let member = &self.members[id.index()];
         if !member.status.alive() {
-            return Vec::new();
+            return;
         }
-        let mut replays = Vec::new();
         let mut push = |task: TaskId, kind: ReplayKind| {
             let t = task.index();
             if let Some(lag) = member.lag(task, self.changelog[t]) {
@@ -157,15 +165,19 @@ impl Engine {
         for &t in &member.standby {
             push(t, ReplayKind::Standby);
         }
-        share_restore_rate(member.restore_rate, &mut replays);
-        replays
+        share_restore_rate(member.restore_rate, replays);
     }
 
-    /// Recomputes every member's replays after the state changed.
+    /// Recomputes every member's replays after the state changed, in the lists the last
+    /// step left (a step runs this for every member: allocating them anew was a tenth of a
+    /// simulation's time).
     pub(super) fn refresh_rates(&mut self) {
-        self.rates = (0..self.members.len())
-            .map(|i| self.compute_replays(MemberId(i as u32)))
-            .collect();
+        let mut rates = std::mem::take(&mut self.rates);
+        rates.resize_with(self.members.len(), Vec::new);
+        for (i, replays) in rates.iter_mut().enumerate() {
+            self.compute_replays(MemberId(i as u32), replays);
+        }
+        self.rates = rates;
     }
 
     /// The earliest moment a replay reaches zero lag or a learner reaches readiness.
