@@ -6,6 +6,7 @@
 pub mod charts;
 pub mod frame;
 pub mod json;
+pub mod marks;
 pub mod metrics;
 pub mod notation;
 pub mod plot;

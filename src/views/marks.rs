@@ -1,0 +1,328 @@
+//! A member's tasks as small marks (a large group): one mark per task in rows of
+//! [`COLUMNS`], drawn as SVG paths, marks alike in one path, so that a member's drawing is a
+//! handful of paths whatever its tasks; and which mark lies under a pointer. Pure: the
+//! playground's page shows the paths, in the chips' visual language (solid active, an active
+//! restoring filling up to 85 %, paused while its member restarts, a learner filling up,
+//! ready, dashed standby, rings for learned and found tasks).
+
+use super::frame::{ChipRole, Dot};
+
+/// Marks per row.
+pub const COLUMNS: usize = 16;
+/// The step between marks, in CSS pixels (hit testing).
+pub const STEP: i32 = 14;
+/// SVG user units per CSS pixel: every coordinate below is a whole number of them, so paths
+/// are written with integers only.
+pub const UNIT: i32 = 20;
+/// A mark's side, in user units.
+const SIDE: i32 = 11 * UNIT;
+/// The step between marks, in user units.
+const PITCH: i32 = STEP * UNIT;
+/// The margin before the first mark (room for its rings), in user units.
+pub const MARGIN: i32 = 3 * UNIT / 2;
+// The squares' sides and the circles' radius are written out in `Paths`.
+const _: () = assert!(SIDE == 220 && SIDE + 2 * UNIT == 260 && SIDE + 2 * MARGIN == 280);
+
+/// The marks' paths, each drawn as the style sheet's class of the same name says, in this
+/// order (later over earlier): the panel behind outlined marks, the fills, the outlines, the
+/// rings.
+pub const LAYERS: [&str; 12] = [
+    "m-panel",
+    "m-active",
+    "m-learner",
+    "m-ready",
+    "m-down",
+    "m-line-active",
+    "m-line-learner",
+    "m-line-ready",
+    "m-line-down",
+    "m-line-standby",
+    "m-ring-learned",
+    "m-ring-found",
+];
+
+/// A layer's index in [`LAYERS`].
+#[derive(Clone, Copy)]
+enum Layer {
+    Panel,
+    Active,
+    Learner,
+    Ready,
+    Down,
+    LineActive,
+    LineLearner,
+    LineReady,
+    LineDown,
+    LineStandby,
+    RingLearned,
+    RingFound,
+}
+
+/// The marks' paths as they are written, one per layer.
+#[derive(Default)]
+struct Paths([String; 12]);
+
+/// Appends a whole number: a frame may write the paths of every member, and `write!` goes
+/// through the formatting machinery for each number (half of the paths' time).
+fn push_number(path: &mut String, n: i32) {
+    if n < 0 {
+        path.push('-');
+    }
+    let mut digits = [0u8; 10];
+    let mut rest = n.unsigned_abs();
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    path.extend(digits[start..].iter().map(|&d| char::from(d)));
+}
+
+impl Paths {
+    /// Starts a shape at (`x`, `y`) in a layer's path, which it returns to go on with.
+    fn start(&mut self, layer: Layer, x: i32, y: i32) -> &mut String {
+        let path = &mut self.0[layer as usize];
+        path.push('M');
+        push_number(path, x);
+        path.push(' ');
+        push_number(path, y);
+        path
+    }
+
+    /// A rectangle, `w` by `h` user units, its corner at (`x`, `y`).
+    fn rect(&mut self, layer: Layer, x: i32, y: i32, w: i32, h: i32) {
+        let path = self.start(layer, x, y);
+        path.push('h');
+        push_number(path, w);
+        path.push('v');
+        push_number(path, h);
+        path.push('h');
+        push_number(path, -w);
+        path.push('z');
+    }
+
+    /// A mark's square at (`x`, `y`), grown by `grown` on every side (rings). The sides are
+    /// written as constants: a member's paths are mostly squares.
+    fn square(&mut self, layer: Layer, x: i32, y: i32, grown: i32) {
+        let sides = match grown {
+            0 => "h220v220h-220z",
+            UNIT => "h260v260h-260z",
+            _ => "h280v280h-280z",
+        };
+        self.start(layer, x - grown, y - grown).push_str(sides);
+    }
+
+    /// A mark's circle at (`x`, `y`): two half arcs.
+    fn circle(&mut self, layer: Layer, x: i32, y: i32) {
+        self.start(layer, x, y + SIDE / 2)
+            .push_str("a110 110 0 1 0 220 0a110 110 0 1 0 -220 0z");
+    }
+
+    /// A mark at (`x`, `y`) filled from the bottom, `h` user units high.
+    fn filled(&mut self, layer: Layer, x: i32, y: i32, h: i32) {
+        if h > 0 {
+            self.rect(layer, x, y + SIDE - h, SIDE, h);
+        }
+    }
+}
+
+/// A member's marks as paths, one per layer of [`LAYERS`] (empty where no mark uses it), in
+/// user units. `away`: the member is restarting, so its actives wait for it, paused.
+pub fn paths(dots: &[Dot], names: &[String], highlight: &[String], away: bool) -> [String; 12] {
+    let mut p = Paths::default();
+    for (i, dot) in dots.iter().enumerate() {
+        let x = (i % COLUMNS) as i32 * PITCH;
+        let y = (i / COLUMNS) as i32 * PITCH;
+        let tenths = i32::from(dot.tenths.min(10));
+        match dot.role {
+            // Waiting for its restarting member: an outlined mark with a pause sign, as the
+            // chips show it, not a restore in progress.
+            ChipRole::Active if away => {
+                p.square(Layer::Panel, x, y, 0);
+                p.square(Layer::LineDown, x, y, 0);
+                let (w, h) = (36, SIDE - 5 * UNIT);
+                p.rect(Layer::Down, x + 3 * UNIT, y + 50, w, h);
+                p.rect(Layer::Down, x + SIDE - 96, y + 50, w, h);
+            }
+            ChipRole::Active if !dot.stateful => p.circle(Layer::Active, x, y),
+            ChipRole::Active if dot.up => p.square(Layer::Active, x, y, 0),
+            ChipRole::Active => {
+                p.square(Layer::Panel, x, y, 0);
+                // A restore fills up to 85 %: full means running.
+                p.filled(Layer::Active, x, y, SIDE * 85 * tenths / 1000);
+                p.square(Layer::LineActive, x, y, 0);
+            }
+            ChipRole::Learner if dot.ready => {
+                p.square(Layer::Ready, x, y, 0);
+                p.square(Layer::LineReady, x, y, 0);
+            }
+            ChipRole::Learner => {
+                p.square(Layer::Panel, x, y, 0);
+                p.filled(Layer::Learner, x, y, SIDE * tenths / 10);
+                p.square(Layer::LineLearner, x, y, 0);
+            }
+            ChipRole::Standby => {
+                p.square(Layer::Panel, x, y, 0);
+                p.square(Layer::LineStandby, x, y, 0);
+            }
+        }
+        if dot.learned {
+            p.square(Layer::RingLearned, x, y, UNIT);
+        }
+        if highlight
+            .iter()
+            .any(|h| names.get(dot.task.index()) == Some(h))
+        {
+            p.square(Layer::RingFound, x, y, MARGIN);
+        }
+    }
+    p.0
+}
+
+/// The mark under a pointer at (`x`, `y`) CSS pixels of a drawing shown `shown` pixels wide.
+pub fn at(dots: &[Dot], x: i32, y: i32, shown: i32) -> Option<&Dot> {
+    let full = COLUMNS as i32 * STEP;
+    // Shrunk to a narrow card, the drawing keeps its proportions.
+    let (x, y) = if shown > 0 && shown < full {
+        (x * full / shown, y * full / shown)
+    } else {
+        (x, y)
+    };
+    let (col, row) = ((x / STEP) as usize, (y / STEP) as usize);
+    (x >= 0 && y >= 0 && col < COLUMNS)
+        .then(|| dots.get(row * COLUMNS + col))
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TaskId;
+
+    fn dot(task: u32, role: ChipRole) -> Dot {
+        Dot {
+            task: TaskId(task),
+            role,
+            stateful: true,
+            up: true,
+            learned: false,
+            ready: false,
+            tenths: 0,
+        }
+    }
+
+    fn names(n: usize) -> Vec<String> {
+        (1..=n).map(|i| format!("T{i}")).collect()
+    }
+
+    /// The path of a layer, by its class name.
+    fn layer<'a>(paths: &'a [String; 12], class: &str) -> &'a str {
+        let i = LAYERS.iter().position(|&c| c == class);
+        i.map_or("", |i| paths[i].as_str())
+    }
+
+    #[test]
+    fn each_task_is_one_mark_in_its_layer_in_rows_of_sixteen() {
+        let mut dots: Vec<Dot> = (0..17).map(|t| dot(t, ChipRole::Active)).collect();
+        dots.push(dot(17, ChipRole::Standby));
+        let p = paths(&dots, &names(18), &[], false);
+        let active = layer(&p, "m-active");
+        assert_eq!(active.matches('M').count(), 17);
+        assert!(active.starts_with("M0 0h220v220h-220zM280 0h220v220h-220z"));
+        // The seventeenth starts the second row, the standby comes after it.
+        assert!(active.ends_with("M0 280h220v220h-220z"));
+        assert_eq!(layer(&p, "m-line-standby"), "M280 280h220v220h-220z");
+        assert_eq!(layer(&p, "m-panel"), "M280 280h220v220h-220z");
+        for unused in [
+            "m-learner",
+            "m-ready",
+            "m-down",
+            "m-ring-learned",
+            "m-ring-found",
+        ] {
+            assert_eq!(layer(&p, unused), "", "{unused}");
+        }
+    }
+
+    #[test]
+    fn replays_fill_from_the_bottom_as_they_progress() {
+        let learner = |tenths| Dot {
+            tenths,
+            ..dot(0, ChipRole::Learner)
+        };
+        let restoring = |tenths| Dot {
+            up: false,
+            tenths,
+            ..dot(0, ChipRole::Active)
+        };
+        let half = paths(&[learner(5)], &names(1), &[], false);
+        assert_eq!(layer(&half, "m-learner"), "M0 110h220v110h-220z");
+        assert_eq!(layer(&half, "m-line-learner"), "M0 0h220v220h-220z");
+        let none = paths(&[learner(0)], &names(1), &[], false);
+        assert_eq!(
+            layer(&none, "m-learner"),
+            "",
+            "nothing replayed, nothing filled"
+        );
+        // A restore fills up to 85 %: full means running.
+        let done = paths(&[restoring(10)], &names(1), &[], false);
+        assert_eq!(layer(&done, "m-active"), "M0 33h220v187h-220z");
+        assert_eq!(layer(&done, "m-line-active"), "M0 0h220v220h-220z");
+        let ready = Dot {
+            ready: true,
+            ..learner(10)
+        };
+        let p = paths(&[ready], &names(1), &[], false);
+        assert_eq!(layer(&p, "m-ready"), "M0 0h220v220h-220z");
+        assert_eq!(layer(&p, "m-learner"), "");
+    }
+
+    #[test]
+    fn a_restarting_members_actives_are_paused_not_restoring() {
+        let dots = [dot(0, ChipRole::Active), dot(1, ChipRole::Standby)];
+        let p = paths(&dots, &names(2), &[], true);
+        assert_eq!(layer(&p, "m-active"), "");
+        assert_eq!(layer(&p, "m-line-down"), "M0 0h220v220h-220z");
+        assert_eq!(layer(&p, "m-down"), "M60 50h36v120h-36zM124 50h36v120h-36z");
+        assert_eq!(layer(&p, "m-line-standby"), "M280 0h220v220h-220z");
+    }
+
+    #[test]
+    fn stateless_actives_are_circles_and_rings_mark_learned_and_found_tasks() {
+        let dots = [
+            Dot {
+                stateful: false,
+                ..dot(0, ChipRole::Active)
+            },
+            Dot {
+                learned: true,
+                ..dot(1, ChipRole::Active)
+            },
+        ];
+        let p = paths(&dots, &names(2), &["T2".to_string()], false);
+        assert_eq!(
+            layer(&p, "m-active"),
+            "M0 110a110 110 0 1 0 220 0a110 110 0 1 0 -220 0zM280 0h220v220h-220z"
+        );
+        assert_eq!(layer(&p, "m-ring-learned"), "M260 -20h260v260h-260z");
+        assert_eq!(layer(&p, "m-ring-found"), "M250 -30h280v280h-280z");
+    }
+
+    #[test]
+    fn the_mark_under_a_pointer_follows_the_drawing_even_shrunk() {
+        let dots: Vec<Dot> = (0..20).map(|t| dot(t, ChipRole::Active)).collect();
+        let task = |x, y, shown| at(&dots, x, y, shown).map(|d| d.task.0);
+        assert_eq!(task(5, 5, 224), Some(0));
+        assert_eq!(task(15, 5, 224), Some(1));
+        assert_eq!(task(5, 15, 224), Some(16));
+        assert_eq!(task(60, 15, 224), None, "past the last mark");
+        assert_eq!(task(230, 5, 224), None, "past the last column");
+        assert_eq!(task(-3, 5, 224), None);
+        // Shown at half its width, a pointer 7 px in is on the second mark.
+        assert_eq!(task(8, 2, 112), Some(1));
+    }
+}
