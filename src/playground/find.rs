@@ -15,7 +15,7 @@ pub struct Found {
     pub member: Option<String>,
 }
 
-/// Above this many tasks, members show their tasks as small marks on a canvas rather than one
+/// Above this many tasks, members show their tasks as small marks in one drawing rather than one
 /// chip (a few DOM nodes) each: hundreds of chips changing every frame cost more than a
 /// frame, and no eye reads them one by one.
 pub const COMPACT_TASKS: usize = 150;
