@@ -529,10 +529,15 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<(), TestCaseError> 
                 if restarted {
                     continue;
                 }
+                // Two-phase, the next move starts by revoking the task from the receiver; if
+                // that move then waits (its new owner went away before the follow-up), the
+                // task comes up where it was, later, still at the next move's cost.
                 let moved_again = run.events().iter().any(|e| {
-                    matches!(e.kind, EventKind::TaskStarted(x, m) if x == t && m != *member)
-                        && e.at > synced
-                        && e.at <= up
+                    let started_elsewhere =
+                        matches!(e.kind, EventKind::TaskStarted(x, m) if x == t && m != *member);
+                    let revoked = config.handoff == HandoffMode::TwoPhase
+                        && matches!(e.kind, EventKind::TaskStopped(x, m) if x == t && m == *member);
+                    (started_elsewhere || revoked) && e.at > synced && e.at <= up
                 });
                 if moved_again {
                     continue;
