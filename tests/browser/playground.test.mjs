@@ -657,6 +657,20 @@ test('a large group is drawn compactly, and a task or member can be found in it'
   await page.mouse.click(box.x + 5, box.y + 5);
   await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('T2: active on S2'));
   assert.equal(await marks('S2', 'm-ring-found'), 1, 'the task found is ringed');
+  // The marks take their colours from the theme: switching it draws nothing again.
+  const fill = () => page.$eval('[data-member-id=S1] .m-active', (p) => getComputedStyle(p).fill);
+  const light = await fill();
+  await page.click('[data-testid=theme]');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.notEqual(await fill(), light, 'the dark theme colours the marks');
+  assert.equal(await fill(), await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.color = 'var(--accent)';
+    document.body.append(probe);
+    const colour = getComputedStyle(probe).color;
+    probe.remove();
+    return colour;
+  }), "active marks in the theme's active colour");
 });
 
 test('a long round is drawn in part in the log until the reader opens it', async () => {
