@@ -63,7 +63,7 @@ enum Layer {
 struct Paths([String; 12]);
 
 /// Appends a whole number: a frame may write the paths of every member, and `write!` goes
-/// through the formatting machinery for each number (half of the paths' time).
+/// through the formatting machinery for each number.
 fn push_number(path: &mut String, n: i32) {
     if n < 0 {
         path.push('-');
