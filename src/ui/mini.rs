@@ -6,7 +6,7 @@
 //! SVG rather than a canvas per member: every canvas is a composited layer of its own, and with
 //! dozens of members the browser spent more time layering and committing them, on every frame,
 //! than drawing (a jump of the scrubber, which changes every member at once, pays instead for
-//! laying out the changed paths). Marks alike share one path (twelve paths per member, whatever
+//! laying out the changed paths). Marks alike share one path (ten paths per member, whatever
 //! its tasks), and the colours come from the style sheet, so a theme change draws nothing again.
 
 use crate::playground::Action;

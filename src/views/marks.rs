@@ -24,19 +24,18 @@ pub const MARGIN: i32 = 3 * UNIT / 2;
 const _: () = assert!(SIDE == 220 && SIDE + 2 * UNIT == 260 && SIDE + 2 * MARGIN == 280);
 
 /// The marks' paths, each drawn as the style sheet's class of the same name says, in this
-/// order (later over earlier): the panel behind outlined marks, the fills, the outlines, the
-/// rings.
-pub const LAYERS: [&str; 12] = [
-    "m-panel",
-    "m-active",
-    "m-learner",
-    "m-ready",
-    "m-down",
+/// order (later over earlier): the outlined marks on the panel's colour, the fills, the rings.
+/// An outline carries the panel behind it (fewer paths, and fewer of them change when a mark
+/// changes), and a fill inside an outline is drawn over it, in the outline's colour.
+pub const LAYERS: [&str; 10] = [
     "m-line-active",
     "m-line-learner",
-    "m-line-ready",
     "m-line-down",
     "m-line-standby",
+    "m-active",
+    "m-learner",
+    "m-down",
+    "m-ready",
     "m-ring-learned",
     "m-ring-found",
 ];
@@ -44,23 +43,21 @@ pub const LAYERS: [&str; 12] = [
 /// A layer's index in [`LAYERS`].
 #[derive(Clone, Copy)]
 enum Layer {
-    Panel,
-    Active,
-    Learner,
-    Ready,
-    Down,
     LineActive,
     LineLearner,
-    LineReady,
     LineDown,
     LineStandby,
+    Active,
+    Learner,
+    Down,
+    Ready,
     RingLearned,
     RingFound,
 }
 
 /// The marks' paths as they are written, one per layer.
 #[derive(Default)]
-struct Paths([String; 12]);
+struct Paths([String; 10]);
 
 /// Appends a whole number: a frame may write the paths of every member, and `write!` goes
 /// through the formatting machinery for each number.
@@ -122,7 +119,10 @@ impl Paths {
             .push_str("a110 110 0 1 0 220 0a110 110 0 1 0 -220 0z");
     }
 
-    /// A mark at (`x`, `y`) filled from the bottom, `h` user units high.
+    /// A mark at (`x`, `y`) filled from the bottom, `h` user units high, over its outline:
+    /// a fill is the outline's colour, so covering the inner half of its stroke changes
+    /// nothing, where a fill stopping at the stroke's edge would leave a seam of the panel
+    /// between them.
     fn filled(&mut self, layer: Layer, x: i32, y: i32, h: i32) {
         if h > 0 {
             self.rect(layer, x, y + SIDE - h, SIDE, h);
@@ -132,7 +132,7 @@ impl Paths {
 
 /// A member's marks as paths, one per layer of [`LAYERS`] (empty where no mark uses it), in
 /// user units. `away`: the member is restarting, so its actives wait for it, paused.
-pub fn paths(dots: &[Dot], names: &[String], highlight: &[String], away: bool) -> [String; 12] {
+pub fn paths(dots: &[Dot], names: &[String], highlight: &[String], away: bool) -> [String; 10] {
     let mut p = Paths::default();
     for (i, dot) in dots.iter().enumerate() {
         let x = (i % COLUMNS) as i32 * PITCH;
@@ -142,7 +142,6 @@ pub fn paths(dots: &[Dot], names: &[String], highlight: &[String], away: bool) -
             // Waiting for its restarting member: an outlined mark with a pause sign, as the
             // chips show it, not a restore in progress.
             ChipRole::Active if away => {
-                p.square(Layer::Panel, x, y, 0);
                 p.square(Layer::LineDown, x, y, 0);
                 let (w, h) = (36, SIDE - 5 * UNIT);
                 p.rect(Layer::Down, x + 3 * UNIT, y + 50, w, h);
@@ -151,24 +150,16 @@ pub fn paths(dots: &[Dot], names: &[String], highlight: &[String], away: bool) -
             ChipRole::Active if !dot.stateful => p.circle(Layer::Active, x, y),
             ChipRole::Active if dot.up => p.square(Layer::Active, x, y, 0),
             ChipRole::Active => {
-                p.square(Layer::Panel, x, y, 0);
+                p.square(Layer::LineActive, x, y, 0);
                 // A restore fills up to 85 %: full means running.
                 p.filled(Layer::Active, x, y, SIDE * 85 * tenths / 1000);
-                p.square(Layer::LineActive, x, y, 0);
             }
-            ChipRole::Learner if dot.ready => {
-                p.square(Layer::Ready, x, y, 0);
-                p.square(Layer::LineReady, x, y, 0);
-            }
+            ChipRole::Learner if dot.ready => p.square(Layer::Ready, x, y, 0),
             ChipRole::Learner => {
-                p.square(Layer::Panel, x, y, 0);
-                p.filled(Layer::Learner, x, y, SIDE * tenths / 10);
                 p.square(Layer::LineLearner, x, y, 0);
+                p.filled(Layer::Learner, x, y, SIDE * tenths / 10);
             }
-            ChipRole::Standby => {
-                p.square(Layer::Panel, x, y, 0);
-                p.square(Layer::LineStandby, x, y, 0);
-            }
+            ChipRole::Standby => p.square(Layer::LineStandby, x, y, 0),
         }
         if dot.learned {
             p.square(Layer::RingLearned, x, y, UNIT);
@@ -220,9 +211,9 @@ mod tests {
     }
 
     /// The path of a layer, by its class name.
-    fn layer<'a>(paths: &'a [String; 12], class: &str) -> &'a str {
+    fn layer<'a>(paths: &'a [String], class: &str) -> &'a str {
         let i = LAYERS.iter().position(|&c| c == class);
-        i.map_or("", |i| paths[i].as_str())
+        paths[i.unwrap_or_else(|| panic!("no layer {class}"))].as_str()
     }
 
     #[test]
@@ -236,7 +227,6 @@ mod tests {
         // The seventeenth starts the second row, the standby comes after it.
         assert!(active.ends_with("M0 280h220v220h-220z"));
         assert_eq!(layer(&p, "m-line-standby"), "M280 280h220v220h-220z");
-        assert_eq!(layer(&p, "m-panel"), "M280 280h220v220h-220z");
         for unused in [
             "m-learner",
             "m-ready",
@@ -262,6 +252,8 @@ mod tests {
         let half = paths(&[learner(5)], &names(1), &[], false);
         assert_eq!(layer(&half, "m-learner"), "M0 110h220v110h-220z");
         assert_eq!(layer(&half, "m-line-learner"), "M0 0h220v220h-220z");
+        let tenth = paths(&[learner(1)], &names(1), &[], false);
+        assert_eq!(layer(&tenth, "m-learner"), "M0 198h220v22h-220z");
         let none = paths(&[learner(0)], &names(1), &[], false);
         assert_eq!(
             layer(&none, "m-learner"),
@@ -271,6 +263,9 @@ mod tests {
         // A restore fills up to 85 %: full means running.
         let done = paths(&[restoring(10)], &names(1), &[], false);
         assert_eq!(layer(&done, "m-active"), "M0 33h220v187h-220z");
+        let started = paths(&[restoring(0)], &names(1), &[], false);
+        assert_eq!(layer(&started, "m-active"), "");
+        assert_eq!(layer(&started, "m-line-active"), "M0 0h220v220h-220z");
         assert_eq!(layer(&done, "m-line-active"), "M0 0h220v220h-220z");
         let ready = Dot {
             ready: true,
