@@ -169,8 +169,8 @@ impl Engine {
     }
 
     /// Recomputes every member's replays after the state changed, in the lists the last
-    /// step left (a step runs this for every member: allocating them anew was a tenth of a
-    /// simulation's time).
+    /// step left (a step runs this for every member, so the lists are refilled rather than
+    /// allocated anew each time).
     pub(super) fn refresh_rates(&mut self) {
         let mut rates = std::mem::take(&mut self.rates);
         rates.resize_with(self.members.len(), Vec::new);

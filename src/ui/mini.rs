@@ -11,7 +11,7 @@
 
 use crate::playground::Action;
 use crate::views::frame::{ChipRole, Dot};
-use crate::views::marks::{at, paths, COLUMNS, LAYERS, MARGIN, STEP, UNIT};
+use crate::views::marks::{at, drawing, paths, LAYERS};
 use std::rc::Rc;
 use web_sys::Element;
 use yew::prelude::*;
@@ -45,7 +45,6 @@ fn shown_width(e: &MouseEvent) -> i32 {
 #[function_component(MiniChips)]
 pub fn mini_chips(props: &MiniProps) -> Html {
     let hover = use_state(|| None::<(i32, i32, String)>);
-    let rows = props.dots.len().div_ceil(COLUMNS).max(1) as i32;
     let layers = use_memo(
         (
             props.dots.clone(),
@@ -94,8 +93,7 @@ pub fn mini_chips(props: &MiniProps) -> Html {
             }
         })
     };
-    let (width, height) = (COLUMNS as i32 * STEP, rows * STEP);
-    let view_box = format!("{} {} {} {}", -MARGIN, -MARGIN, width * UNIT, height * UNIT);
+    let (width, height, view_box) = drawing(props.dots.len());
     html! {
         <div class="mini">
             <svg data-testid="mini" width={width.to_string()} height={height.to_string()} viewBox={view_box}

@@ -1,5 +1,5 @@
 //! A member's tasks as small marks (a large group): one mark per task in rows of
-//! [`COLUMNS`], drawn as SVG paths, marks alike in one path, so that a member's drawing is a
+//! sixteen, drawn as SVG paths, marks alike in one path, so that a member's drawing is a
 //! handful of paths whatever its tasks; and which mark lies under a pointer. Pure: the
 //! playground's page shows the paths, in the chips' visual language (solid active, an active
 //! restoring filling up to 85 %, paused while its member restarts, a learner filling up,
@@ -8,18 +8,18 @@
 use super::frame::{ChipRole, Dot};
 
 /// Marks per row.
-pub const COLUMNS: usize = 16;
+const COLUMNS: usize = 16;
 /// The step between marks, in CSS pixels (hit testing).
-pub const STEP: i32 = 14;
+const STEP: i32 = 14;
 /// SVG user units per CSS pixel: every coordinate below is a whole number of them, so paths
 /// are written with integers only.
-pub const UNIT: i32 = 20;
+const UNIT: i32 = 20;
 /// A mark's side, in user units.
 const SIDE: i32 = 11 * UNIT;
 /// The step between marks, in user units.
 const PITCH: i32 = STEP * UNIT;
 /// The margin before the first mark (room for its rings), in user units.
-pub const MARGIN: i32 = 3 * UNIT / 2;
+const MARGIN: i32 = 3 * UNIT / 2;
 // The squares' sides and the circles' radius are written out in `Paths`.
 const _: () = assert!(SIDE == 220 && SIDE + 2 * UNIT == 260 && SIDE + 2 * MARGIN == 280);
 
@@ -174,6 +174,15 @@ pub fn paths(dots: &[Dot], names: &[String], highlight: &[String], away: bool) -
     p.0
 }
 
+/// The drawing of `count` marks: its width and height in CSS pixels, and its SVG view box
+/// in user units (starting a margin before the first mark, room for its rings).
+pub fn drawing(count: usize) -> (i32, i32, String) {
+    let rows = count.div_ceil(COLUMNS).max(1) as i32;
+    let (width, height) = (COLUMNS as i32 * STEP, rows * STEP);
+    let view_box = format!("{} {} {} {}", -MARGIN, -MARGIN, width * UNIT, height * UNIT);
+    (width, height, view_box)
+}
+
 /// The mark under a pointer at (`x`, `y`) CSS pixels of a drawing shown `shown` pixels wide.
 pub fn at(dots: &[Dot], x: i32, y: i32, shown: i32) -> Option<&Dot> {
     let full = COLUMNS as i32 * STEP;
@@ -305,6 +314,13 @@ mod tests {
         );
         assert_eq!(layer(&p, "m-ring-learned"), "M260 -20h260v260h-260z");
         assert_eq!(layer(&p, "m-ring-found"), "M250 -30h280v280h-280z");
+    }
+
+    #[test]
+    fn the_drawing_holds_its_rows_of_marks_and_their_rings() {
+        assert_eq!(drawing(0), (224, 14, "-30 -30 4480 280".to_string()));
+        assert_eq!(drawing(16), (224, 14, "-30 -30 4480 280".to_string()));
+        assert_eq!(drawing(17), (224, 28, "-30 -30 4480 560".to_string()));
     }
 
     #[test]
