@@ -177,6 +177,9 @@ mod native {
         group.bench_function("read the timeline editor's marks and menus", |b| {
             b.iter(|| black_box(playground.schedule()))
         });
+        group.bench_function("autosave text", |b| {
+            b.iter(|| black_box(playground.autosave_text()))
+        });
         group.finish();
     }
 

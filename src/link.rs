@@ -1,6 +1,6 @@
 //! Share links and saved sessions: the whole session (scenario, every command with its time,
 //! the moment viewed, the strategies compared) as versioned JSON, compressed with lz-string
-//! into a URL fragment. The same text is what the browser autosaves.
+//! into a URL fragment. The browser autosaves the same JSON, uncompressed.
 
 use crate::format::{ScenarioError, ScenarioFile};
 use crate::history::RunError;
@@ -116,8 +116,14 @@ impl SavedSession {
 
     /// The compressed text that goes after `#s=`.
     pub fn encode(&self) -> String {
-        let json = serde_json::to_string(self).unwrap_or_default();
-        lz_str::compress_to_encoded_uri_component(json.as_str())
+        lz_str::compress_to_encoded_uri_component(self.to_json().as_str())
+    }
+
+    /// The session as JSON, uncompressed: what the browser autosaves. The autosave runs every
+    /// few seconds of play, and compressing 3,000 tasks' scenario took 30 ms natively, a
+    /// frame's budget twice over in the browser; writing the JSON takes half a millisecond.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
     }
 
     /// Reads the text after `#s=`.
@@ -132,9 +138,25 @@ impl SavedSession {
             return Err(LinkError::Damaged);
         }
         let json = String::from_utf16(&units).map_err(|_| LinkError::Damaged)?;
+        Self::from_json(&json)
+    }
+
+    /// Reads a saved session: an autosave's JSON ([`SavedSession::to_json`]), or a link's
+    /// compressed text ([`SavedSession::encode`]), which autosaves held before they were JSON
+    /// (a JSON object starts with `{`, which the compressed alphabet never uses).
+    pub fn read(text: &str) -> Result<SavedSession, LinkError> {
+        let text = text.trim();
+        if text.starts_with('{') {
+            Self::from_json(text)
+        } else {
+            Self::decode(text)
+        }
+    }
+
+    fn from_json(json: &str) -> Result<SavedSession, LinkError> {
         // Read the version first, so a newer format is named as such rather than as garbage.
         let version: Version =
-            serde_json::from_str(&json).map_err(|e| LinkError::NotASession(e.to_string()))?;
+            serde_json::from_str(json).map_err(|e| LinkError::NotASession(e.to_string()))?;
         match version.v {
             None => return Err(LinkError::NotASession("no format version".to_string())),
             Some(v) if v > u64::from(VERSION) => {
@@ -144,7 +166,7 @@ impl SavedSession {
             }
             Some(_) => {}
         }
-        crate::format::parse(&json).map_err(|e| LinkError::NotASession(e.to_string()))
+        crate::format::parse(json).map_err(|e| LinkError::NotASession(e.to_string()))
     }
 }
 
@@ -237,6 +259,33 @@ mod tests {
             .expect("restores");
         assert_eq!(back.scenario(), s.scenario());
         assert_eq!(back.main().view(), s.main().view());
+    }
+
+    #[test]
+    fn a_saved_session_is_read_from_its_json_or_from_a_link() {
+        let saved = SavedSession::capture(&session(), ViewMode::Compare, None);
+        let json = saved.to_json();
+        assert!(json.starts_with("{\"v\":1,"), "{}", &json[..20]);
+        assert_eq!(SavedSession::read(&json), Ok(saved.clone()));
+        assert_eq!(
+            SavedSession::read(&format!("  {json}\n")),
+            Ok(saved.clone())
+        );
+        // An autosave written before autosaves were JSON is the link's text.
+        assert_eq!(SavedSession::read(&saved.encode()), Ok(saved));
+        assert!(matches!(
+            SavedSession::read(&json[..json.len() / 2]),
+            Err(LinkError::NotASession(_))
+        ));
+        assert!(matches!(
+            SavedSession::read("{\"hello\": 1}"),
+            Err(LinkError::NotASession(_))
+        ));
+        assert_eq!(
+            SavedSession::read("{\"v\": 7, \"anything\": true}"),
+            Err(LinkError::FromTheFuture { found: 7 })
+        );
+        assert_eq!(SavedSession::read("  "), Err(LinkError::Empty));
     }
 
     #[test]

@@ -37,7 +37,7 @@ use crate::presets::PRESETS;
 use crate::session::{Session, MAX_LANES};
 use crate::views::notation;
 
-/// Where the session is autosaved (the text of a share link).
+/// Where the session is autosaved (its JSON; before, the text of a share link).
 pub const AUTOSAVE_KEY: &str = "handoff.session.v1";
 
 /// Where an autosave that could not be restored is kept, so that nothing is lost.
@@ -228,9 +228,15 @@ impl Playground {
         }
     }
 
-    /// The text to autosave (a share link's), or `None` in an embed, which never
+    /// The text to autosave (the session's JSON), or `None` in an embed, which never
     /// overwrites the full playground's session.
     pub fn autosave_text(&self) -> Option<String> {
+        (!self.embed).then(|| self.saved().to_json())
+    }
+
+    /// The autosave compressed as a share link's text, for a storage too full for the JSON
+    /// (about a fifth of its length, and slow to write: see [`SavedSession::to_json`]).
+    pub fn autosave_compressed(&self) -> Option<String> {
         (!self.embed).then(|| self.saved().encode())
     }
 

@@ -90,7 +90,7 @@ impl Playground {
         }
         if restored.is_none() && !embed && problem.is_none() {
             if let Some(text) = &autosave {
-                match SavedSession::decode(text) {
+                match SavedSession::read(text) {
                     Ok(saved) => restored = Some((saved, "Restored your last session.")),
                     Err(e) => {
                         problem = Some(format!(

@@ -87,15 +87,22 @@ fn a_share_link_wins_over_the_autosave_and_is_taken_out_of_the_address() {
 
 #[test]
 fn the_autosave_opens_when_there_is_no_link() {
-    let (pg, effects) = start(
-        "",
-        Query::default(),
-        Some(link_of("scale-down-running", 1_000)),
-    );
-    assert_eq!(pg.session().clock(), 1_000);
-    assert_eq!(pg.notice(), Some("Restored your last session."));
-    assert_eq!(pg.error(), None);
-    assert_eq!(effects, [Effect::Autosave]);
+    let mut saving = preset("scale-down-running");
+    saving.act(Action::Seek(1_000));
+    let autosave = saving.autosave_text().expect("the full playground saves");
+    // Written before autosaves were JSON (or compressed for a full storage): a link's text.
+    let compressed = saving
+        .autosave_compressed()
+        .expect("the full playground saves");
+    assert_eq!(compressed, link_of("scale-down-running", 1_000));
+    for text in [autosave, compressed] {
+        let (pg, effects) = start("", Query::default(), Some(text));
+        assert_eq!(pg.session().clock(), 1_000);
+        assert_eq!(pg.preset(), Some("scale-down-running"));
+        assert_eq!(pg.notice(), Some("Restored your last session."));
+        assert_eq!(pg.error(), None);
+        assert_eq!(effects, [Effect::Autosave]);
+    }
 }
 
 #[test]
@@ -120,6 +127,7 @@ fn an_embed_opens_its_preset_ignores_the_autosave_and_saves_nothing() {
     assert_eq!(pg.session().clock(), 0);
     assert!(effects.is_empty(), "{effects:?}");
     assert_eq!(pg.autosave_text(), None);
+    assert_eq!(pg.autosave_compressed(), None);
     assert!(!pg.playing(), "embeds start paused");
     let (autoplay, _) = start(
         "",

@@ -19,9 +19,9 @@ pub fn autosave() -> Option<String> {
     LocalStorage::raw().get_item(AUTOSAVE_KEY).ok().flatten()
 }
 
-/// Saves the session; quota errors are ignored (the session simply is not saved).
-pub fn save_session(text: &str) {
-    let _ = LocalStorage::raw().set_item(AUTOSAVE_KEY, text);
+/// Saves the session; false if the storage refused it (full, or turned off).
+pub fn save_session(text: &str) -> bool {
+    LocalStorage::raw().set_item(AUTOSAVE_KEY, text).is_ok()
 }
 
 /// Keeps an autosave that could not be restored, before it is overwritten.

@@ -29,10 +29,15 @@ pub const RENDER: &str = "handoff:render";
 /// A save waiting for a quiet moment.
 type PendingSave = Rc<RefCell<Option<gloo_timers::callback::Timeout>>>;
 
-/// Saves the session now.
+/// Saves the session now: its JSON, or compressed if the storage has no room for that.
 fn save(shared: &Shared) {
-    if let Some(text) = shared.borrow().autosave_text() {
-        dom::save_session(&text);
+    let playground = shared.borrow();
+    if let Some(text) = playground.autosave_text() {
+        if !dom::save_session(&text) {
+            if let Some(compressed) = playground.autosave_compressed() {
+                dom::save_session(&compressed);
+            }
+        }
     }
 }
 
