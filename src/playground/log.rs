@@ -43,26 +43,86 @@ pub struct LogRound {
 /// text out again each time the log changed cost the browser tens of milliseconds.
 pub const ROUND_LINES: usize = 40;
 
+/// The characters of the current round drawn until the reader opens it (in whole lines, at
+/// least one). A small group's round fits whole; forty lines of a group of 50 came to 7,000
+/// characters, and all of the log's text is laid out and painted again on a jump of the
+/// scrubber, though the panel shows about twenty lines.
+pub const ROUND_CHARACTERS: usize = 4_000;
+
 /// The lines of any other round drawn until the reader opens it (or it becomes current).
 pub const EARLIER_ROUND_LINES: usize = 8;
 
+/// The most rounds the log panel draws until the reader asks for all of them.
+pub const RECENT_ROUNDS: usize = 8;
+
+/// The characters of the rounds before the last that the log panel draws (each as clipped to
+/// [`EARLIER_ROUND_LINES`]) until the reader asks for all of them: in a group of 50, eight
+/// rounds came to 4,600 px of wrapped text. A small group's rounds, a few hundred characters
+/// each, all fit.
+pub const EARLIER_ROUNDS_CHARACTERS: usize = 3_000;
+
 impl LogRound {
-    /// Its body cut after `lines` lines, and how many lines were left out (the body itself,
-    /// and 0, when at most two more lines: the button that shows them takes a line itself).
-    pub fn clipped(&self, lines: usize) -> (&str, usize) {
-        match self.body.match_indices('\n').nth(lines.saturating_sub(1)) {
-            Some((end, _)) if lines > 0 => {
-                let rest = &self.body[end + 1..];
-                let left_out = rest.lines().count();
+    /// Its body cut after at most `lines` lines and `characters` characters (at a line's end,
+    /// and after one line at least), and how many lines were left out (the body itself, and
+    /// 0, when at most two more lines: the button that shows them takes a line itself).
+    pub fn clipped(&self, lines: usize, characters: usize) -> (&str, usize) {
+        if lines == 0 {
+            return ("", self.body.lines().count());
+        }
+        let mut cut = None;
+        // Each newline ends a line: the `kept + 1`th.
+        for (kept, (end, _)) in self.body.match_indices('\n').enumerate() {
+            if kept > 0 && end > characters {
+                break;
+            }
+            cut = Some(end);
+            if kept + 1 == lines {
+                break;
+            }
+        }
+        match cut {
+            Some(end) => {
+                let left_out = self.body[end + 1..].lines().count();
                 if left_out <= 2 {
                     (&self.body, 0)
                 } else {
                     (&self.body[..end], left_out)
                 }
             }
-            _ if lines == 0 => ("", self.body.lines().count()),
-            _ => (&self.body, 0),
+            None => (&self.body, 0),
         }
+    }
+
+    /// What the log panel draws of it until the reader opens it, as the current round or as
+    /// an earlier one (see [`LogRound::clipped`]).
+    pub fn drawn(&self, current: bool) -> (&str, usize) {
+        if current {
+            self.clipped(ROUND_LINES, ROUND_CHARACTERS)
+        } else {
+            self.clipped(EARLIER_ROUND_LINES, usize::MAX)
+        }
+    }
+}
+
+impl Log {
+    /// How many of the oldest rounds the log panel leaves out until the reader asks for all:
+    /// the last round is always drawn, and before it as many of the latest rounds as fit in
+    /// [`EARLIER_ROUNDS_CHARACTERS`], at most [`RECENT_ROUNDS`] rounds in all.
+    pub fn left_out(&self) -> usize {
+        let Some((_, earlier)) = self.rounds.split_last() else {
+            return 0;
+        };
+        let mut characters = 0;
+        let drawn = 1 + earlier
+            .iter()
+            .rev()
+            .take(RECENT_ROUNDS - 1)
+            .take_while(|r| {
+                characters += r.heading.len() + r.drawn(false).0.len();
+                characters <= EARLIER_ROUNDS_CHARACTERS
+            })
+            .count();
+        self.rounds.len() - drawn
     }
 }
 
@@ -211,16 +271,83 @@ mod tests {
             body: body.into(),
         };
         let five = round("a\nbb\nccc\ndddd\ne");
-        assert_eq!(five.clipped(1), ("a", 4));
-        assert_eq!(five.clipped(2), ("a\nbb", 3));
+        fn lines(r: &LogRound, n: usize) -> (&str, usize) {
+            r.clipped(n, usize::MAX)
+        }
+        assert_eq!(lines(&five, 1), ("a", 4));
+        assert_eq!(lines(&five, 2), ("a\nbb", 3));
         // One or two lines more are shown rather than a button in their place.
-        assert_eq!(five.clipped(3), ("a\nbb\nccc\ndddd\ne", 0));
-        assert_eq!(five.clipped(4), ("a\nbb\nccc\ndddd\ne", 0));
-        assert_eq!(five.clipped(9), ("a\nbb\nccc\ndddd\ne", 0));
-        assert_eq!(five.clipped(0), ("", 5));
+        assert_eq!(lines(&five, 3), ("a\nbb\nccc\ndddd\ne", 0));
+        assert_eq!(lines(&five, 4), ("a\nbb\nccc\ndddd\ne", 0));
+        assert_eq!(lines(&five, 9), ("a\nbb\nccc\ndddd\ne", 0));
+        assert_eq!(lines(&five, 0), ("", 5));
         // A trailing newline is not a line of its own.
-        assert_eq!(round("a\nb\n").clipped(2), ("a\nb\n", 0));
-        assert_eq!(round("").clipped(3), ("", 0));
+        assert_eq!(lines(&round("a\nb\n"), 2), ("a\nb\n", 0));
+        assert_eq!(lines(&round(""), 3), ("", 0));
+        // Characters too: whole lines up to the limit, and one line however long.
+        let six = round("aaaa\nbbbb\ncccc\ndddd\neeee\nffff");
+        assert_eq!(six.clipped(10, 8), ("aaaa", 5));
+        assert_eq!(six.clipped(10, 9), ("aaaa\nbbbb", 4));
+        assert_eq!(six.clipped(1, 100), ("aaaa", 5));
+        assert_eq!(
+            round("xxxxxxxxxx\nb\nc\nd").clipped(5, 3),
+            ("xxxxxxxxxx", 3)
+        );
+        // The current round is cut at 40 lines or 4,000 characters, an earlier one at 8 lines.
+        let short = round(&"S1(assigned: [T1], revoked: [], learning: [])\n".repeat(50));
+        assert_eq!(short.drawn(true).1, 50 - ROUND_LINES);
+        assert_eq!(short.drawn(false).1, 50 - EARLIER_ROUND_LINES);
+        let long = round(&format!("{}\n", "T100, ".repeat(30)).repeat(50));
+        let (body, left_out) = long.drawn(true);
+        assert!(body.len() <= ROUND_CHARACTERS && body.len() + 181 > ROUND_CHARACTERS);
+        assert_eq!(body.lines().count() + left_out, 50);
+    }
+
+    #[test]
+    fn the_panel_draws_the_latest_rounds_that_fit() {
+        let log = |bodies: &[String]| Log {
+            rounds: Rc::new(
+                bodies
+                    .iter()
+                    .enumerate()
+                    .map(|(i, body)| LogRound {
+                        index: i as u32 + 1,
+                        started_at: i as u64 * 1_000,
+                        heading: notation::heading(i as u32 + 1),
+                        body: body.clone(),
+                    })
+                    .collect(),
+            ),
+            violations: Vec::new(),
+            pending: None,
+            ending: None,
+        };
+        let small = "S1(assigned: [T1, T2], revoked: [], learning: [])\n".repeat(4);
+        assert_eq!(log(&[]).left_out(), 0);
+        assert_eq!(log(&vec![small.clone(); 3]).left_out(), 0);
+        assert_eq!(log(&vec![small.clone(); 12]).left_out(), 12 - RECENT_ROUNDS);
+        // Rounds of a large group: long lines, and more of them than are drawn.
+        let line = format!(
+            "S1(assigned: [{}], revoked: [], learning: [])\n",
+            "T100, ".repeat(40)
+        );
+        let large = line.repeat(30);
+        let drawn = log(std::slice::from_ref(&large)).rounds[0]
+            .drawn(false)
+            .0
+            .len();
+        let fit = EARLIER_ROUNDS_CHARACTERS / (drawn + notation::heading(12).len());
+        assert!(
+            (1..RECENT_ROUNDS - 1).contains(&fit),
+            "{fit} earlier rounds fit"
+        );
+        assert_eq!(log(&vec![large.clone(); 12]).left_out(), 12 - 1 - fit);
+        // Two long rounds before the last do not fit: the older is left out.
+        assert_eq!(log(&[large.clone(), large, small.clone()]).left_out(), 1);
+        // The last round is drawn however long it is; an earlier one only if it fits.
+        let huge = "x".repeat(EARLIER_ROUNDS_CHARACTERS + 1);
+        assert_eq!(log(&[small.clone(), huge.clone()]).left_out(), 0);
+        assert_eq!(log(&[huge, small]).left_out(), 1);
     }
 
     /// Entries reused from earlier frames read exactly as entries written afresh, round by

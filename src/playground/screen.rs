@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 pub use super::find::{find, Found, COMPACT_TASKS};
-pub use super::log::{Log, LogRound, EARLIER_ROUND_LINES, LOG_FULL_MEMBERS, ROUND_LINES};
+pub use super::log::{Log, LogRound, LOG_FULL_MEMBERS};
 pub use super::over_time::{
     chart_svg, Charts, LaneView, TaskTimeline, TimelineRow, AVAILABILITY_ROWS, CHART_SIZE,
 };

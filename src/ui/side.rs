@@ -3,7 +3,7 @@
 
 use super::term::Term;
 use crate::history::invariants::Violation;
-use crate::playground::screen::{Log, LogRound, EARLIER_ROUND_LINES, ROUND_LINES};
+use crate::playground::screen::{Log, LogRound};
 use crate::playground::Action;
 use crate::views::metrics::Metrics;
 use crate::views::{counted, fixed};
@@ -83,9 +83,6 @@ pub struct LogProps {
     pub on_action: Callback<Action>,
 }
 
-/// Rounds drawn in the log unless the reader asks for all of them.
-const LOG_RECENT: usize = 8;
-
 /// The rounds in the seed's notation, with violations in red.
 #[function_component(LogPanel)]
 pub fn log_panel(props: &LogProps) -> Html {
@@ -126,11 +123,7 @@ pub fn log_panel(props: &LogProps) -> Html {
         let (body, left_out) = if opened.contains(&r.index) {
             (r.body.as_str(), 0)
         } else {
-            r.clipped(if current {
-                ROUND_LINES
-            } else {
-                EARLIER_ROUND_LINES
-            })
+            r.drawn(current)
         };
         let open = {
             let (opened, index) = (opened.clone(), r.index);
@@ -172,11 +165,7 @@ pub fn log_panel(props: &LogProps) -> Html {
     };
     // Only the latest rounds are drawn unless asked: a large group writes long rounds, and a
     // busy history many of them (the export has them all).
-    let hidden = if *everything {
-        0
-    } else {
-        log.rounds.len().saturating_sub(LOG_RECENT)
-    };
+    let hidden = if *everything { 0 } else { log.left_out() };
     let show_all = {
         let everything = everything.clone();
         Callback::from(move |_| everything.set(true))
@@ -190,7 +179,7 @@ pub fn log_panel(props: &LogProps) -> Html {
                 }
                 if hidden > 0 {
                     <button class="earlier" data-testid="log-earlier" onclick={show_all}>
-                        { format!("show the {hidden} earlier rounds") }
+                        { format!("show the earlier {}", counted(hidden as u64, "round")) }
                     </button>
                 }
                 <div class="rounds">
