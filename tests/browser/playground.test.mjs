@@ -439,6 +439,36 @@ test('the session comes back after a reload, and new session starts clean', asyn
   assert.equal(await page.$('[data-member-id=S6]'), null);
 });
 
+test('the autosave is the session as JSON, and compressed when the storage has no room for the JSON', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  await page.click('[data-testid=step-round]');
+  const t = await clock(page);
+  const saved = () => page.evaluate(() => localStorage.getItem('handoff.session.v1'));
+  await page.waitForFunction((t) => localStorage.getItem('handoff.session.v1')?.includes(`"clock":${t},`), t);
+  const json = JSON.parse(await saved());
+  assert.equal(json.v, 1);
+  assert.equal(json.clock, t);
+  assert.equal(json.scenario.name, JSON.parse(readFileSync('scenarios/scale-up-running.json', 'utf8')).name);
+  // A storage that refuses the JSON (as a full one would) gets the compressed text instead.
+  await page.evaluate(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (key === 'handoff.session.v1' && value.startsWith('{')) throw new DOMException('no room', 'QuotaExceededError');
+      return set.call(this, key, value);
+    };
+  });
+  await page.click('[data-testid=add-member]');
+  await page.waitForFunction(() => !localStorage.getItem('handoff.session.v1').startsWith('{'));
+  assert.match(await saved(), /^[A-Za-z0-9+$-]+$/, 'a share link\'s alphabet');
+  await page.reload();
+  await page.waitForSelector('[data-member-id=S6]');
+  assert.equal(await clock(page), t);
+  assert.match(await page.textContent('[data-testid=notice]'), /Restored your last session/);
+  // Restored, it is saved as JSON again.
+  await page.waitForFunction(() => localStorage.getItem('handoff.session.v1').startsWith('{'));
+});
+
 test('keyboard: space plays, arrows step, numbers set the speed, ? opens help, shortcuts can be turned off', async () => {
   const page = await open();
   await preset(page, 'scale-up-running');
