@@ -176,7 +176,11 @@ impl Engine {
         let mut engine = Engine {
             config: scenario.config.clone(),
             roster: Roster {
-                tasks: scenario.tasks.iter().map(|t| t.name.clone()).collect(),
+                tasks: scenario
+                    .tasks
+                    .iter()
+                    .map(|t| t.name.as_str().into())
+                    .collect(),
                 members: Vec::new(),
                 subtopologies: scenario.topology.as_ref().map_or_else(Vec::new, |t| {
                     t.subtopologies.iter().map(|s| s.name.clone()).collect()

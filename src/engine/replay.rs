@@ -121,13 +121,10 @@ impl Engine {
             .is_some_and(|l| l <= self.config.ready_lag() as f64 + EPSILON)
     }
 
-    /// What a member replays right now, with the rate each replay gets and its lag.
-    pub fn replays(&self, id: MemberId) -> Vec<Replay> {
-        let mut replays = self.rates.get(id.index()).cloned().unwrap_or_default();
-        for r in &mut replays {
-            r.lag = self.lag(id, r.task).unwrap_or(0.0);
-        }
-        replays
+    /// What a member replays right now and the rate each replay gets; their `lag` is as of
+    /// the last event or command ([`Engine::lag`] gives it now).
+    pub fn replays(&self, id: MemberId) -> &[Replay] {
+        self.rates.get(id.index()).map_or(&[], Vec::as_slice)
     }
 
     /// Works out what a member replays and the rates, as of `anchor`, into `replays`.

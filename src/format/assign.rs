@@ -146,7 +146,7 @@ impl AssignRequest {
             file.members.iter().map(|m| m.id.as_str()),
         )?;
         let roster = Roster {
-            tasks: file.tasks.iter().map(|t| t.id.clone()).collect(),
+            tasks: file.tasks.iter().map(|t| t.id.as_str().into()).collect(),
             members: file.members.iter().map(|m| m.id.clone()).collect(),
             subtopologies: Vec::new(),
         };

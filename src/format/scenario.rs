@@ -94,7 +94,7 @@ impl Scenario {
         let tasks = scenario_tasks(&file)?;
         let members = scenario_members(&file)?;
         let roster = Roster {
-            tasks: tasks.iter().map(|t| t.name.clone()).collect(),
+            tasks: tasks.iter().map(|t| t.name.as_str().into()).collect(),
             members: members.iter().map(|m| m.name.clone()).collect(),
             subtopologies: Vec::new(),
         };

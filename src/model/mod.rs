@@ -20,6 +20,7 @@ pub use metadata::{Assignment, JoinMetadata, MemberAssignment, TaskInfo};
 pub use scenario::Scenario;
 
 use serde::{Deserialize, Serialize};
+use std::rc::Rc;
 
 /// A task, by its position in the scenario's task list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -64,8 +65,8 @@ pub struct Task {
 /// The names of tasks and members, used to print and parse.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Roster {
-    /// Task names by [`TaskId`].
-    pub tasks: Vec<String>,
+    /// Task names by [`TaskId`] (shared: every frame's chips hold them).
+    pub tasks: Vec<Rc<str>>,
     /// Member names by [`MemberId`].
     pub members: Vec<String>,
     /// Subtopology names by index (empty unless the scenario has a [`Topology`]).
@@ -75,7 +76,7 @@ pub struct Roster {
 impl Roster {
     /// The name of a task.
     pub fn task(&self, task: TaskId) -> &str {
-        self.tasks.get(task.index()).map_or("T?", String::as_str)
+        self.tasks.get(task.index()).map_or("T?", |name| name)
     }
 
     /// The name of a member.
@@ -89,7 +90,7 @@ impl Roster {
     pub fn task_id(&self, name: &str) -> Option<TaskId> {
         self.tasks
             .iter()
-            .position(|t| t == name)
+            .position(|t| &**t == name)
             .map(|i| TaskId(i as u32))
     }
 

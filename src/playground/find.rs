@@ -89,7 +89,7 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
         places.push("no member runs it (down)".to_string());
     }
     Some(Found {
-        name: task.clone(),
+        name: task.to_string(),
         text: format!("{task}: {}", places.join(" \u{00B7} ")),
         member: owner,
     })

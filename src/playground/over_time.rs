@@ -154,7 +154,7 @@ fn task_timeline(lane: &Lane, until: u64, end: u64) -> TaskTimeline {
             let group = (previous != Some(owner)).then(|| owner.map(|m| roster.members[m].clone()));
             previous = Some(owner);
             TimelineRow {
-                name: roster.tasks[line.task.index()].clone(),
+                name: roster.tasks[line.task.index()].to_string(),
                 group,
                 line,
             }
@@ -215,7 +215,7 @@ fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
                     format!("{}: task availability", lane.strategy)
                 },
                 lines,
-                names: roster.tasks.clone(),
+                names: roster.tasks.iter().map(|t| t.to_string()).collect(),
             },
         },
         load: ChartData {

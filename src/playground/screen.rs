@@ -48,8 +48,8 @@ pub fn nice_scale(ms: u64) -> u64 {
 /// What the member toolbar needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Toolbar {
-    /// Names already taken, to pick the next one.
-    pub names: Vec<String>,
+    /// The name a new member gets: the first of S1, S2, ... not taken.
+    pub next_name: String,
     /// The scenario's restore rate, the default for a new member.
     pub default_rate: u64,
     /// Whether the leader can be crashed now.
@@ -58,6 +58,26 @@ pub struct Toolbar {
     pub zones: Vec<String>,
     /// The zone suggested for it: the one with the fewest live members.
     pub zone: Option<String>,
+}
+
+/// The first free member name of S1, S2, ... (read on every frame of a group of hundreds:
+/// one pass over the names taken, and one name written).
+pub fn next_member_name(names: &[String]) -> String {
+    // Of S1 to S(n + 1), one is free: mark those taken, by names written as `S` and a number
+    // without leading zeros (`S01` does not take `S1`).
+    let mut taken = vec![false; names.len() + 2];
+    for number in names
+        .iter()
+        .filter_map(|n| n.strip_prefix('S'))
+        .filter(|d| !d.starts_with('0') && d.bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|d| d.parse::<usize>().ok())
+    {
+        if let Some(slot) = taken.get_mut(number) {
+            *slot = true;
+        }
+    }
+    let free = (1..taken.len()).find(|&i| !taken[i]).unwrap_or(taken.len());
+    format!("S{free}")
 }
 
 /// Everything the single view shows at the clock.
@@ -271,7 +291,7 @@ impl Playground {
     /// What the member toolbar needs.
     pub fn toolbar(&self) -> Toolbar {
         Toolbar {
-            names: self.session.main().view().roster().members.clone(),
+            next_name: next_member_name(&self.session.main().view().roster().members),
             default_rate: self.session.scenario().config.restore_rate,
             can_crash_leader: self.session.check(&Command::CrashLeader).is_ok(),
             zones: self.session.main().view().zones(),
@@ -342,7 +362,7 @@ impl Playground {
         let worst = down
             .into_iter()
             .take(WORST_TASKS)
-            .map(|(t, ms)| (view.roster().tasks[t].clone(), ms))
+            .map(|(t, ms)| (view.roster().tasks[t].to_string(), ms))
             .collect();
         Panels {
             current_round: single
@@ -375,6 +395,8 @@ impl Playground {
     /// The tasks' names, shared by every member's marks in a large group.
     pub fn task_names(&self) -> Rc<Vec<String>> {
         let roster = self.session.main().run.engine().roster();
-        self.memos.task_names.get((), || roster.tasks.clone())
+        self.memos
+            .task_names
+            .get((), || roster.tasks.iter().map(|t| t.to_string()).collect())
     }
 }

@@ -620,7 +620,7 @@ fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
         .expect("an owner");
     pg.act(Action::Find(chip.name.to_lowercase()));
     let found = pg.single().found.expect("found");
-    assert_eq!(found.name, chip.name);
+    assert_eq!(found.name, &*chip.name);
     assert!(
         found
             .text
@@ -637,7 +637,7 @@ fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
         found.text
     );
     assert_eq!(found.member, Some(owner));
-    assert!(pg.single().highlight.contains(&chip.name));
+    assert!(pg.single().highlight.contains(&chip.name.to_string()));
     pg.act(Action::Find("S20".into()));
     let found = pg.single().found.expect("found");
     assert!(found.text.starts_with("S20: live"), "{}", found.text);
@@ -671,4 +671,36 @@ fn the_log_of_a_large_group_shows_only_the_members_with_news() {
         panic!("a download")
     };
     assert!(text.contains("\tS12(assigned:"), "the full log");
+}
+
+#[test]
+fn a_new_member_gets_the_first_free_name() {
+    let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    assert_eq!(screen::next_member_name(&[]), "S1");
+    assert_eq!(screen::next_member_name(&names(&["S1", "S2", "S3"])), "S4");
+    assert_eq!(screen::next_member_name(&names(&["S2", "S1", "S4"])), "S3");
+    assert_eq!(screen::next_member_name(&names(&["worker-a", "S1"])), "S2");
+    assert_eq!(
+        screen::next_member_name(&names(&["S01", "S+2", "S", "S2"])),
+        "S1"
+    );
+    assert_eq!(
+        screen::next_member_name(&names(&["S1", "S01", "S+2", "S"])),
+        "S2"
+    );
+    // What the toolbar offers, read off the group: scale-up-running has S1 to S4.
+    let pg = Playground::new(
+        crate::session::Session::new(
+            Preset::find("scale-up-running")
+                .expect("preset")
+                .scenario()
+                .expect("parses"),
+            &[],
+        )
+        .expect("starts"),
+        None,
+    );
+    let taken = pg.session().main().view().roster().members.clone();
+    assert!(!taken.contains(&pg.toolbar().next_name));
+    assert_eq!(pg.toolbar().next_name, format!("S{}", taken.len() + 1));
 }

@@ -3,9 +3,9 @@
 //! they are drawn only while it is open.
 
 use super::term::Term;
-use super::toolbar::next_member_name;
 use crate::format::{MemberFile, ScenarioFile, TaskFile};
 use crate::model::{HandoffMode, Readiness, Strategy};
+use crate::playground::screen::next_member_name;
 use crate::playground::{Action, FormAction};
 use std::rc::Rc;
 use yew::prelude::*;

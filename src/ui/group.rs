@@ -265,7 +265,7 @@ pub fn member_card(props: &CardProps) -> Html {
                         key={format!("{}:{}", chip.name, chip.role.name())}
                         chip={chip.clone()}
                         member={name.clone()}
-                        highlight={props.highlight.iter().any(|h| h == &chip.name)}
+                        highlight={props.highlight.iter().any(|h| **h == *chip.name)}
                         away={away}
                     />
                 }) }
@@ -463,7 +463,7 @@ pub fn group_view(props: &GroupProps) -> Html {
                     } else {
                     <div class="chips" role="list">
                         { for props.unowned.iter().map(|chip| html! {
-                            <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| h == &chip.name).then_some("highlight"))}
+                            <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| **h == *chip.name).then_some("highlight"))}
                                 data-testid="orphan" data-flip={format!("{}:active:", chip.name)} data-task-id={chip.name.clone()}
                                 data-stateful={chip.stateful.to_string()} role="listitem"
                                 title={format!("{}: no member runs it", chip.name)}>
@@ -519,7 +519,7 @@ fn without_chips(card: &Card) -> Card {
 /// The tasks nobody runs, in words (the first few by name).
 fn orphans(chips: &[Chip]) -> String {
     const NAMED: usize = 24;
-    let names: Vec<&str> = chips.iter().take(NAMED).map(|c| c.name.as_str()).collect();
+    let names: Vec<&str> = chips.iter().take(NAMED).map(|c| &*c.name).collect();
     let more = chips.len().saturating_sub(NAMED);
     format!(
         "{} task{}: {}{}",

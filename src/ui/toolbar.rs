@@ -10,18 +10,10 @@ use yew::prelude::*;
 /// Properties of the member toolbar.
 #[derive(Properties, PartialEq)]
 pub struct ToolbarProps {
-    /// Names taken, the default restore rate, whether the leader can be crashed.
+    /// The next member's name, the default restore rate, whether the leader can be crashed.
     pub toolbar: Toolbar,
     /// Carries out an action (a command here).
     pub on_action: Callback<Action>,
-}
-
-/// The next free member name: S1, S2, ...
-pub fn next_member_name(names: &[String]) -> String {
-    (1..)
-        .map(|i| format!("S{i}"))
-        .find(|n| !names.contains(n))
-        .unwrap_or_else(|| "S?".into())
 }
 
 /// Add a member (with its restore rate and capacity), crash the leader.
@@ -37,7 +29,7 @@ pub fn member_toolbar(props: &ToolbarProps) -> Html {
         .filter(|z| z.is_empty() || zones.contains(z))
         .or_else(|| props.toolbar.zone.clone())
         .filter(|z| !z.is_empty());
-    let name = next_member_name(&props.toolbar.names);
+    let name = props.toolbar.next_name.clone();
     let add = {
         let (on, rate, capacity, name, zone) = (
             props.on_action.clone(),

@@ -359,12 +359,12 @@ fn legend(pen: &mut dyn Pen, frame: &Frame, entries: &[(&str, String)], right: b
 
 /// Each task's availability over time: up (thin), restoring (medium), down (full height),
 /// learner replay shaded behind; a line at the clock.
-pub fn draw_availability(
+pub fn draw_availability<Name: AsRef<str>>(
     pen: &mut dyn Pen,
     size: (u32, u32),
     title: &str,
     lines: &[TaskLine],
-    names: &[String],
+    names: &[Name],
     end: u64,
     clock: Option<u64>,
 ) -> PlotMap {
@@ -375,7 +375,7 @@ pub fn draw_availability(
         let top = frame.top + row as f64 * row_pixels;
         let middle = top + row_pixels / 2.0;
         if row_pixels >= 9.0 {
-            let name = names.get(line.task.index()).map_or("", String::as_str);
+            let name = names.get(line.task.index()).map_or("", AsRef::as_ref);
             pen.text(
                 frame.left - 4.0,
                 middle,

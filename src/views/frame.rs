@@ -34,8 +34,8 @@ impl ChipRole {
 pub struct Chip {
     /// The task.
     pub task: TaskId,
-    /// Its name.
-    pub name: String,
+    /// Its name (shared with the roster).
+    pub name: Rc<str>,
     /// The member's role for it.
     pub role: ChipRole,
     /// Whether it has state.
@@ -359,7 +359,7 @@ impl Frame {
                 let replays = if m.status.alive() {
                     engine.replays(id)
                 } else {
-                    Vec::new()
+                    &[]
                 };
                 let chip = |task: TaskId, role: ChipRole| {
                     let spec = &engine.tasks()[task.index()];
@@ -382,7 +382,7 @@ impl Frame {
                         .map(|gain| two_digits(((lag - target) / gain * 1000.0).ceil() as u64));
                     Chip {
                         task,
-                        name: roster.task(task).to_string(),
+                        name: roster.tasks[task.index()].clone(),
                         role,
                         stateful: spec.stateful,
                         learned: role == ChipRole::Active && learned[task.index()],
@@ -397,11 +397,9 @@ impl Frame {
                         ready_in_ms,
                     }
                 };
-                let mut chips: Vec<Chip> = m
-                    .active
-                    .iter()
-                    .map(|&t| chip(t, ChipRole::Active))
-                    .collect();
+                let mut chips: Vec<Chip> =
+                    Vec::with_capacity(m.active.len() + m.learning.len() + m.standby.len());
+                chips.extend(m.active.iter().map(|&t| chip(t, ChipRole::Active)));
                 // A member restarting under static membership keeps its learners and standbys.
                 if m.status.alive() || m.status == MemberStatus::Restarting {
                     chips.extend(m.learning.iter().map(|&t| chip(t, ChipRole::Learner)));
@@ -433,7 +431,7 @@ impl Frame {
             .filter(|&t| engine.owner(t).is_none())
             .map(|t| Chip {
                 task: t,
-                name: roster.task(t).to_string(),
+                name: roster.tasks[t.index()].clone(),
                 role: ChipRole::Active,
                 stateful: engine.tasks()[t.index()].stateful,
                 learned: false,
@@ -550,7 +548,7 @@ mod tests {
         let early = Frame::of(&run_to("scale-up-running", 1_000));
         let s4 = early.cards.iter().find(|c| c.name == "S4").expect("S4");
         let chip = &s4.chips[0];
-        assert_eq!((chip.role, chip.name.as_str()), (ChipRole::Learner, "T1"));
+        assert_eq!((chip.role, &*chip.name), (ChipRole::Learner, "T1"));
         assert!(!chip.ready);
         assert!(chip.progress > 0 && chip.progress < 30, "{}", chip.progress);
         let s1 = early.cards.iter().find(|c| c.name == "S1").expect("S1");
@@ -607,7 +605,7 @@ mod tests {
         let s1 = f.cards.iter().find(|c| c.name == "S1").expect("S1");
         assert_eq!(s1.status, MemberStatus::Crashed);
         assert!(!s1.can_crash && !s1.can_drain);
-        let names: Vec<&str> = f.unowned.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = f.unowned.iter().map(|c| &*c.name).collect();
         assert_eq!(names, ["T1", "T2"]);
     }
 
