@@ -79,6 +79,14 @@ impl Roster {
         self.tasks.get(task.index()).map_or("T?", |name| name)
     }
 
+    /// The name of a task, shared (a chip holds it on every frame).
+    pub fn task_shared(&self, task: TaskId) -> Rc<str> {
+        self.tasks
+            .get(task.index())
+            .cloned()
+            .unwrap_or_else(|| "T?".into())
+    }
+
     /// The name of a member.
     pub fn member(&self, member: MemberId) -> &str {
         self.members
@@ -105,5 +113,23 @@ impl Roster {
     /// Task names of a list, in the list's order.
     pub fn task_names(&self, tasks: &[TaskId]) -> Vec<String> {
         tasks.iter().map(|&t| self.task(t).to_string()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_task_is_named_by_the_roster_and_an_unknown_one_is_marked() {
+        let roster = Roster {
+            tasks: vec!["T1".into(), "orders_0".into()],
+            ..Roster::default()
+        };
+        assert_eq!(&*roster.task_shared(TaskId(1)), "orders_0");
+        assert_eq!(roster.task(TaskId(1)), "orders_0");
+        assert_eq!(roster.task_id("orders_0"), Some(TaskId(1)));
+        assert_eq!(&*roster.task_shared(TaskId(7)), "T?");
+        assert_eq!(roster.task(TaskId(7)), "T?");
     }
 }

@@ -382,7 +382,7 @@ impl Frame {
                         .map(|gain| two_digits(((lag - target) / gain * 1000.0).ceil() as u64));
                     Chip {
                         task,
-                        name: roster.tasks[task.index()].clone(),
+                        name: roster.task_shared(task),
                         role,
                         stateful: spec.stateful,
                         learned: role == ChipRole::Active && learned[task.index()],
@@ -431,7 +431,7 @@ impl Frame {
             .filter(|&t| engine.owner(t).is_none())
             .map(|t| Chip {
                 task: t,
-                name: roster.tasks[t.index()].clone(),
+                name: roster.task_shared(t),
                 role: ChipRole::Active,
                 stateful: engine.tasks()[t.index()].stateful,
                 learned: false,
