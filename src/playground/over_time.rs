@@ -2,6 +2,7 @@
 //! charts, and the task timeline; rebuilt only when the history they show grows by a step of
 //! the axis, forks, or another lane is chosen.
 
+use super::screen::Single;
 use super::Playground;
 use crate::model::sort;
 use crate::model::Strategy;
@@ -68,15 +69,24 @@ pub const AVAILABILITY_ROWS: usize = 40;
 const CHART_STEPS: u64 = 200;
 
 impl Playground {
-    /// Every lane's group and measures at the clock.
-    pub fn lanes(&self) -> Vec<LaneView> {
+    /// Every lane's group and measures at the clock; `single` is the main lane's, as
+    /// [`Playground::single`] read it now (the page reads it anyway: it is not read twice).
+    pub fn lanes(&self, single: &Single) -> Vec<LaneView> {
         self.session
             .lanes()
             .iter()
-            .map(|l| LaneView {
-                strategy: l.strategy,
-                frame: Frame::of(l.view()),
-                metrics: Metrics::of(l.view()),
+            .enumerate()
+            .map(|(i, l)| {
+                let (frame, metrics) = if i == 0 {
+                    (single.frame.clone(), single.metrics.clone())
+                } else {
+                    (Frame::of(l.view()), Metrics::of(l.view()))
+                };
+                LaneView {
+                    strategy: l.strategy,
+                    frame,
+                    metrics,
+                }
             })
             .collect()
     }

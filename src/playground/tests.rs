@@ -704,3 +704,21 @@ fn a_new_member_gets_the_first_free_name() {
     assert!(!taken.contains(&pg.toolbar().next_name));
     assert_eq!(pg.toolbar().next_name, format!("S{}", taken.len() + 1));
 }
+
+#[test]
+fn the_compare_lanes_are_each_lanes_group_and_measures_at_the_clock() {
+    let mut pg = preset("scale-down-running");
+    pg.act(Action::View(ViewMode::Compare));
+    pg.act(Action::Seek(4_000));
+    let single = pg.single();
+    let lanes = pg.lanes(&single);
+    assert_eq!(lanes.len(), pg.session().lanes().len());
+    for (view, lane) in lanes.iter().zip(pg.session().lanes()) {
+        assert_eq!(view.strategy, lane.strategy);
+        assert_eq!(view.frame, Frame::of(lane.view()));
+        assert_eq!(
+            view.metrics,
+            crate::views::metrics::Metrics::of(lane.view())
+        );
+    }
+}

@@ -87,7 +87,7 @@ pub fn app() -> Html {
     let body = if comparing {
         html! {
             <main id="stage" class="body compare">
-                <compare::CompareView lanes={pg.lanes()} clock={clock} toolbar={single.toolbar.clone()}
+                <compare::CompareView lanes={pg.lanes(&single)} clock={clock} toolbar={single.toolbar.clone()}
                     charts={pg.charts()} chart_lane={pg.chart_lane()} motion={motion} mini={single.compact} names={pg.task_names()} dark={dark}
                     operations={operations} on_action={on_action.clone()} />
             </main>
