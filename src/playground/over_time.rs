@@ -225,7 +225,7 @@ fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
                     format!("{}: task availability", lane.strategy)
                 },
                 lines,
-                names: roster.tasks.iter().map(|t| t.to_string()).collect(),
+                names: roster.tasks.clone(),
             },
         },
         load: ChartData {

@@ -689,17 +689,7 @@ fn a_new_member_gets_the_first_free_name() {
         "S2"
     );
     // What the toolbar offers, read off the group: scale-up-running has S1 to S4.
-    let pg = Playground::new(
-        crate::session::Session::new(
-            Preset::find("scale-up-running")
-                .expect("preset")
-                .scenario()
-                .expect("parses"),
-            &[],
-        )
-        .expect("starts"),
-        None,
-    );
+    let pg = preset("scale-up-running");
     let taken = pg.session().main().view().roster().members.clone();
     assert!(!taken.contains(&pg.toolbar().next_name));
     assert_eq!(pg.toolbar().next_name, format!("S{}", taken.len() + 1));

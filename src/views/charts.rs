@@ -7,6 +7,7 @@
 
 use crate::model::Strategy;
 use crate::views::timeline::{Availability, LoadLine, TaskLine};
+use std::rc::Rc;
 
 pub use super::plot::{Anchor, Pen, PlotMap, Svg};
 
@@ -63,8 +64,8 @@ pub enum Series {
         title: String,
         /// One line per task drawn.
         lines: Vec<TaskLine>,
-        /// Task names.
-        names: Vec<String>,
+        /// Task names (shared with the roster).
+        names: Vec<Rc<str>>,
     },
     /// Each member's active load in one lane.
     Load {
@@ -129,8 +130,7 @@ impl ChartData {
                 let state = line.and_then(|l| l.spans.iter().find(|s| s.from <= t && t < s.to));
                 let name = line
                     .and_then(|l| names.get(l.task.index()))
-                    .cloned()
-                    .unwrap_or_default();
+                    .map_or("", |n| n);
                 format!(
                     "{t} ms\n{name}: {}",
                     match state.map(|s| s.state) {
