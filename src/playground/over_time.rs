@@ -54,8 +54,8 @@ pub struct TaskTimeline {
 /// One task's row in the task timeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimelineRow {
-    /// The task's name.
-    pub name: String,
+    /// The task's name (shared with the roster).
+    pub name: Rc<str>,
     /// The first row of a group: the group's member (or `None`: nobody runs these).
     pub group: Option<Option<String>>,
     /// The task over time.
@@ -164,7 +164,7 @@ fn task_timeline(lane: &Lane, until: u64, end: u64) -> TaskTimeline {
             let group = (previous != Some(owner)).then(|| owner.map(|m| roster.members[m].clone()));
             previous = Some(owner);
             TimelineRow {
-                name: roster.tasks[line.task.index()].to_string(),
+                name: roster.task_shared(line.task),
                 group,
                 line,
             }
