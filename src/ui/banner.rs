@@ -27,6 +27,11 @@ pub fn banner(props: &BannerProps) -> Html {
         (PhaseView::Syncing, PhaseView::Joining) => "done",
         _ => "",
     };
+    let heading = r
+        .index
+        .map(|i| notation::heading(i).trim_start_matches('#').to_string());
+    let heading = heading.as_deref().unwrap_or_default();
+    let causes = r.causes.join("; ");
     html! {
         <div class="banner" data-testid="round">
             <span class="gen"><Term term="generation">{ format!("gen {}", r.generation) }</Term></span>
@@ -44,14 +49,17 @@ pub fn banner(props: &BannerProps) -> Html {
             } else {
                 <span class="badge warn"><Term term="balanced">{ "unbalanced" }</Term></span>
             }
-            <span class="cause" data-testid="cause">
-                if let Some(index) = r.index {
-                    <em>{ format!("{} \u{00B7} ", notation::heading(index).trim_start_matches('#')) }</em>
-                    { r.causes.join("; ") }
-                } else {
-                    { props.quiet.clone() }
-                }
-            </span>
+            // One line, cut short where it does not fit (the whole of it on hover): a line
+            // wrapping as the causes change moved everything under it, and the browser
+            // repainted the whole page.
+            if r.index.is_some() {
+                <span class="cause" data-testid="cause" title={format!("{heading} \u{00B7} {causes}")}>
+                    <em>{ format!("{heading} \u{00B7} ") }</em>
+                    { causes }
+                </span>
+            } else {
+                <span class="cause" data-testid="cause" title={props.quiet.clone()}>{ props.quiet.clone() }</span>
+            }
         </div>
     }
 }

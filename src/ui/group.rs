@@ -455,12 +455,17 @@ pub fn group_view(props: &GroupProps) -> Html {
                     }
                 }) }
             }
-            if !props.unowned.is_empty() {
+            // A large group keeps its tray, one line high, even when empty: a tray coming and
+            // going (or wrapping its names) moved what is under the group, and the browser
+            // repainted the whole page.
+            if props.mini {
+                <section class={classes!("tray", "mini-tray", props.unowned.is_empty().then_some("empty"))} aria-label="tasks no member runs">
+                    <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
+                    <p data-testid="orphans" title={orphans(&props.unowned)}>{ orphans(&props.unowned) }</p>
+                </section>
+            } else if !props.unowned.is_empty() {
                 <section class="tray" aria-label="tasks no member runs">
                     <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
-                    if props.mini {
-                        <p data-testid="orphans">{ orphans(&props.unowned) }</p>
-                    } else {
                     <div class="chips" role="list">
                         { for props.unowned.iter().map(|chip| html! {
                             <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| **h == *chip.name).then_some("highlight"))}
@@ -471,7 +476,6 @@ pub fn group_view(props: &GroupProps) -> Html {
                             </div>
                         }) }
                     </div>
-                    }
                 </section>
             }
         </div>
@@ -519,6 +523,9 @@ fn without_chips(card: &Card) -> Card {
 /// The tasks nobody runs, in words (the first few by name).
 fn orphans(chips: &[Chip]) -> String {
     const NAMED: usize = 24;
+    if chips.is_empty() {
+        return "none".to_string();
+    }
     let names: Vec<&str> = chips.iter().take(NAMED).map(|c| &*c.name).collect();
     let more = chips.len().saturating_sub(NAMED);
     format!(

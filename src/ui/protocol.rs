@@ -49,7 +49,7 @@ pub fn protocol_strip(props: &ProtocolProps) -> Html {
             <div class="protocol-head">
                 <b>{ title }</b>
                 if !r.cause_labels.is_empty() {
-                    <span class="causes" data-testid="protocol-causes">
+                    <span class="causes" data-testid="protocol-causes" title={r.cause_labels.join(", ")}>
                         { for r.cause_labels.iter().map(|c| html! { <span class="cause-chip">{ c }</span> }) }
                     </span>
                 }
