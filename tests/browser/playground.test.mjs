@@ -9,7 +9,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
-import { suite, importScenario } from './harness.mjs';
+import { suite, importScenario, scaleOut } from './harness.mjs';
 
 const site = suite();
 
@@ -701,6 +701,39 @@ test('a large group is drawn compactly, and a task or member can be found in it'
     probe.remove();
     return colour;
   }), "active marks in the theme's active colour");
+});
+
+test('playing a large group moves nothing on the page as rounds, causes and orphans come and go', async () => {
+  const page = await open();
+  // 18 members scale out to 24 while one crashes: learners turn ready one by one (a round
+  // each, with many causes), and the crashed member's tasks wait unassigned for a round.
+  await importScenario(page, scaleOut(18, 24, 240, { events: [{ at_ms: 2000, crash: 'S7' }] }));
+  await page.selectOption('[data-testid=speed]', '16');
+  await page.click('[data-testid=play]');
+  const seen = await page.evaluate(() => new Promise((done) => {
+    const out = { places: new Set(), trays: new Set(), causes: new Set(), generations: new Set() };
+    const t0 = performance.now();
+    const tick = () => {
+      // Places within the group's panel (a notice over it comes and goes with the reader's actions).
+      const stage = document.querySelector('#stage').getBoundingClientRect();
+      const top = (s) => Math.round(document.querySelector(s).getBoundingClientRect().top - stage.top);
+      out.places.add(`${top('[data-testid=protocol]')} ${top('.group')} ${top('[data-testid=task-timeline]')} ${Math.round(stage.height)}`);
+      out.trays.add(document.querySelector('[data-testid=orphans]')?.textContent ?? 'no tray');
+      out.causes.add(document.querySelector('[data-testid=protocol-causes]')?.textContent ?? '');
+      out.generations.add(document.querySelector('[data-testid=generation]').textContent);
+      if (performance.now() - t0 < 4000) requestAnimationFrame(tick);
+      else done(Object.fromEntries(Object.entries(out).map(([k, v]) => [k, [...v]])));
+    };
+    requestAnimationFrame(tick);
+  }));
+  assert.ok(seen.generations.length >= 2, `rounds played (${seen.generations})`);
+  assert.ok(seen.trays.includes('none') && seen.trays.some((t) => /^\d+ tasks?: T/.test(t)),
+    `the tray was seen empty and holding the crashed member's tasks (${seen.trays.slice(0, 3)})`);
+  assert.ok(seen.causes.some((c) => c.length > 60), 'a round had more causes than fit on a line');
+  assert.deepEqual(seen.places, [seen.places[0]], 'the protocol strip, the group and the timeline never moved, and the panel kept its height');
+  // What does not fit on the line is there on hover.
+  const cause = await page.$('[data-testid=cause]');
+  assert.equal(await cause.getAttribute('title'), (await cause.textContent()).trim());
 });
 
 test('a long round is drawn in part in the log until the reader opens it', async () => {
