@@ -95,13 +95,15 @@ pub fn compare_view(props: &CompareProps) -> Html {
             <div class={format!("lanes lanes-{}", lanes.len())}>
                 { for lanes.iter().map(|lane| {
                     let (s, frame, m) = (lane.strategy, &lane.frame, &lane.metrics);
+                    let state = format!("gen {} \u{00B7} {}", frame.round.generation, frame.round.phase.describe());
+                    let figures = format!("downtime {} ms \u{00B7} {}{}", m.total_task_downtime_ms, counted(m.rebalances, "rebalance"), if m.at_rest { " \u{00B7} at rest" } else { "" });
                     html! {
                         <section class="panel lane" data-testid="lane" data-strategy={s.name()} aria-label={format!("{} lane", s.name())}>
                             <h2>
                                 <span class="what">{ s.name() }</span>
-                                <span>{ format!("gen {} \u{00B7} {}", frame.round.generation, frame.round.phase.describe()) }</span>
+                                <span title={state.clone()}>{ state }</span>
                             </h2>
-                            <p class="waiting">{ format!("downtime {} ms \u{00B7} {}{}", m.total_task_downtime_ms, counted(m.rebalances, "rebalance"), if m.at_rest { " \u{00B7} at rest" } else { "" }) }</p>
+                            <p class="waiting" title={figures.clone()}>{ figures }</p>
                             <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
                                 motion={props.motion} small=true mini={props.mini} names={props.names.clone()}
                                 restart={props.operations.restart}
