@@ -28,10 +28,16 @@ pub fn protocol_strip(props: &ProtocolProps) -> Html {
         (PhaseView::Syncing, PhaseView::Joining) => "done",
         _ => "",
     };
+    // Both steps with a duration keep their track, hidden while it is not theirs: a track
+    // coming and going changed the steps' children, and Yew rebuilt their spans in place.
     let dot = |step: PhaseView| {
-        (r.phase == step).then(|| {
-            html! { <span class="track" aria-hidden="true"><span class="dot" style={format!("left: {}%", fixed(progress * 100.0, 1))}></span></span> }
-        })
+        let on = r.phase == step;
+        let left = if on { progress * 100.0 } else { 0.0 };
+        html! {
+            <span class={classes!("track", (!on).then_some("off"))} aria-hidden="true">
+                <span class="dot" style={format!("left: {}%", fixed(left, 1))}></span>
+            </span>
+        }
     };
     let leader = r.leader.clone().unwrap_or_else(|| "the leader".into());
     let members = format!(
