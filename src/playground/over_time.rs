@@ -10,7 +10,7 @@ use crate::session::Lane;
 use crate::views::charts::{ChartData, ChartKind, Series};
 use crate::views::frame::Frame;
 use crate::views::metrics::Metrics;
-use crate::views::timeline::{self, Availability};
+use crate::views::timeline::{self, Availability, AvailabilityScan};
 use std::rc::Rc;
 
 /// One strategy's lane in the compare view.
@@ -131,9 +131,9 @@ impl Playground {
         let step = (end / steps).max(1);
         let until = ((lane.run.frontier() / step) * step).max(1);
         let key = (until, events_by(lane, until), lane.run.forks().len(), end);
-        self.memos
-            .timeline
-            .get(key, || task_timeline(lane, until, end))
+        self.memos.timeline.get(key, || {
+            task_timeline(lane, until, end, &mut self.memos.timeline_scan.borrow_mut())
+        })
     }
 }
 
@@ -143,33 +143,47 @@ fn events_by(lane: &Lane, until: u64) -> usize {
     lane.run.events().partition_point(|e| e.at <= until)
 }
 
-fn task_timeline(lane: &Lane, until: u64, end: u64) -> TaskTimeline {
+/// The task timeline of `lane` up to `until` on an axis to `end`, reading availability on
+/// with `scan` where it follows (see [`AvailabilityScan::follows`]), else from the start.
+pub(super) fn task_timeline(
+    lane: &Lane,
+    until: u64,
+    end: u64,
+    scan: &mut Option<(usize, AvailabilityScan)>,
+) -> TaskTimeline {
     let roster = lane.run.engine().roster();
-    let mut lines = timeline::availability(&lane.run, until);
-    // Group by the member running each task at the end; tasks nobody runs come last.
+    // Read on from the last rebuild, unless the history forked (or was read further than
+    // this, as when the axis grew and its steps with it).
+    let forks = lane.run.forks().len();
+    if !matches!(scan, Some((f, s)) if *f == forks && s.follows(&lane.run, until)) {
+        *scan = None;
+    }
+    let (_, scan) = scan.get_or_insert_with(|| (forks, AvailabilityScan::new(&lane.run)));
+    scan.advance(&lane.run, until);
+    // Grouped by the member running each task at the end, in task order within a group (the
+    // lines come in task order: sorting into a bucket per member keeps it); tasks nobody
+    // runs come last.
     let last_owner = |l: &timeline::TaskLine| {
         l.owners
             .last()
             .filter(|o| o.1 >= until)
             .map(|o| o.2.index())
     };
-    sort::by_key(&mut lines, |l| {
-        (last_owner(l).map_or(usize::MAX, |m| m), l.task)
-    });
-    let mut previous = None;
-    let rows = lines
-        .into_iter()
-        .map(|line| {
-            let owner = last_owner(&line);
-            let group = (previous != Some(owner)).then(|| owner.map(|m| roster.members[m].clone()));
-            previous = Some(owner);
-            TimelineRow {
+    let mut groups: Vec<Vec<timeline::TaskLine>> = vec![Vec::new(); roster.members.len() + 1];
+    for line in scan.lines(until) {
+        let group = last_owner(&line).map_or(roster.members.len(), |m| m.min(roster.members.len()));
+        groups[group].push(line);
+    }
+    let mut rows = Vec::with_capacity(groups.iter().map(Vec::len).sum());
+    for (m, lines) in groups.into_iter().enumerate() {
+        for (i, line) in lines.into_iter().enumerate() {
+            rows.push(TimelineRow {
                 name: roster.task_shared(line.task),
-                group,
+                group: (i == 0).then(|| roster.members.get(m).cloned()),
                 line,
-            }
-        })
-        .collect();
+            });
+        }
+    }
     TaskTimeline {
         end,
         until,

@@ -10,6 +10,7 @@ use crate::model::{Command, TimedCommand};
 use crate::views::frame::{ChipRole, Frame};
 use crate::views::metrics::Metrics;
 use crate::views::notation;
+use crate::views::timeline::AvailabilityScan;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -192,6 +193,9 @@ pub struct Memos {
     pub(super) schedule_names: Memo<Vec<TimedCommand>, MenuNames>,
     /// The task timeline: by history shown, events and forks, axis.
     pub(super) timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
+    /// The main lane's availability as last read for the task timeline, with the forks it
+    /// had then: the next rebuild reads on from there.
+    pub(super) timeline_scan: RefCell<Option<(usize, AvailabilityScan)>>,
     /// The panels beside the group as shown: by the panels' epoch.
     pub(super) panels: Memo<u64, Panels>,
     /// The task timeline as shown: by the timeline's epoch.
@@ -210,6 +214,7 @@ impl Memos {
         self.task_names.clear();
         self.schedule_names.clear();
         self.timeline.clear();
+        self.timeline_scan.get_mut().take();
         self.panels.clear();
         self.shown_timeline.clear();
         self.shown_charts.clear();

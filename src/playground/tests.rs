@@ -292,6 +292,75 @@ fn playing_moves_the_clock_by_real_time_times_the_speed() {
     assert_eq!(pg.speed(), 16.0, "speeds are clamped to those offered");
 }
 
+/// Checks that a task timeline has every task once, grouped by the member running it at the
+/// end (in join order, tasks nobody runs last), in task order within a group, each group
+/// named on its first row. Returns how many tasks nobody runs at the end.
+fn grouped_by_last_owner(t: &super::over_time::TaskTimeline) -> usize {
+    let owner = |row: &super::over_time::TimelineRow| {
+        row.line
+            .owners
+            .last()
+            .filter(|o| o.1 >= t.until)
+            .map_or(usize::MAX, |o| o.2.index())
+    };
+    let mut tasks: Vec<u32> = t.rows.iter().map(|r| r.line.task.0).collect();
+    crate::model::sort::ascending(&mut tasks);
+    assert_eq!(tasks, (0..t.rows.len() as u32).collect::<Vec<_>>());
+    for (i, row) in t.rows.iter().enumerate() {
+        let key = (owner(row), row.line.task);
+        let first = i == 0 || owner(&t.rows[i - 1]) != key.0;
+        if i > 0 {
+            assert!(
+                (owner(&t.rows[i - 1]), t.rows[i - 1].line.task) < key,
+                "row {i}"
+            );
+        }
+        let named = (key.0 != usize::MAX).then(|| t.members[key.0].clone());
+        assert_eq!(row.group, first.then_some(named), "row {i}");
+    }
+    t.rows.iter().filter(|r| owner(r) == usize::MAX).count()
+}
+
+#[test]
+fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_after_a_fork() {
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::Speed(16.0));
+    let from_start = |pg: &Playground| {
+        let shown = pg.task_timeline_now();
+        let fresh =
+            super::over_time::task_timeline(pg.session().main(), shown.until, shown.end, &mut None);
+        (shown, fresh)
+    };
+    let mut now = 0.0;
+    let mut rebuilds = 0;
+    let mut unowned = 0;
+    let mut play = |pg: &mut Playground, frames: usize| {
+        pg.act(Action::Play(true));
+        let mut last = pg.task_timeline_now();
+        for _ in 0..frames {
+            now += 16.0;
+            pg.act(Action::Frame(now));
+            let (shown, fresh) = from_start(pg);
+            assert_eq!(*shown, fresh, "at {} ms", pg.session().clock());
+            unowned += grouped_by_last_owner(&shown);
+            if !Rc::ptr_eq(&shown, &last) {
+                rebuilds += 1;
+                last = shown;
+            }
+        }
+    };
+    play(&mut pg, 40);
+    // Back to the middle, a command there forks the history: the reading starts again.
+    pg.act(Action::Play(false));
+    let forks = pg.session().main().run.forks().len();
+    pg.act(Action::Seek(pg.session().clock() / 2));
+    pg.act(Action::Command(Command::Crash("S2".into())));
+    assert_eq!(pg.session().main().run.forks().len(), forks + 1);
+    play(&mut pg, 40);
+    assert!(rebuilds >= 10, "the timeline was rebuilt {rebuilds} times");
+    assert!(unowned > 0, "S2's tasks waited for a new owner");
+}
+
 #[test]
 fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_a_pause() {
     let mut pg = preset("scale-up-running");

@@ -6,6 +6,7 @@ use crate::engine::EventKind;
 use crate::history::Run;
 use crate::model::sort;
 use crate::model::{MemberId, TaskId};
+use std::mem::{discriminant, Discriminant};
 
 /// What a task is doing over a span of time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,148 +56,226 @@ pub struct LoadLine {
 
 /// Availability of every task from 0 to `until`.
 pub fn availability(run: &Run, until: u64) -> Vec<TaskLine> {
-    let n = run.engine().tasks().len();
-    let mut owner: Vec<Option<MemberId>> = run
-        .scenario()
-        .initial
-        .clone()
-        .unwrap_or_else(|| vec![None; n]);
-    owner.resize(n, None);
-    let mut up = vec![false; n];
-    let mut owners: Vec<Vec<(u64, u64, MemberId)>> = vec![Vec::new(); n];
-    let mut owned_since = vec![0u64; n];
-    let mut since = vec![0u64; n];
-    let mut state: Vec<Availability> = vec![Availability::Down; n];
-    let mut spans: Vec<Vec<Span>> = vec![Vec::new(); n];
-    let mut close = |t: usize,
-                     at: u64,
-                     next: Availability,
-                     state: &mut Vec<Availability>,
-                     since: &mut Vec<u64>| {
-        if state[t] != next {
-            if at > since[t] {
-                spans[t].push(Span {
-                    from: since[t],
-                    to: at,
-                    state: state[t],
-                });
-            }
-            state[t] = next;
-            since[t] = at;
-        }
-    };
-    for e in run.events().iter().take_while(|e| e.at <= until) {
-        let t = match e.kind {
-            EventKind::TaskStarted(t, m) => {
-                let i = t.index();
-                if let Some(previous) = owner[i].filter(|&p| p != m) {
-                    owners[i].push((owned_since[i], e.at, previous));
-                }
-                if owner[i] != Some(m) {
-                    owned_since[i] = e.at;
-                }
-                owner[i] = Some(m);
-                t
-            }
-            EventKind::TaskStopped(t, m) => {
-                let i = t.index();
-                if owner[i] == Some(m) {
-                    owners[i].push((owned_since[i], e.at, m));
-                    owner[i] = None;
-                }
-                t
-            }
-            EventKind::TaskUp(t) => {
-                up[t.index()] = true;
-                t
-            }
-            EventKind::TaskDown(t) => {
-                up[t.index()] = false;
-                t
-            }
-            _ => continue,
-        };
-        let i = t.index();
-        let next = if up[i] {
-            Availability::Up
-        } else if owner[i].is_some() {
-            Availability::Restoring
-        } else {
-            Availability::Down
-        };
-        close(i, e.at, next, &mut state, &mut since);
-    }
-    let (learning, standby) = replica_spans(run, until, n);
-    (0..n)
-        .map(|i| {
-            let mut owned = std::mem::take(&mut owners[i]);
-            if let Some(m) = owner[i] {
-                if until > owned_since[i] {
-                    owned.push((owned_since[i], until, m));
-                }
-            }
-            owned.retain(|&(from, to, _)| to > from);
-            let mut s = std::mem::take(&mut spans[i]);
-            if until > since[i] {
-                s.push(Span {
-                    from: since[i],
-                    to: until,
-                    state: state[i],
-                });
-            }
-            TaskLine {
-                task: TaskId(i as u32),
-                spans: s,
-                learning: learning[i].clone(),
-                owners: owned,
-                standby: standby[i].clone(),
-            }
-        })
-        .collect()
+    let mut scan = AvailabilityScan::new(run);
+    scan.advance(run, until);
+    scan.lines(until)
+}
+
+/// Every task's availability read off a run's history, resumable: read up to a moment, then
+/// to a later one, it goes on from where it stopped instead of reading the history from 0
+/// again (in a group of thousands of tasks, a reading visits every task's every event).
+/// The run must only have grown meanwhile; [`AvailabilityScan::follows`] tells.
+#[derive(Clone, Debug)]
+pub struct AvailabilityScan {
+    /// The events read, and the last of them (to tell the history was not rewritten).
+    read: usize,
+    last: Option<(u64, Discriminant<EventKind>)>,
+    /// The moment read up to.
+    until: u64,
+    /// By task, as of that moment: its active owner (and since when), whether it is up, its
+    /// state (and since when), and the stretches of ownership and of states already closed.
+    owner: Vec<Option<MemberId>>,
+    up: Vec<bool>,
+    owners: Vec<Vec<(u64, u64, MemberId)>>,
+    owned_since: Vec<u64>,
+    since: Vec<u64>,
+    state: Vec<Availability>,
+    spans: Vec<Vec<Span>>,
+    /// The rounds read (for learners and standbys), each kind's open span and closed ones.
+    rounds_read: usize,
+    open: [Vec<Option<u64>>; 2],
+    replicas: [Spans; 2],
 }
 
 /// When each task had a learner, and when a standby: from the sync that placed it to the
 /// sync that removed it.
 type Spans = Vec<Vec<(u64, u64)>>;
 
-fn replica_spans(run: &Run, until: u64, n: usize) -> (Spans, Spans) {
-    let mut open: [Vec<Option<u64>>; 2] = [vec![None; n], vec![None; n]];
-    let mut out: [Spans; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
-    for r in run.rounds() {
-        let Some(synced) = r.synced_at.filter(|&s| s <= until) else {
-            continue;
-        };
-        let mut held = [vec![false; n], vec![false; n]];
-        for (_, a) in &r.assignment.members {
-            for &t in &a.learning {
-                held[0][t.index()] = true;
-            }
-            for &t in &a.standby {
-                held[1][t.index()] = true;
-            }
+impl AvailabilityScan {
+    /// A scan of `run` that has read nothing yet.
+    pub fn new(run: &Run) -> AvailabilityScan {
+        let n = run.engine().tasks().len();
+        let mut owner: Vec<Option<MemberId>> = run
+            .scenario()
+            .initial
+            .clone()
+            .unwrap_or_else(|| vec![None; n]);
+        owner.resize(n, None);
+        AvailabilityScan {
+            read: 0,
+            last: None,
+            until: 0,
+            owner,
+            up: vec![false; n],
+            owners: vec![Vec::new(); n],
+            owned_since: vec![0; n],
+            since: vec![0; n],
+            state: vec![Availability::Down; n],
+            spans: vec![Vec::new(); n],
+            rounds_read: 0,
+            open: [vec![None; n], vec![None; n]],
+            replicas: [vec![Vec::new(); n], vec![Vec::new(); n]],
         }
-        for kind in 0..2 {
-            for t in 0..n {
-                match (open[kind][t], held[kind][t]) {
-                    (None, true) => open[kind][t] = Some(synced),
-                    (Some(from), false) => {
-                        out[kind][t].push((from, synced));
-                        open[kind][t] = None;
+    }
+
+    /// Whether this scan can go on reading `run` up to `until`: the run still holds the
+    /// events read, unchanged, and `until` is not before the moment read up to.
+    pub fn follows(&self, run: &Run, until: u64) -> bool {
+        let events = run.events();
+        until >= self.until
+            && events.len() >= self.read
+            && run.rounds().len() >= self.rounds_read
+            && self.owner.len() == run.engine().tasks().len()
+            && match (self.read.checked_sub(1), &self.last) {
+                (Some(i), Some((at, kind))) => {
+                    events[i].at == *at && discriminant(&events[i].kind) == *kind
+                }
+                (None, None) => true,
+                _ => false,
+            }
+    }
+
+    /// Reads the events and rounds of `run` from where the scan stopped up to `until`
+    /// (which the caller checked with [`AvailabilityScan::follows`]).
+    pub fn advance(&mut self, run: &Run, until: u64) {
+        let events = run.events();
+        while let Some(e) = events.get(self.read).filter(|e| e.at <= until) {
+            self.read += 1;
+            self.last = Some((e.at, discriminant(&e.kind)));
+            self.event(e.at, &e.kind);
+        }
+        self.until = until;
+        self.read_rounds(run, until);
+    }
+
+    fn event(&mut self, at: u64, kind: &EventKind) {
+        let t = match *kind {
+            EventKind::TaskStarted(t, m) => {
+                let i = t.index();
+                if let Some(previous) = self.owner[i].filter(|&p| p != m) {
+                    self.owners[i].push((self.owned_since[i], at, previous));
+                }
+                if self.owner[i] != Some(m) {
+                    self.owned_since[i] = at;
+                }
+                self.owner[i] = Some(m);
+                t
+            }
+            EventKind::TaskStopped(t, m) => {
+                let i = t.index();
+                if self.owner[i] == Some(m) {
+                    self.owners[i].push((self.owned_since[i], at, m));
+                    self.owner[i] = None;
+                }
+                t
+            }
+            EventKind::TaskUp(t) => {
+                self.up[t.index()] = true;
+                t
+            }
+            EventKind::TaskDown(t) => {
+                self.up[t.index()] = false;
+                t
+            }
+            _ => return,
+        };
+        let i = t.index();
+        let next = if self.up[i] {
+            Availability::Up
+        } else if self.owner[i].is_some() {
+            Availability::Restoring
+        } else {
+            Availability::Down
+        };
+        if self.state[i] != next {
+            if at > self.since[i] {
+                self.spans[i].push(Span {
+                    from: self.since[i],
+                    to: at,
+                    state: self.state[i],
+                });
+            }
+            self.state[i] = next;
+            self.since[i] = at;
+        }
+    }
+
+    /// The rounds synced by `until`, in order: a round still syncing stops the reading (the
+    /// rounds after it come later); an abandoned one never synced and is passed over.
+    fn read_rounds(&mut self, run: &Run, until: u64) {
+        let n = self.owner.len();
+        let mut held = [vec![false; n], vec![false; n]];
+        for r in run.rounds().get(self.rounds_read..).unwrap_or_default() {
+            let Some(synced) = r.synced_at.filter(|&s| s <= until) else {
+                if r.abandoned {
+                    self.rounds_read += 1;
+                    continue;
+                }
+                break;
+            };
+            self.rounds_read += 1;
+            held.iter_mut().for_each(|h| h.fill(false));
+            for (_, a) in &r.assignment.members {
+                for &t in &a.learning {
+                    held[0][t.index()] = true;
+                }
+                for &t in &a.standby {
+                    held[1][t.index()] = true;
+                }
+            }
+            for (kind, held) in held.iter().enumerate() {
+                for (t, &held) in held.iter().enumerate() {
+                    match (self.open[kind][t], held) {
+                        (None, true) => self.open[kind][t] = Some(synced),
+                        (Some(from), false) => {
+                            self.replicas[kind][t].push((from, synced));
+                            self.open[kind][t] = None;
+                        }
+                        _ => {}
                     }
-                    _ => {}
                 }
             }
         }
     }
-    for kind in 0..2 {
-        for t in 0..n {
-            if let Some(from) = open[kind][t] {
-                out[kind][t].push((from, until));
-            }
-        }
+
+    /// Every task's line from 0 to `until` (the moment read up to): what is still going on
+    /// then ends there.
+    pub fn lines(&self, until: u64) -> Vec<TaskLine> {
+        let open_until = |open: Option<u64>, closed: &[(u64, u64)]| {
+            let mut spans = closed.to_vec();
+            spans.extend(open.map(|from| (from, until)));
+            spans
+        };
+        (0..self.owner.len())
+            .map(|i| {
+                let mut owned: Vec<(u64, u64, MemberId)> = self.owners[i]
+                    .iter()
+                    .copied()
+                    .filter(|&(from, to, _)| to > from)
+                    .collect();
+                if let Some(m) = self.owner[i] {
+                    if until > self.owned_since[i] {
+                        owned.push((self.owned_since[i], until, m));
+                    }
+                }
+                let mut spans = self.spans[i].clone();
+                if until > self.since[i] {
+                    spans.push(Span {
+                        from: self.since[i],
+                        to: until,
+                        state: self.state[i],
+                    });
+                }
+                TaskLine {
+                    task: TaskId(i as u32),
+                    spans,
+                    learning: open_until(self.open[0][i], &self.replicas[0][i]),
+                    owners: owned,
+                    standby: open_until(self.open[1][i], &self.replicas[1][i]),
+                }
+            })
+            .collect()
     }
-    let [learning, standby] = out;
-    (learning, standby)
 }
 
 /// How many task lines a chart of a large group draws: beyond this, rows get too thin to

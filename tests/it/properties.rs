@@ -22,6 +22,7 @@ use handoff::engine::{Engine, EventKind};
 use handoff::history::Run;
 use handoff::model::{Command, MemberSpec, Scenario, TimedCommand};
 use handoff::model::{Config, HandoffMode, Readiness, Strategy as Design, Task, TaskId};
+use handoff::views::timeline::{availability, AvailabilityScan};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 
@@ -593,6 +594,29 @@ proptest! {
         case in prop_oneof![case(Design::Kip441), case(Design::Cooperative), case(Design::Eager)]
     ) {
         check_case(&case)?;
+    }
+
+    /// The task timeline's reading of availability, read on in steps while the history
+    /// grows (as the playground does while playing), always equals a reading from 0.
+    #[test]
+    fn availability_read_on_in_steps_equals_a_reading_from_the_start(
+        case in case(Design::Learner),
+        mut cuts in proptest::collection::vec(0.0f64..1.0, 1..8),
+    ) {
+        let (run, commands) = play(&case);
+        let end = run.frontier();
+        let mut growing = Run::new(Scenario { commands, ..case.scenario.clone() });
+        let mut scan = AvailabilityScan::new(&growing);
+        cuts.sort_by(f64::total_cmp);
+        for cut in cuts.into_iter().chain([1.0]) {
+            let until = (end as f64 * cut) as u64;
+            growing.advance_to(until).expect("replayed commands apply");
+            prop_assert!(scan.follows(&growing, until));
+            scan.advance(&growing, until);
+            prop_assert_eq!(scan.lines(until), availability(&growing, until), "at {} ms", until);
+        }
+        // A reading cannot go back, nor on over another history.
+        prop_assert!(end == 0 || !scan.follows(&growing, end - 1));
     }
 
     /// Scrubbing: the state at any past moment, replayed from snapshots, is exactly the
