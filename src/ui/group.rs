@@ -428,6 +428,11 @@ pub fn group_view(props: &GroupProps) -> Html {
         }
     };
     let zones = zones(&props.cards);
+    let tray = AttrValue::from(if props.mini {
+        orphans(&props.unowned)
+    } else {
+        String::new()
+    });
     html! {
         <div ref={container} class={classes!("group", props.small.then_some("small"), props.mini.then_some("mini-group"),
             (!zones.is_empty()).then_some("zoned"))} role="region" aria-label={props.label.clone()}>
@@ -461,7 +466,7 @@ pub fn group_view(props: &GroupProps) -> Html {
             if props.mini {
                 <section class={classes!("tray", "mini-tray", props.unowned.is_empty().then_some("empty"))} aria-label="tasks no member runs">
                     <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
-                    <p data-testid="orphans" title={orphans(&props.unowned)}>{ orphans(&props.unowned) }</p>
+                    <p data-testid="orphans" title={tray.clone()}>{ tray }</p>
                 </section>
             } else if !props.unowned.is_empty() {
                 <section class="tray" aria-label="tasks no member runs">
