@@ -58,7 +58,7 @@ pub struct LoadLine {
 pub fn availability(run: &Run, until: u64) -> Vec<TaskLine> {
     let mut scan = AvailabilityScan::new(run);
     scan.advance(run, until);
-    scan.lines(until)
+    scan.into_lines(until)
 }
 
 /// Every task's availability read off a run's history, resumable: read up to a moment, then
@@ -239,26 +239,31 @@ impl AvailabilityScan {
     }
 
     /// Every task's line from 0 to `until` (the moment read up to): what is still going on
-    /// then ends there.
+    /// then ends there. The scan is kept to read on from.
     pub fn lines(&self, until: u64) -> Vec<TaskLine> {
-        let open_until = |open: Option<u64>, closed: &[(u64, u64)]| {
-            let mut spans = closed.to_vec();
+        self.clone().into_lines(until)
+    }
+
+    /// [`AvailabilityScan::lines`], for a scan read once: its spans are moved, not copied.
+    pub fn into_lines(self, until: u64) -> Vec<TaskLine> {
+        let close = |mut spans: Vec<(u64, u64)>, open: Option<u64>| {
             spans.extend(open.map(|from| (from, until)));
             spans
         };
-        (0..self.owner.len())
-            .map(|i| {
-                let mut owned: Vec<(u64, u64, MemberId)> = self.owners[i]
-                    .iter()
-                    .copied()
-                    .filter(|&(from, to, _)| to > from)
-                    .collect();
+        let [open_learning, open_standby] = self.open;
+        let [learning, standby] = self.replicas;
+        self.owners
+            .into_iter()
+            .zip(self.spans)
+            .zip(learning.into_iter().zip(standby))
+            .enumerate()
+            .map(|(i, ((mut owned, mut spans), (learning, standby)))| {
+                owned.retain(|&(from, to, _)| to > from);
                 if let Some(m) = self.owner[i] {
                     if until > self.owned_since[i] {
                         owned.push((self.owned_since[i], until, m));
                     }
                 }
-                let mut spans = self.spans[i].clone();
                 if until > self.since[i] {
                     spans.push(Span {
                         from: self.since[i],
@@ -269,9 +274,9 @@ impl AvailabilityScan {
                 TaskLine {
                     task: TaskId(i as u32),
                     spans,
-                    learning: open_until(self.open[0][i], &self.replicas[0][i]),
+                    learning: close(learning, open_learning[i]),
                     owners: owned,
-                    standby: open_until(self.open[1][i], &self.replicas[1][i]),
+                    standby: close(standby, open_standby[i]),
                 }
             })
             .collect()
