@@ -4,13 +4,12 @@
 
 use super::screen::Single;
 use super::Playground;
-use crate::model::sort;
 use crate::model::Strategy;
 use crate::session::Lane;
 use crate::views::charts::{ChartData, ChartKind, Series};
 use crate::views::frame::Frame;
 use crate::views::metrics::Metrics;
-use crate::views::timeline::{self, Availability, AvailabilityScan};
+use crate::views::timeline::{self, AvailabilityScan};
 use std::rc::Rc;
 
 /// One strategy's lane in the compare view.
@@ -207,20 +206,9 @@ fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
         .iter()
         .map(|l| (l.strategy, timeline::cumulative_downtime(&l.run, until)))
         .collect();
-    let mut lines = timeline::availability(&lane.run, until);
+    let lines = timeline::availability(&lane.run, until);
     let total = lines.len();
-    if total > AVAILABILITY_ROWS {
-        let down = |l: &timeline::TaskLine| {
-            l.spans
-                .iter()
-                .filter(|s| s.state != Availability::Up)
-                .map(|s| s.to - s.from)
-                .sum::<u64>()
-        };
-        sort::by_key(&mut lines, |l| std::cmp::Reverse(down(l)));
-        lines.truncate(AVAILABILITY_ROWS);
-        sort::by_key(&mut lines, |l| l.task);
-    }
+    let lines = timeline::most_downtime(lines, AVAILABILITY_ROWS);
     let roster = lane.run.engine().roster();
     Charts {
         cumulative: ChartData {
