@@ -68,7 +68,7 @@ pub const AVAILABILITY_ROWS: usize = 40;
 const CHART_STEPS: u64 = 200;
 
 impl Playground {
-    /// Every lane's group and measures at the clock; `single` is the main lane's, as
+    /// Every lane's group and measures at the clock; `single` has the main lane's group, as
     /// [`Playground::single`] read it now (the page reads it anyway: it is not read twice).
     pub fn lanes(&self, single: &Single) -> Vec<LaneView> {
         self.session
@@ -76,15 +76,15 @@ impl Playground {
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                let (frame, metrics) = if i == 0 {
-                    (single.frame.clone(), single.metrics.clone())
+                let frame = if i == 0 {
+                    single.frame.clone()
                 } else {
-                    (Frame::of(l.view()), Metrics::of(l.view()))
+                    Frame::of(l.view())
                 };
                 LaneView {
                     strategy: l.strategy,
                     frame,
-                    metrics,
+                    metrics: Metrics::of(l.view()),
                 }
             })
             .collect()

@@ -86,8 +86,11 @@ pub fn next_member_name(names: &[String]) -> String {
 pub struct Single {
     /// The group at the clock.
     pub frame: Frame,
-    /// The measures at the clock.
-    pub metrics: Metrics,
+    /// The group is at rest at the clock (see [`Metrics::at_rest`]). The rest of the
+    /// measures are read with the panels ([`Playground::panels`]), not on every frame.
+    pub at_rest: bool,
+    /// Active tasks are spread by capacity at the clock (see [`Metrics::balanced`]).
+    pub balanced: bool,
     /// What is going on between rounds, in words.
     pub quiet: &'static str,
     /// Names the tour highlights.
@@ -308,9 +311,9 @@ impl Playground {
     pub fn single(&self) -> Single {
         let view = self.session.main().view();
         let frame = Frame::of(view);
-        let metrics = Metrics::of(view);
+        let at_rest = view.at_rest();
         let chips = || frame.cards.iter().flat_map(|c| c.chips.iter());
-        let quiet = if metrics.at_rest {
+        let quiet = if at_rest {
             "nothing to do: the group is at rest"
         } else if chips().any(|c| c.role == ChipRole::Learner) {
             "learners replaying"
@@ -334,7 +337,8 @@ impl Playground {
             compact: view.tasks().len() > COMPACT_TASKS,
             found,
             frame,
-            metrics,
+            at_rest,
+            balanced: view.balanced(),
             quiet,
             highlight,
         }
@@ -353,7 +357,7 @@ impl Playground {
         let main = self.session.main();
         let view = main.view();
         let clock = self.session.clock();
-        let metrics = single.metrics.clone();
+        let metrics = Metrics::of(view);
         let log = self.log(&single.frame, metrics.at_rest);
         let mut down: Vec<(usize, u64)> = metrics
             .task_downtime

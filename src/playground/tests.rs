@@ -378,7 +378,7 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_
     for _ in 0..6 {
         now += 16.0;
         pg.act(Action::Frame(now));
-        assert_eq!(pg.single().metrics.at_ms, pg.session().clock());
+        assert_eq!(pg.single().frame.time, pg.session().clock());
         assert!(Rc::ptr_eq(&shown, &pg.panels(&pg.single())));
         timelines.push(pg.task_timeline());
     }

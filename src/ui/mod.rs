@@ -97,8 +97,8 @@ pub fn app() -> Html {
         html! {
             <main class="body">
                 <section id="stage" class="panel" aria-label="the group">
-                    <banner::Banner round={frame.round.clone()} at_rest={single.metrics.at_rest}
-                        balanced={single.metrics.balanced} quiet={single.quiet} />
+                    <banner::Banner round={frame.round.clone()} at_rest={single.at_rest}
+                        balanced={single.balanced} quiet={single.quiet} />
                     <protocol::ProtocolStrip round={frame.round.clone()} clock={clock} />
                     if single.compact {
                         <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
@@ -141,7 +141,7 @@ pub fn app() -> Html {
                 <tour::TourPanel position={position.clone()} on_action={on_action.clone()} />
             }
             <div class="visually-hidden" aria-live="polite" data-testid="announce">
-                { pg.announcement(frame, single.metrics.at_rest) }
+                { pg.announcement(frame, single.at_rest) }
             </div>
             { body }
             if let Some(form) = pg.application() {
