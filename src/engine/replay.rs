@@ -84,11 +84,13 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
 
 impl Engine {
     /// Seconds since the continuous quantities were last brought up to date.
+    #[inline]
     pub(super) fn since_anchor(&self) -> f64 {
         (self.time - self.anchor) as f64 / 1000.0
     }
 
     /// The end offset of a task's changelog.
+    #[inline]
     pub fn changelog_end(&self, task: TaskId) -> f64 {
         let t = task.index();
         if self.up[t] {

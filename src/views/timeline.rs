@@ -239,48 +239,94 @@ impl AvailabilityScan {
     }
 
     /// Every task's line from 0 to `until` (the moment read up to): what is still going on
-    /// then ends there. The scan is kept to read on from.
+    /// then ends there. The scan is kept to read on from; each of its stretches is copied
+    /// once, into room for the one still open (if any: most tasks have no learner).
     pub fn lines(&self, until: u64) -> Vec<TaskLine> {
-        self.clone().into_lines(until)
-    }
-
-    /// [`AvailabilityScan::lines`], for a scan read once: its spans are moved, not copied.
-    pub fn into_lines(self, until: u64) -> Vec<TaskLine> {
-        let close = |mut spans: Vec<(u64, u64)>, open: Option<u64>| {
-            spans.extend(open.map(|from| (from, until)));
-            spans
-        };
-        let [open_learning, open_standby] = self.open;
-        let [learning, standby] = self.replicas;
-        self.owners
-            .into_iter()
-            .zip(self.spans)
-            .zip(learning.into_iter().zip(standby))
-            .enumerate()
-            .map(|(i, ((mut owned, mut spans), (learning, standby)))| {
-                owned.retain(|&(from, to, _)| to > from);
-                if let Some(m) = self.owner[i] {
-                    if until > self.owned_since[i] {
-                        owned.push((self.owned_since[i], until, m));
-                    }
-                }
-                if until > self.since[i] {
-                    spans.push(Span {
-                        from: self.since[i],
-                        to: until,
-                        state: self.state[i],
-                    });
-                }
-                TaskLine {
-                    task: TaskId(i as u32),
-                    spans,
-                    learning: close(learning, open_learning[i]),
-                    owners: owned,
-                    standby: close(standby, open_standby[i]),
-                }
+        fn copy<T: Copy>(closed: &[T], open: bool) -> Vec<T> {
+            let mut v = Vec::with_capacity(closed.len() + usize::from(open));
+            v.extend_from_slice(closed);
+            v
+        }
+        (0..self.owner.len())
+            .map(|i| {
+                self.close(
+                    i,
+                    until,
+                    Closed {
+                        owners: copy(&self.owners[i], self.owner[i].is_some()),
+                        spans: copy(&self.spans[i], true),
+                        learning: copy(&self.replicas[0][i], self.open[0][i].is_some()),
+                        standby: copy(&self.replicas[1][i], self.open[1][i].is_some()),
+                    },
+                )
             })
             .collect()
     }
+
+    /// [`AvailabilityScan::lines`], for a scan read once: its stretches are moved, not copied.
+    pub fn into_lines(mut self, until: u64) -> Vec<TaskLine> {
+        let owners = std::mem::take(&mut self.owners);
+        let spans = std::mem::take(&mut self.spans);
+        let [learning, standby] = std::mem::take(&mut self.replicas);
+        owners
+            .into_iter()
+            .zip(spans)
+            .zip(learning.into_iter().zip(standby))
+            .enumerate()
+            .map(|(i, ((owners, spans), (learning, standby)))| {
+                self.close(
+                    i,
+                    until,
+                    Closed {
+                        owners,
+                        spans,
+                        learning,
+                        standby,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Task `i`'s line to `until`: its closed stretches and what is still open then.
+    fn close(&self, i: usize, until: u64, closed: Closed) -> TaskLine {
+        let Closed {
+            mut owners,
+            mut spans,
+            mut learning,
+            mut standby,
+        } = closed;
+        owners.retain(|&(from, to, _)| to > from);
+        if let Some(m) = self.owner[i] {
+            if until > self.owned_since[i] {
+                owners.push((self.owned_since[i], until, m));
+            }
+        }
+        if until > self.since[i] {
+            spans.push(Span {
+                from: self.since[i],
+                to: until,
+                state: self.state[i],
+            });
+        }
+        learning.extend(self.open[0][i].map(|from| (from, until)));
+        standby.extend(self.open[1][i].map(|from| (from, until)));
+        TaskLine {
+            task: TaskId(i as u32),
+            spans,
+            learning,
+            owners,
+            standby,
+        }
+    }
+}
+
+/// One task's stretches already closed, as a scan holds them.
+struct Closed {
+    owners: Vec<(u64, u64, MemberId)>,
+    spans: Vec<Span>,
+    learning: Vec<(u64, u64)>,
+    standby: Vec<(u64, u64)>,
 }
 
 /// How many task lines a chart of a large group draws: beyond this, rows get too thin to
