@@ -13,7 +13,8 @@ use crate::model::{Assignment, MemberAssignment, TaskId};
 pub(crate) type Pos = usize;
 
 /// Lists by task, read-only once built, in one allocation rather than one per task: a round
-/// of a group of thousands of tasks spent a third of its time growing and freeing them.
+/// of a group of thousands of tasks spent a quarter to a third of its time growing and freeing
+/// them.
 pub(crate) struct ByTask<T> {
     /// Where each task's list starts in `items`; the last entry is the end of the last list.
     start: Vec<usize>,
