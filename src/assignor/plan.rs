@@ -392,8 +392,12 @@ impl<'a> Plan<'a> {
     }
 
     /// The zones a task's replicas use: its owner's, its learner's and its reported
-    /// standbys' (of members that stay), each once.
+    /// standbys' (of members that stay), each once; none when replicas are not spread over
+    /// zones (no rule looks at them then, see [`Plan::zone_is_new`]).
     pub fn replica_zones(&self, task: usize) -> Vec<usize> {
+        if !self.zoned {
+            return Vec::new();
+        }
         let mut zones: Vec<usize> = self.owner[task]
             .into_iter()
             .chain(self.learner[task])

@@ -157,9 +157,13 @@ impl<'p, 'a> Standbys<'p, 'a> {
     }
 
     /// The zones of a task's replicas (its owner, learner and standbys placed so far), leaving
-    /// out one member.
+    /// out one member; none when replicas are not spread over zones (as
+    /// [`Plan::replica_zones`]).
     fn zones_of(&self, t: usize, without: Option<Pos>) -> Vec<usize> {
         let plan = self.plan;
+        if !plan.zoned {
+            return Vec::new();
+        }
         let mut zones: Vec<usize> = plan.owner[t]
             .into_iter()
             .chain(plan.learner[t])
