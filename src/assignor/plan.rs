@@ -22,24 +22,36 @@ pub(crate) struct ByTask<T> {
 }
 
 impl<T: Copy + Default> ByTask<T> {
+    /// `n` empty lists.
+    fn empty(n: usize) -> ByTask<T> {
+        ByTask {
+            start: vec![0; n + 1],
+            items: Vec::new(),
+        }
+    }
+
     /// Groups `(task, item)` pairs (tasks below `n`) by task, each task's items in the order
     /// given.
     fn group(n: usize, pairs: impl Iterator<Item = (TaskId, T)> + Clone) -> ByTask<T> {
-        let mut start = vec![0; n + 1];
+        // Count each task's items, then make the counts the ends of the lists.
+        let mut end = vec![0; n + 1];
         for (task, _) in pairs.clone() {
-            start[task.index() + 1] += 1;
+            end[task.index() + 1] += 1;
         }
         for t in 0..n {
-            start[t + 1] += start[t];
+            end[t + 1] += end[t];
         }
-        let mut next = start.clone();
-        let mut items = vec![T::default(); start[n]];
+        // Fill each list from its start (the previous list's end), moving that mark along:
+        // once filled, `end[t]` is where task `t`'s list ends and `t + 1`'s starts.
+        let mut items = vec![T::default(); end[n]];
         for (task, item) in pairs {
-            let at = &mut next[task.index()];
+            let at = &mut end[task.index()];
             items[*at] = item;
             *at += 1;
         }
-        ByTask { start, items }
+        end.rotate_right(1);
+        end[0] = 0;
+        ByTask { start: end, items }
     }
 }
 
@@ -99,8 +111,8 @@ impl<'a> Plan<'a> {
             learner: vec![None; n],
             reported_learner: vec![None; n],
             standbys: vec![Vec::new(); n],
-            holders: ByTask::group(n, std::iter::empty()),
-            reported_standbys: ByTask::group(n, std::iter::empty()),
+            holders: ByTask::empty(n),
+            reported_standbys: ByTask::empty(n),
             revoking: vec![false; n],
             followup: false,
             warmups: vec![Vec::new(); n],
@@ -497,5 +509,7 @@ mod tests {
         assert!(by_task[3].is_empty());
         let none = ByTask::<char>::group(3, std::iter::empty());
         assert!((0..3).all(|t| none[t].is_empty()));
+        let empty = ByTask::<char>::empty(3);
+        assert!((0..3).all(|t| empty[t].is_empty()));
     }
 }
