@@ -65,7 +65,7 @@ pub fn availability(run: &Run, until: u64) -> Vec<TaskLine> {
 /// to a later one, it goes on from where it stopped instead of reading the history from 0
 /// again (in a group of thousands of tasks, a reading visits every task's every event).
 /// The run must only have grown meanwhile; [`AvailabilityScan::follows`] tells.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct AvailabilityScan {
     /// The events read, and the last of them (to tell the history was not rewritten).
     read: usize,
