@@ -428,11 +428,8 @@ pub fn group_view(props: &GroupProps) -> Html {
         }
     };
     let zones = zones(&props.cards);
-    let tray = AttrValue::from(if props.mini {
-        orphans(&props.unowned)
-    } else {
-        String::new()
-    });
+    // The tray of a large group in words, one line (see below).
+    let tray = props.mini.then(|| AttrValue::from(orphans(&props.unowned)));
     html! {
         <div ref={container} class={classes!("group", props.small.then_some("small"), props.mini.then_some("mini-group"),
             (!zones.is_empty()).then_some("zoned"))} role="region" aria-label={props.label.clone()}>
@@ -463,24 +460,24 @@ pub fn group_view(props: &GroupProps) -> Html {
             // A large group keeps its tray, one line high, even when empty: a tray coming and
             // going (or wrapping its names) moved what is under the group, and the browser
             // repainted the whole page.
-            if props.mini {
-                <section class={classes!("tray", "mini-tray", props.unowned.is_empty().then_some("empty"))} aria-label="tasks no member runs">
+            if props.mini || !props.unowned.is_empty() {
+                <section class={classes!("tray", props.mini.then_some("mini-tray"), (props.mini && props.unowned.is_empty()).then_some("empty"))}
+                    aria-label="tasks no member runs">
                     <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
-                    <p data-testid="orphans" title={tray.clone()}>{ tray }</p>
-                </section>
-            } else if !props.unowned.is_empty() {
-                <section class="tray" aria-label="tasks no member runs">
-                    <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
-                    <div class="chips" role="list">
-                        { for props.unowned.iter().map(|chip| html! {
-                            <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| **h == *chip.name).then_some("highlight"))}
-                                data-testid="orphan" data-flip={format!("{}:active:", chip.name)} data-task-id={chip.name.clone()}
-                                data-stateful={chip.stateful.to_string()} role="listitem"
-                                title={format!("{}: no member runs it", chip.name)}>
-                                <span class="label"><span class="glyph" aria-hidden="true">{ "\u{2715}" }</span>{ &chip.name }</span>
-                            </div>
-                        }) }
-                    </div>
+                    if let Some(tray) = tray {
+                        <p data-testid="orphans" title={tray.clone()}>{ tray }</p>
+                    } else {
+                        <div class="chips" role="list">
+                            { for props.unowned.iter().map(|chip| html! {
+                                <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| **h == *chip.name).then_some("highlight"))}
+                                    data-testid="orphan" data-flip={format!("{}:active:", chip.name)} data-task-id={chip.name.clone()}
+                                    data-stateful={chip.stateful.to_string()} role="listitem"
+                                    title={format!("{}: no member runs it", chip.name)}>
+                                    <span class="label"><span class="glyph" aria-hidden="true">{ "\u{2715}" }</span>{ &chip.name }</span>
+                                </div>
+                            }) }
+                        </div>
+                    }
                 </section>
             }
         </div>
