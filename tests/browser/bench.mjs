@@ -13,7 +13,9 @@
 // - a fixed workload for comparing builds: the heavy and 300 x 3,000 histories walked forward
 //   in 120 steps of 267 ms, with the playground's own view and render time per step and the
 //   main thread's whole CPU time per step (the browser's style, layout, paint and layers too);
-// - opening a 300 x 3,000 share link, to the first frame.
+// - opening a 300 x 3,000 share link, to the first frame;
+// - the floor: what the browser spends a frame when one number in a line of text changes,
+//   on a blank page and on the 50 x 500 page, with none of the playground's script running.
 // Frame figures: the interval between animation frames (16.7 ms at 60 Hz is every frame on
 // time; "late" is over 20 ms) and the main thread's task durations from a Chromium trace, as
 // wall time and as the thread's CPU time (which other processes on the machine disturb less).
@@ -219,6 +221,49 @@ async function walk(browser, page, steps = 120) {
   };
 }
 
+/**
+ * What any change costs the browser on this machine, before the playground's script runs: a
+ * number in a line of text rewritten on every animation frame for `seconds`, by a plain
+ * script, on a blank page and then on the 50 x 500 page (paused; the number sits in the
+ * transport's readout). Per frame, the main thread's CPU time (mean and p95) and its stages:
+ * the floor under the playing figures, and a way to compare machines.
+ */
+async function floor(browser, page, seconds = 4) {
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  const count = await page.evaluate(
+    (ms) =>
+      new Promise((done) => {
+        const host = document.querySelector('.readout') || document.body;
+        const number = host.appendChild(document.createElement('span'));
+        let n = 0;
+        const start = performance.now();
+        const tick = (now) => {
+          number.textContent = String(++n);
+          if (now - start < ms) requestAnimationFrame(tick);
+          else done(n);
+        };
+        requestAnimationFrame(tick);
+      }),
+    seconds * 1000,
+  );
+  const trace = JSON.parse((await browser.stopTracing()).toString());
+  const events = trace.traceEvents || trace;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const mine = events.filter((e) => e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid && e.tdur !== undefined);
+  const per = (names) => mine.filter((e) => names.includes(e.name)).reduce((a, e) => a + e.tdur / 1000, 0) / count;
+  const tasks = mine.filter((e) => e.name === 'RunTask' && e.dur >= 50).map((e) => e.tdur / 1000);
+  const two = (x) => Math.round(x * 100) / 100;
+  return {
+    frames: count,
+    main_thread_cpu_per_frame_ms: two(per(['RunTask'])),
+    main_thread_task_cpu_p95_ms: round(percentile(tasks, 95)),
+    style_and_layout_ms: two(per(['UpdateLayoutTree', 'Layout'])),
+    paint_ms: two(per(['PrePaint', 'Paint'])),
+    layers_ms: two(per(['Layerize', 'Commit'])),
+    hit_test_ms: two(per(['HitTest'])),
+  };
+}
+
 /** Plays at 16x until the group is at rest, so that the whole history exists. */
 async function playToRest(page, timeout = 300000) {
   await page.selectOption('[data-testid=speed]', '16');
@@ -265,6 +310,20 @@ async function scenarios(browser, server) {
       await page.context().close();
     }
     results.interactive_ms = { median: round(percentile(loads, 50)), max: round(Math.max(...loads)) };
+  }
+  if (wanted('floor')) {
+    const blank = await openPage(browser, server.origin);
+    await blank.setContent('<p style="font: 16px system-ui">A line of text, and a number: </p>');
+    results.floor_blank = await floor(browser, blank);
+    await done(blank);
+    const page = await fresh(browser, server);
+    await importScenario(page, scaleOut(45, 50, 500), 'bench.json', 120000);
+    await page.selectOption('[data-testid=speed]', '2');
+    await page.click('[data-testid=play]');
+    await page.waitForTimeout(2000);
+    await page.click('[data-testid=play]');
+    results.floor_50x500 = await floor(browser, page);
+    await done(page);
   }
   if (wanted('50x500')) {
     const page = await fresh(browser, server);
@@ -363,6 +422,8 @@ const walkPair = (w) => (w ? `${w.view_mean_ms}/${w.render_mean_ms}` : undefined
 /** The figures a comparison of builds lines up, by name. */
 const HEADLINES = {
   'wasm gzip KB': (r) => r.bundle.wasm_gzip_bytes / 1000,
+  'floor blank task cpu p95': (r) => r.floor_blank?.main_thread_task_cpu_p95_ms,
+  'floor 50x500 task cpu p95': (r) => r.floor_50x500?.main_thread_task_cpu_p95_ms,
   '50x500 2x late %': (r) => r.playing_50x500?.frames_late_percent,
   '50x500 2x task cpu p95': (r) => r.playing_50x500?.main_thread_task_cpu_p95_ms,
   'scrub 50x500 p95': (r) => r.scrub_ms_50x500?.p95,
