@@ -69,9 +69,18 @@ fn marks(props: &MarksProps) -> Html {
     }
 }
 
-/// The transport bar.
-#[function_component(Transport)]
-pub fn transport(props: &TransportProps) -> Html {
+/// Properties of the playback buttons.
+#[derive(Properties, PartialEq)]
+struct ButtonsProps {
+    playing: bool,
+    speed: f64,
+    on_action: Callback<Action>,
+}
+
+/// Play, step, reset and speed: drawn again when playing or the speed changes, not on every
+/// frame as the clock moves.
+#[function_component(PlaybackButtons)]
+fn playback_buttons(props: &ButtonsProps) -> Html {
     let on = &props.on_action;
     let playing = props.playing;
     let play = on.reform(move |_: MouseEvent| Action::Play(!playing));
@@ -86,6 +95,30 @@ pub fn transport(props: &TransportProps) -> Html {
         let index = SPEED_LABELS.iter().position(|l| *l == value)?;
         SPEEDS.get(index).map(|&s| Action::Speed(s))
     });
+    html! {
+        <div class="buttons">
+            <button data-testid="play" class="primary" aria-pressed={props.playing.to_string()} onclick={play}
+                aria-label={if props.playing { "pause" } else { "play" }} title="Play or pause (space)">
+                { if props.playing { "\u{2016} Pause" } else { "\u{25B6} Play" } }
+            </button>
+            <button data-testid="back" onclick={back} title="Back to the previous event (left arrow)" aria-label="back to the previous event">{ "\u{25C2} back" }</button>
+            <button data-testid="step" onclick={step} title="Step to the next event (right arrow)" aria-label="next event">{ "event \u{25B8}" }</button>
+            <button data-testid="step-round" onclick={step_round} title="Step to the next rebalance round" aria-label="next round">{ "round \u{25B8}\u{25B8}" }</button>
+            <button data-testid="reset" onclick={reset} title="Start this scenario again from 0 ms" aria-label="reset">{ "\u{27F2}" }</button>
+            <label for="speed" class="visually-hidden">{ "speed" }</label>
+            <select id="speed" data-testid="speed" onchange={speed} title="Speed (keys 1 to 7)">
+                { for SPEEDS.iter().zip(SPEED_LABELS).map(|(&s, label)| html! {
+                    <option value={label} selected={(s - props.speed).abs() < 1e-9}>{ format!("{label}\u{00D7}") }</option>
+                }) }
+            </select>
+        </div>
+    }
+}
+
+/// The transport bar.
+#[function_component(Transport)]
+pub fn transport(props: &TransportProps) -> Html {
+    let on = &props.on_action;
     let seek = maybe(on, |e: InputEvent| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlInputElement>()
@@ -95,22 +128,7 @@ pub fn transport(props: &TransportProps) -> Html {
     let max = props.scale;
     html! {
         <section class="transport" aria-label="playback">
-            <div class="buttons">
-                <button data-testid="play" class="primary" aria-pressed={props.playing.to_string()} onclick={play}
-                    aria-label={if props.playing { "pause" } else { "play" }} title="Play or pause (space)">
-                    { if props.playing { "\u{2016} Pause" } else { "\u{25B6} Play" } }
-                </button>
-                <button data-testid="back" onclick={back} title="Back to the previous event (left arrow)" aria-label="back to the previous event">{ "\u{25C2} back" }</button>
-                <button data-testid="step" onclick={step} title="Step to the next event (right arrow)" aria-label="next event">{ "event \u{25B8}" }</button>
-                <button data-testid="step-round" onclick={step_round} title="Step to the next rebalance round" aria-label="next round">{ "round \u{25B8}\u{25B8}" }</button>
-                <button data-testid="reset" onclick={reset} title="Start this scenario again from 0 ms" aria-label="reset">{ "\u{27F2}" }</button>
-                <label for="speed" class="visually-hidden">{ "speed" }</label>
-                <select id="speed" data-testid="speed" onchange={speed} title="Speed (keys 1 to 7)">
-                    { for SPEEDS.iter().zip(SPEED_LABELS).map(|(&s, label)| html! {
-                        <option value={label} selected={(s - props.speed).abs() < 1e-9}>{ format!("{label}\u{00D7}") }</option>
-                    }) }
-                </select>
-            </div>
+            <PlaybackButtons playing={props.playing} speed={props.speed} on_action={on.clone()} />
             <div class="scrub" data-frontier={props.frontier.to_string()}>
                 <label for="scrubber" class="visually-hidden">{ "time" }</label>
                 <input id="scrubber" data-testid="scrubber" type="range" min="0" max={max.to_string()} step="1"

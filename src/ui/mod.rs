@@ -99,7 +99,7 @@ pub fn app() -> Html {
                 <section id="stage" class="panel" aria-label="the group">
                     <banner::Banner round={frame.round.clone()} at_rest={single.at_rest}
                         balanced={single.balanced} quiet={single.quiet} />
-                    <protocol::ProtocolStrip round={frame.round.clone()} clock={clock} />
+                    <protocol::ProtocolStrip round={frame.round.clone()} progress={frame.round.phase_progress(clock)} />
                     if single.compact {
                         <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
                     }

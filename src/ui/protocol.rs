@@ -11,18 +11,16 @@ use yew::prelude::*;
 pub struct ProtocolProps {
     /// The round at the clock.
     pub round: RoundView,
-    /// The moment viewed (how far the step under way is).
-    pub clock: u64,
+    /// How far the step under way is, in thousandths: not the clock, which moves on every
+    /// frame of play while the strip only changes during a round.
+    pub progress: u16,
 }
 
 /// The round as three steps.
 #[function_component(ProtocolStrip)]
 pub fn protocol_strip(props: &ProtocolProps) -> Html {
     let r = &props.round;
-    let progress = r.phase_span.map_or(0.0, |(from, until)| {
-        (props.clock.saturating_sub(from) as f64 / until.saturating_sub(from).max(1) as f64)
-            .clamp(0.0, 1.0)
-    });
+    let progress = f64::from(props.progress) / 1000.0;
     let state = |step: PhaseView| match (r.phase, step) {
         (a, b) if a == b => "on",
         (PhaseView::Syncing, PhaseView::Joining) => "done",

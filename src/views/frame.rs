@@ -280,6 +280,18 @@ pub struct RoundView {
     pub members: usize,
 }
 
+impl RoundView {
+    /// How far the phase under way is at `clock`, in thousandths (0 without a phase under
+    /// way): what the protocol strip's dot shows, in steps a frame of play rarely repeats but
+    /// a group at rest never leaves.
+    pub fn phase_progress(&self, clock: u64) -> u16 {
+        self.phase_span.map_or(0, |(from, until)| {
+            let span = until.saturating_sub(from).max(1);
+            (clock.saturating_sub(from).min(span) * 1000 / span) as u16
+        })
+    }
+}
+
 /// Everything drawn at one moment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Frame {
@@ -590,6 +602,8 @@ mod tests {
         assert_eq!(joining.round.cause_kinds, ["member_joined"]);
         assert_eq!(joining.round.cause_labels, ["S4 joins"]);
         assert_eq!(joining.round.phase_span, Some((0, 250)));
+        assert_eq!(joining.round.phase_progress(100), 400);
+        assert_eq!(joining.round.phase_progress(400), 1000);
         assert_eq!(joining.round.members, 4);
         let syncing = Frame::of(&run_to("scale-up-running", 300));
         assert_eq!(syncing.round.phase, PhaseView::Syncing);
@@ -597,6 +611,8 @@ mod tests {
         assert_eq!(syncing.round.generation, 1);
         let stable = Frame::of(&run_to("scale-up-running", 600));
         assert_eq!(stable.round.phase, PhaseView::Stable);
+        assert_eq!(stable.round.phase_progress(600), 0);
+        assert_eq!(syncing.round.phase_progress(200), 0);
     }
 
     #[test]
