@@ -119,19 +119,43 @@ impl Lags {
 
     /// The caught-up clients of a task, in client order, among `clients` clients.
     pub fn caught_up_clients(&self, task: TaskId, acceptable: u64, clients: usize) -> Vec<usize> {
-        if acceptable == u64::MAX || self.changelog[task.index()] <= acceptable {
+        if self.all_caught_up(task, acceptable) {
             return (0..clients).collect();
         }
-        let mut out: Vec<usize> = self.reported[task.index()]
+        let mut out: Vec<usize> = self.reported_caught_up(task, acceptable).collect();
+        sort::ascending(&mut out);
+        out
+    }
+
+    /// How many of `clients` clients are caught up on a task (the length of
+    /// [`Lags::caught_up_clients`], without listing them).
+    pub fn caught_up_count(&self, task: TaskId, acceptable: u64, clients: usize) -> usize {
+        if self.all_caught_up(task, acceptable) {
+            clients
+        } else {
+            self.reported_caught_up(task, acceptable).count()
+        }
+    }
+
+    /// Every client is caught up on a task: the acceptable lag is unbounded or covers its
+    /// whole changelog.
+    fn all_caught_up(&self, task: TaskId, acceptable: u64) -> bool {
+        acceptable == u64::MAX || self.changelog[task.index()] <= acceptable
+    }
+
+    /// The clients that reported a lag within `acceptable` on a task, by lag.
+    fn reported_caught_up(
+        &self,
+        task: TaskId,
+        acceptable: u64,
+    ) -> impl Iterator<Item = usize> + '_ {
+        self.reported[task.index()]
             .iter()
-            .filter(|&&(lag, _)| match lag {
+            .filter(move |&&(lag, _)| match lag {
                 Lag::Running => true,
                 Lag::Records(n) => n <= acceptable,
             })
             .map(|&(_, c)| c)
-            .collect();
-        sort::ascending(&mut out);
-        out
     }
 
     /// The smallest lag any of `clients` clients has on a task (the first of [`Lags::by_lag`]).
@@ -150,11 +174,11 @@ impl Lags {
     pub fn by_lag(&self, task: TaskId, clients: usize) -> impl Iterator<Item = usize> + '_ {
         let reported = &self.reported[task.index()];
         let full = Lag::Records(self.changelog[task.index()]);
-        let mut has_state = vec![false; clients];
-        for &(_, c) in reported {
-            has_state[c] = true;
-        }
-        let mut others = (0..clients).filter(move |&c| !has_state[c]).peekable();
+        // A task's reports are few (its owner, standbys, learners), and callers read only
+        // the first clients: look each one up rather than mark all clients first.
+        let mut others = (0..clients)
+            .filter(move |&c| !reported.iter().any(|&(_, r)| r == c))
+            .peekable();
         let mut reported = reported.iter().peekable();
         std::iter::from_fn(move || match (reported.peek(), others.peek()) {
             (Some(&&(lag, c)), Some(&o)) => {

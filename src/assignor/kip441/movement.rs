@@ -46,6 +46,15 @@ fn least_loaded(
         })
 }
 
+/// Puts movements listed in (client, task) order in the order Kafka handles them: by how
+/// many clients are caught up, then task, then client. Two stable counting passes, by task
+/// then by count, give the order a sort of the triples would, without comparing them (a
+/// scale-out schedules most of the tasks).
+fn fewest_caught_up_first(scheduled: &mut [(usize, TaskId, usize)]) {
+    sort::by_index(scheduled, |&(_, t, _)| t.index());
+    sort::by_index(scheduled, |&(caught_up, _, _)| caught_up);
+}
+
 /// Takes one unit of the warm-up budget; true if there was one (the budget is decremented
 /// even when it is already spent, as Kafka's counter is).
 fn take_budget(budget: &mut i64) -> bool {
@@ -69,12 +78,11 @@ pub fn assign_active_task_movements(
     for (c, client) in clients.iter().enumerate() {
         for &t in &client.active {
             if needs_move(lags, acceptable, n, t, c) {
-                let caught_up = lags.caught_up_clients(t, acceptable, n).len();
-                scheduled.push((caught_up, t, c));
+                scheduled.push((lags.caught_up_count(t, acceptable, n), t, c));
             }
         }
     }
-    sort::ascending(&mut scheduled);
+    fewest_caught_up_first(&mut scheduled);
     let mut done = Movements {
         count: scheduled.len(),
         warmups: Vec::new(),
@@ -137,12 +145,11 @@ pub fn assign_standby_task_movements(
     for (c, client) in clients.iter().enumerate() {
         for &t in &client.standby {
             if !active_warmups.contains(&(c, t)) && needs_move(lags, acceptable, n, t, c) {
-                let caught_up = lags.caught_up_clients(t, acceptable, n).len();
-                scheduled.push((caught_up, t, c));
+                scheduled.push((lags.caught_up_count(t, acceptable, n), t, c));
             }
         }
     }
-    sort::ascending(&mut scheduled);
+    fewest_caught_up_first(&mut scheduled);
     let mut done = Movements::default();
     for (_, t, target) in scheduled {
         let caught_up = lags.caught_up_clients(t, acceptable, n);
@@ -161,4 +168,32 @@ pub fn assign_standby_task_movements(
         done.count += 1;
     }
     done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movements_come_in_the_order_of_a_sort_of_them() {
+        // Movements as the scheduling loops list them: clients in order, each client's tasks
+        // in order, with caught-up counts that repeat.
+        let mut seed = 5_u64;
+        let mut next = |m: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % m
+        };
+        let mut scheduled = Vec::new();
+        for client in 0..40 {
+            for task in 0..60 {
+                if next(3) == 0 {
+                    scheduled.push((next(4) as usize, TaskId(task), client));
+                }
+            }
+        }
+        let mut expected = scheduled.clone();
+        sort::ascending(&mut expected);
+        fewest_caught_up_first(&mut scheduled);
+        assert_eq!(scheduled, expected);
+    }
 }
