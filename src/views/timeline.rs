@@ -204,7 +204,9 @@ impl AvailabilityScan {
     /// rounds after it come later); an abandoned one never synced and is passed over.
     fn read_rounds(&mut self, run: &Run, until: u64) {
         let n = self.owner.len();
-        let mut held = [vec![false; n], vec![false; n]];
+        // Which tasks a round gives learners and standbys, made only once a new round has
+        // synced: most reads (one a rebuild of the timeline) find none.
+        let mut flags: Option<[Vec<bool>; 2]> = None;
         for r in run.rounds().get(self.rounds_read..).unwrap_or_default() {
             let Some(synced) = r.synced_at.filter(|&s| s <= until) else {
                 if r.abandoned {
@@ -214,6 +216,7 @@ impl AvailabilityScan {
                 break;
             };
             self.rounds_read += 1;
+            let held = flags.get_or_insert_with(|| [vec![false; n], vec![false; n]]);
             held.iter_mut().for_each(|h| h.fill(false));
             for (_, a) in &r.assignment.members {
                 for &t in &a.learning {
