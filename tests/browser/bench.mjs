@@ -382,10 +382,17 @@ async function scenarios(browser, server) {
   return results;
 }
 
+/** The median of numbers: the mean of the middle two when there is an even count of them. */
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /** The median of each number across runs (the first run's value for anything else). */
 function medians(runs) {
   const merge = (values) => {
-    if (values.every((v) => typeof v === 'number')) return percentile(values, 50);
+    if (values.every((v) => typeof v === 'number')) return median(values);
     if (values.every((v) => v && typeof v === 'object' && !Array.isArray(v))) {
       const out = {};
       for (const k of Object.keys(values[0])) out[k] = merge(values.map((v) => v[k]));
