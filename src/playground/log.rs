@@ -15,8 +15,9 @@ use std::rc::Rc;
 /// shared rounds is a pointer comparison.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Log {
-    /// One entry per round assigned by the clock.
-    pub rounds: Rc<Vec<LogRound>>,
+    /// One entry per round assigned by the clock (shared: a round of a large group runs to
+    /// 50,000 characters, and every new round used to copy all the earlier ones twice).
+    pub rounds: Rc<Vec<Rc<LogRound>>>,
     /// Invariant violations seen by the clock.
     pub violations: Vec<Violation>,
     /// The round in its join phase, not yet assigned, in words.
@@ -190,15 +191,15 @@ fn entry_key(round: &Round, clock: u64, forks: usize) -> EntryKey {
 fn log_rounds(
     lane: &Lane,
     clock: u64,
-    written: &RefCell<Vec<(EntryKey, LogRound)>>,
-) -> Vec<LogRound> {
+    written: &RefCell<Vec<(EntryKey, Rc<LogRound>)>>,
+) -> Vec<Rc<LogRound>> {
     let view = lane.view();
     let roster = view.roster();
     let standbys = view.config().num_standby_replicas > 0;
     let ready_lag = view.config().ready_lag();
     let forks = lane.run.forks().len();
     let mut written = written.borrow_mut();
-    let entries: Vec<(EntryKey, LogRound)> = lane
+    let entries: Vec<(EntryKey, Rc<LogRound>)> = lane
         .rounds_until(clock)
         .iter()
         .enumerate()
@@ -214,12 +215,12 @@ fn log_rounds(
                         notation::round(roster, &r, standbys, ready_lag)
                     };
                     let (heading, body) = text.split_once('\n').unwrap_or((&text, ""));
-                    let entry = LogRound {
+                    let entry = Rc::new(LogRound {
                         index: r.index,
                         started_at: r.started_at,
                         heading: heading.to_string(),
                         body: body.to_string(),
-                    };
+                    });
                     (key, entry)
                 }
             }
@@ -310,11 +311,13 @@ mod tests {
                 bodies
                     .iter()
                     .enumerate()
-                    .map(|(i, body)| LogRound {
-                        index: i as u32 + 1,
-                        started_at: i as u64 * 1_000,
-                        heading: notation::heading(i as u32 + 1),
-                        body: body.clone(),
+                    .map(|(i, body)| {
+                        Rc::new(LogRound {
+                            index: i as u32 + 1,
+                            started_at: i as u64 * 1_000,
+                            heading: notation::heading(i as u32 + 1),
+                            body: body.clone(),
+                        })
                     })
                     .collect(),
             ),

@@ -183,10 +183,10 @@ pub struct Memos {
     /// The compare charts: by lane, history shown, events and forks, axis.
     pub(super) charts: Memo<(usize, u64, usize, usize, u64), Charts>,
     /// The log's rounds: by rounds assigned, synced and abandoned by the clock, and forks.
-    pub(super) log: Memo<(usize, usize, usize, usize), Vec<LogRound>>,
+    pub(super) log: Memo<(usize, usize, usize, usize), Vec<Rc<LogRound>>>,
     /// Each round's log entry with what it was written from: a new round writes only its
     /// own entry.
-    pub(super) log_entries: RefCell<Vec<(super::log::EntryKey, LogRound)>>,
+    pub(super) log_entries: RefCell<Vec<(super::log::EntryKey, Rc<LogRound>)>>,
     /// The scenario as a file, for the configuration editor.
     pub(super) scenario: Memo<(), ScenarioFile>,
     /// The tasks' names.
