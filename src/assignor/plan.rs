@@ -21,7 +21,7 @@ pub(crate) struct ByTask<T> {
     items: Vec<T>,
 }
 
-impl<T: Copy + Default> ByTask<T> {
+impl<T: Copy> ByTask<T> {
     /// `n` empty lists.
     fn empty(n: usize) -> ByTask<T> {
         ByTask {
@@ -33,25 +33,8 @@ impl<T: Copy + Default> ByTask<T> {
     /// Groups `(task, item)` pairs (tasks below `n`) by task, each task's items in the order
     /// given.
     fn group(n: usize, pairs: impl Iterator<Item = (TaskId, T)> + Clone) -> ByTask<T> {
-        // Count each task's items, then make the counts the ends of the lists.
-        let mut end = vec![0; n + 1];
-        for (task, _) in pairs.clone() {
-            end[task.index() + 1] += 1;
-        }
-        for t in 0..n {
-            end[t + 1] += end[t];
-        }
-        // Fill each list from its start (the previous list's end), moving that mark along:
-        // once filled, `end[t]` is where task `t`'s list ends and `t + 1`'s starts.
-        let mut items = vec![T::default(); end[n]];
-        for (task, item) in pairs {
-            let at = &mut end[task.index()];
-            items[*at] = item;
-            *at += 1;
-        }
-        end.rotate_right(1);
-        end[0] = 0;
-        ByTask { start: end, items }
+        let (start, items) = sort::group_by_index(n, pairs.map(|(t, item)| (t.index(), item)));
+        ByTask { start, items }
     }
 }
 

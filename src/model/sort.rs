@@ -30,26 +30,46 @@ pub fn ascending<T: Ord>(items: &mut [T]) {
 }
 
 /// Sorts `items` stably by a small index `key` gives each, in time linear in the items and
-/// the largest index (a counting sort): for long lists keyed by task or client index, where
-/// [`by`] would compare through a reference at every step.
+/// the largest index (a counting sort, [`group_by_index`]): for long lists keyed by task or
+/// client index, where [`by`] would compare through a reference at every step.
 pub fn by_index<T: Copy>(items: &mut [T], key: impl Fn(&T) -> usize) {
     let Some(largest) = items.iter().map(&key).max() else {
         return;
     };
-    // Where each index's items start, once the counts are summed.
-    let mut start = vec![0_usize; largest + 2];
-    for item in items.iter() {
-        start[key(item) + 1] += 1;
+    let (_, sorted) = group_by_index(largest + 1, items.iter().map(|item| (key(item), *item)));
+    items.copy_from_slice(&sorted);
+}
+
+/// Groups `(index, item)` pairs (indices below `n`) by index, each index's items in the
+/// order given, by counting: the items in index order, and where each index's items start
+/// (`n + 1` marks, the last one the end of the last index's items).
+pub fn group_by_index<T: Copy>(
+    n: usize,
+    pairs: impl Iterator<Item = (usize, T)> + Clone,
+) -> (Vec<usize>, Vec<T>) {
+    // Count each index's items, then make the counts the ends of their runs.
+    let mut end = vec![0; n + 1];
+    for (k, _) in pairs.clone() {
+        end[k + 1] += 1;
     }
-    for k in 1..start.len() {
-        start[k] += start[k - 1];
+    for k in 0..n {
+        end[k + 1] += end[k];
     }
-    let unsorted = items.to_vec();
-    for item in unsorted {
-        let k = key(&item);
-        items[start[k]] = item;
-        start[k] += 1;
+    // Fill each run from its start (the previous run's end), moving that mark along: once
+    // filled, `end[k]` is where index `k`'s run ends and `k + 1`'s starts.
+    // Every slot is written; the first item fills them until then (none: no slots).
+    let mut items = pairs
+        .clone()
+        .next()
+        .map_or_else(Vec::new, |(_, first)| vec![first; end[n]]);
+    for (k, item) in pairs {
+        let at = &mut end[k];
+        items[*at] = item;
+        *at += 1;
     }
+    end.rotate_right(1);
+    end[0] = 0;
+    (end, items)
 }
 
 /// The positions `0..len` in the order `compare` puts them, ties by position: the only
