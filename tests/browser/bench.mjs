@@ -41,6 +41,18 @@ function percentile(values, p) {
 }
 
 const round = (x) => Math.round(x * 10) / 10;
+const two = (x) => Math.round(x * 100) / 100;
+
+/**
+ * Stops the page's trace and returns the complete events (`ph` X) of its renderer's main
+ * thread, with their wall (`dur`) and CPU (`tdur`) durations in microseconds.
+ */
+async function mainThreadEvents(browser) {
+  const trace = JSON.parse((await browser.stopTracing()).toString());
+  const events = trace.traceEvents || trace;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  return events.filter((e) => e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid);
+}
 
 /**
  * Plays for `seconds` (or until the playground pauses itself at rest) and measures the
@@ -55,10 +67,7 @@ async function playFor(browser, page, seconds) {
   await page.click('[data-testid=play]');
   const intervals = await frames(page, seconds);
   if ((await page.getAttribute('[data-testid=play]', 'aria-pressed')) === 'true') await page.click('[data-testid=play]');
-  const trace = JSON.parse((await browser.stopTracing()).toString());
-  const events = trace.traceEvents || trace;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const runs = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && e.pid === main?.pid && e.tid === main?.tid);
+  const runs = (await mainThreadEvents(browser)).filter((e) => e.name === 'RunTask');
   const tasks = runs.map((e) => e.dur / 1000).filter((d) => d >= 0.05);
   // CPU time of the same tasks: what the page itself costs, whatever else the machine runs.
   const cpu = runs.filter((e) => e.dur >= 50 && e.tdur !== undefined).map((e) => e.tdur / 1000);
@@ -198,16 +207,11 @@ async function walk(browser, page, steps = 120) {
     return out;
   }, steps);
   // The whole main thread's CPU time over the walk, and the browser's rendering stages in it.
-  const trace = JSON.parse((await browser.stopTracing()).toString());
-  const events = trace.traceEvents || trace;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const thread = await mainThreadEvents(browser);
   const cpu = (names) =>
-    events
-      .filter((e) => e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid && names.includes(e.name) && e.tdur !== undefined)
-      .reduce((a, e) => a + e.tdur / 1000, 0) / per.length;
+    thread.filter((e) => names.includes(e.name) && e.tdur !== undefined).reduce((a, e) => a + e.tdur / 1000, 0) / per.length;
   const mean = (i) => per.reduce((a, s) => a + s[i], 0) / per.length;
   const both = per.map((s) => s[0] + s[1]);
-  const two = (x) => Math.round(x * 100) / 100;
   return {
     steps: per.length,
     main_thread_cpu_ms: two(cpu(['RunTask'])),
@@ -246,13 +250,9 @@ async function floor(browser, page, seconds = 4) {
       }),
     seconds * 1000,
   );
-  const trace = JSON.parse((await browser.stopTracing()).toString());
-  const events = trace.traceEvents || trace;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const mine = events.filter((e) => e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid && e.tdur !== undefined);
+  const mine = (await mainThreadEvents(browser)).filter((e) => e.tdur !== undefined);
   const per = (names) => mine.filter((e) => names.includes(e.name)).reduce((a, e) => a + e.tdur / 1000, 0) / count;
   const tasks = mine.filter((e) => e.name === 'RunTask' && e.dur >= 50).map((e) => e.tdur / 1000);
-  const two = (x) => Math.round(x * 100) / 100;
   return {
     frames: count,
     main_thread_cpu_per_frame_ms: two(per(['RunTask'])),
