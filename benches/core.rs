@@ -1,8 +1,8 @@
 //! Criterion benchmarks of the core: one assignment at 1,000 members x 10,000 tasks (the
-//! learner design without standbys, and every strategy with one standby), a whole scale-out
-//! simulation at 100 members x 1,000 tasks, and the four-strategy comparison of it; and the
-//! single view's reading of a 300 members x 3,000 tasks group on each frame (part of what the
-//! page's `view` measure times in the browser).
+//! learner design without standbys, every strategy with one standby, and the sticky ones over
+//! four subtopologies), a whole scale-out simulation at 100 members x 1,000 tasks, and the
+//! four-strategy comparison of it; and the single view's reading of a 300 members x 3,000
+//! tasks group on each frame (part of what the page's `view` measure times in the browser).
 //!
 //! Run with `cargo bench --bench core`.
 
@@ -56,6 +56,7 @@ mod native {
             .map(|i| TaskInfo {
                 stateful: true,
                 changelog: 20_000 + (i * 7_919) % 60_000,
+                subtopology: 0,
             })
             .collect();
         let mut group = c.benchmark_group("assignor 1000 members x 10000 tasks");
@@ -121,6 +122,36 @@ mod native {
                             config: &standby,
                             tasks: &tasks,
                             members: black_box(&zoned),
+                        })
+                    })
+                },
+            );
+        }
+        // The same tasks in four subtopologies of 4,000, 3,000, 2,000 and 1,000 partitions:
+        // the sticky strategies spread each one (rule 9).
+        let grouped: Vec<TaskInfo> = tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| TaskInfo {
+                subtopology: [0, 4_000, 7_000, 9_000].iter().filter(|&&s| i >= s).count() as u32
+                    - 1,
+                ..*t
+            })
+            .collect();
+        for strategy in [Strategy::Learner, Strategy::Cooperative] {
+            let standby = AssignorConfig {
+                strategy,
+                num_standby_replicas: 1,
+                ..config.clone()
+            };
+            group.bench_function(
+                format!("{strategy} scale-out 900 to 1000, 1 standby, 4 subtopologies"),
+                |b| {
+                    b.iter(|| {
+                        assignor::assign(AssignInput {
+                            config: &standby,
+                            tasks: &grouped,
+                            members: black_box(&members),
                         })
                     })
                 },

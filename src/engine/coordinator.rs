@@ -380,9 +380,11 @@ impl Engine {
             .tasks
             .iter()
             .zip(&self.changelog)
-            .map(|(t, &end)| TaskInfo {
+            .zip(self.subtopologies.iter())
+            .map(|((t, &end), &subtopology)| TaskInfo {
                 stateful: t.stateful,
                 changelog: end.ceil() as u64,
+                subtopology,
             })
             .collect();
         assignor::assign(AssignInput {

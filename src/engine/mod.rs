@@ -21,12 +21,13 @@ pub mod replay;
 pub mod restart;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
-use crate::model::{Config, MemberId, Roster, Scenario, Task, TaskId};
+use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
 use member::{Member, MemberStatus, Store};
 use replay::{Replay, EPSILON};
 use restart::RollingRestart;
+use std::rc::Rc;
 
 /// Something that happened at a moment of the simulation.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,6 +148,8 @@ pub struct Engine {
     config: Config,
     roster: Roster,
     tasks: Vec<Task>,
+    /// Each task's subtopology as the leader groups them (shared by every snapshot).
+    subtopologies: Rc<[u32]>,
     changelog: Vec<f64>,
     members: Vec<Member>,
     owner: Vec<Option<MemberId>>,
@@ -187,6 +190,7 @@ impl Engine {
                 }),
             },
             tasks: scenario.tasks.clone(),
+            subtopologies: subtopologies(scenario.tasks.iter().map(|t| t.name.as_str())).into(),
             changelog: scenario.tasks.iter().map(|t| t.changelog as f64).collect(),
             members: Vec::new(),
             owner: vec![None; n],

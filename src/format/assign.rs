@@ -6,8 +6,8 @@ use super::validate::{check_capacity, check_kip441, check_max_learners, check_na
 use super::{defaults, parse, ScenarioError};
 use crate::model::sort;
 use crate::model::{
-    AssignorConfig, Config, JoinMetadata, Kip441Config, MemberId, Roster, Strategy, TaskId,
-    TaskInfo,
+    subtopologies, AssignorConfig, Config, JoinMetadata, Kip441Config, MemberId, Roster, Strategy,
+    TaskId, TaskInfo,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -213,9 +213,11 @@ impl AssignRequest {
             tasks: file
                 .tasks
                 .iter()
-                .map(|t| TaskInfo {
+                .zip(subtopologies(file.tasks.iter().map(|t| t.id.as_str())))
+                .map(|(t, subtopology)| TaskInfo {
                     stateful: t.stateful,
                     changelog: t.changelog,
+                    subtopology,
                 })
                 .collect(),
             members,

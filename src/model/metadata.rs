@@ -2,6 +2,7 @@
 //! member reports, and the assignment it hands back.
 
 use super::{MemberId, TaskId};
+use std::collections::HashMap;
 
 /// What the leader knows of a task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,6 +12,25 @@ pub struct TaskInfo {
     /// The changelog's end offset: what a member with no state would have to replay. The
     /// leader reads it to move the cheapest tasks first; zero when unknown.
     pub changelog: u64,
+    /// Its subtopology, as the leader groups tasks to spread each group evenly (see
+    /// [`subtopologies`]).
+    pub subtopology: u32,
+}
+
+/// The subtopology of each task, by name, as dense indices in order of first appearance: a
+/// task named `<subtopology>_<partition>` (Kafka Streams' names, `0_3`, or `orders_3`)
+/// belongs to the subtopology before its last `_`; tasks named without one (`T1`) form one
+/// subtopology together.
+pub fn subtopologies<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<u32> {
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    names
+        .into_iter()
+        .map(|name| {
+            let prefix = name.rsplit_once('_').map_or("", |(prefix, _)| prefix);
+            let next = seen.len() as u32;
+            *seen.entry(prefix).or_insert(next)
+        })
+        .collect()
 }
 
 /// What a member reports when it joins a rebalance (the seed's join metadata).
@@ -78,5 +98,26 @@ impl Assignment {
             .iter()
             .find(|(m, _)| *m == member)
             .map(|(_, a)| a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tasks_subtopology_is_the_prefix_before_its_last_underscore() {
+        let names = [
+            "0_0",
+            "0_1",
+            "1_0",
+            "T1",
+            "orders_2",
+            "T2",
+            "my_store_0",
+            "1_1",
+        ];
+        assert_eq!(subtopologies(names), [0, 0, 1, 2, 3, 2, 4, 1]);
+        assert_eq!(subtopologies(["T1", "T2", "T3"]), [0, 0, 0]);
     }
 }

@@ -16,7 +16,7 @@ pub mod sort;
 pub use application::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};
 pub use config::{AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy};
-pub use metadata::{Assignment, JoinMetadata, MemberAssignment, TaskInfo};
+pub use metadata::{subtopologies, Assignment, JoinMetadata, MemberAssignment, TaskInfo};
 pub use scenario::Scenario;
 
 use serde::{Deserialize, Serialize};
