@@ -68,16 +68,17 @@ pub(crate) fn drop_learners_of_reassigned_tasks(plan: &mut Plan<'_>) {
 /// in flight as already moved. The tasks that move off an over-loaded member are those its
 /// receivers would replay least (a receiver holding a task's state replays only its lag). A
 /// stateful task leaving an over-loaded or leaving member gets a learner on an under-loaded
-/// one (holders of its state first, `max_learners` permitting); a
-/// stateless task has nothing to learn and is revoked, to be assigned at the follow-up
-/// rebalance (or handed over at once if nobody runs it yet).
+/// one (holders of its state first, `max_learners` permitting), unless nobody runs it yet and
+/// the receiver is as far along as its owner, when it is handed over at once; a stateless
+/// task has nothing to learn and is revoked, to be assigned at the follow-up rebalance (or
+/// handed over at once if nobody runs it yet).
 pub(crate) fn place_learners(plan: &mut Plan<'_>) {
     let mut loads = Loads::of_owners(plan);
     for t in 0..plan.task_count() {
         if let Some(l) = plan.learner[t] {
-            loads.add(l, true);
+            loads.add(plan, l, t);
             if let Some(o) = plan.owner[t] {
-                loads.remove(o, true);
+                loads.remove(plan, o, t);
             }
         }
     }
@@ -98,8 +99,17 @@ pub(crate) fn place_learners(plan: &mut Plan<'_>) {
     };
     let mut gains = stateful.gains;
     for (t, receiver) in match_receivers(plan, &stateful.moving, &mut gains) {
+        let lag = |p| plan.lag(t, p).unwrap_or(plan.move_cost(t));
+        let owner_lag = plan.owner[t].map_or(u64::MAX, lag);
+        let fresh = plan.reported_owner[t].is_none() && plan.releaser[t].is_none();
+        if fresh && lag(receiver) <= owner_lag {
+            // Nobody ran it until this round (an orphan placed now), and the receiver is as far
+            // along as its owner: a learner would only replay what the receiver can restore.
+            plan.owner[t] = Some(receiver);
+            continue;
+        }
         if room == Some(0) {
-            break;
+            continue;
         }
         plan.learner[t] = Some(receiver);
         if let Some(r) = room.as_mut() {

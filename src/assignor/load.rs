@@ -2,6 +2,7 @@
 //! some units of work, and a heap of the least loaded members.
 
 use super::plan::Pos;
+use crate::model::sort;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
@@ -15,6 +16,28 @@ pub(crate) fn compare_load(load_a: u64, cap_a: u64, load_b: u64, cap_b: u64) -> 
 pub(crate) struct Share {
     pub lo: u64,
     pub hi: u64,
+}
+
+impl Share {
+    /// A share of `units` in proportion to `capacity` out of `capacity_sum`, without a limit
+    /// (what [`fair_shares`] gives each member when no member reaches the limit).
+    pub fn proportional(units: u64, capacity: u64, capacity_sum: u64) -> Share {
+        if capacity_sum == 0 {
+            return Share { lo: 0, hi: 0 };
+        }
+        let exact = u128::from(units) * u128::from(capacity);
+        let total = u128::from(capacity_sum);
+        Share {
+            lo: (exact / total) as u64,
+            hi: exact.div_ceil(total) as u64,
+        }
+    }
+
+    /// How far a load is into the share: 0 under `lo`, 1 from `lo` up to `hi`, 2 at `hi` or
+    /// over (the order in which members take new work).
+    pub fn room(&self, load: u64) -> u8 {
+        u8::from(load >= self.lo) + u8::from(load >= self.hi)
+    }
 }
 
 /// Each member's fair share of `units` units of work, in proportion to its capacity (a
@@ -53,18 +76,80 @@ pub(crate) fn fair_shares(capacity: &[u64], units: u64, limit: u64) -> Vec<Share
                     lo: limit,
                     hi: limit,
                 }
-            } else if free_capacity == 0 || capacity[p] == 0 {
-                Share { lo: 0, hi: 0 }
             } else {
-                let exact = u128::from(free_units) * u128::from(capacity[p]);
-                let total = u128::from(free_capacity);
-                Share {
-                    lo: (exact / total) as u64,
-                    hi: exact.div_ceil(total) as u64,
-                }
+                Share::proportional(free_units, capacity[p], free_capacity)
             }
         })
         .collect()
+}
+
+/// Some members' capacities, as (capacity, members with it), largest first: what water
+/// filling ([`fair_shares`]) depends on.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Capacities(Vec<(u64, u64)>);
+
+impl Capacities {
+    pub fn of(capacities: impl Iterator<Item = u64>) -> Capacities {
+        let mut all: Vec<u64> = capacities.filter(|&c| c > 0).collect();
+        sort::ascending(&mut all);
+        let mut classes: Vec<(u64, u64)> = Vec::new();
+        for c in all.into_iter().rev() {
+            match classes.last_mut() {
+                Some((last, n)) if *last == c => *n += 1,
+                _ => classes.push((c, 1)),
+            }
+        }
+        Capacities(classes)
+    }
+}
+
+/// Where [`fair_shares`] of some units ends over some [`Capacities`]: the members of a
+/// capacity of `full_from` or more get the limit, the others share what is left in
+/// proportion to capacity. Computed without a vector of members.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WaterLevel {
+    full_from: u64,
+    free_units: u64,
+    free_capacity: u64,
+    limit: u64,
+}
+
+impl WaterLevel {
+    pub fn new(capacities: &Capacities, units: u64, limit: u64) -> WaterLevel {
+        let mut level = WaterLevel {
+            full_from: u64::MAX,
+            free_units: units,
+            free_capacity: capacities.0.iter().map(|&(c, n)| c * n).sum(),
+            limit,
+        };
+        // The largest capacities fill first; one class full can only fill the next sooner.
+        for &(c, n) in &capacities.0 {
+            let fills = level.free_capacity > 0
+                && u128::from(level.free_units) * u128::from(c)
+                    >= u128::from(limit) * u128::from(level.free_capacity);
+            if !fills {
+                break;
+            }
+            level.full_from = c;
+            level.free_units = level.free_units.saturating_sub(limit.saturating_mul(n));
+            level.free_capacity -= c * n;
+        }
+        level
+    }
+
+    /// The share of a member of this capacity.
+    pub fn share(&self, capacity: u64) -> Share {
+        if capacity == 0 {
+            Share { lo: 0, hi: 0 }
+        } else if capacity >= self.full_from {
+            Share {
+                lo: self.limit,
+                hi: self.limit,
+            }
+        } else {
+            Share::proportional(self.free_units, capacity, self.free_capacity)
+        }
+    }
 }
 
 /// A load per unit of capacity that orders without division.
@@ -106,37 +191,28 @@ impl PartialOrd for LoadKey {
 }
 
 /// The member with the smallest key among some candidates, ties to join order; kept in a
-/// heap with lazy updates so that handing out many tasks stays cheap. A key is computed from
-/// a member's loads (two of them), which tell stale entries apart.
+/// heap with lazy updates so that handing out many tasks stays cheap. Each member carries a
+/// stamp that changes whenever its loads do, which tells stale entries apart.
 pub(crate) struct LeastLoaded<K> {
-    heap: BinaryHeap<Reverse<(K, Pos, u64, u64)>>,
-    member: Vec<bool>,
+    heap: BinaryHeap<Reverse<(K, Pos, u64)>>,
 }
 
 impl<K: Ord + Copy> LeastLoaded<K> {
-    pub fn new(
-        candidates: &[Pos],
-        first: &[u64],
-        second: &[u64],
-        key: impl Fn(Pos) -> K,
-    ) -> LeastLoaded<K> {
-        let mut member = vec![false; first.len()];
+    /// The candidates with their keys, as of their current stamps.
+    pub fn new(candidates: &[Pos], stamps: &[u64], key: impl Fn(Pos) -> K) -> LeastLoaded<K> {
         let heap = candidates
             .iter()
-            .map(|&p| {
-                member[p] = true;
-                Reverse((key(p), p, first[p], second[p]))
-            })
+            .map(|&p| Reverse((key(p), p, stamps[p])))
             .collect();
-        LeastLoaded { heap, member }
+        LeastLoaded { heap }
     }
 
-    /// The candidate with the smallest key; it stays a candidate. Entries whose loads changed
-    /// since they were pushed are stale ([`LeastLoaded::update`] pushed a fresh one) and
+    /// The candidate with the smallest key; it stays a candidate. Entries pushed before a
+    /// member's stamp last changed are stale ([`LeastLoaded::update`] pushed a fresh one) and
     /// dropped.
-    pub fn pop_least(&mut self, first: &[u64], second: &[u64]) -> Option<Pos> {
-        while let Some(&Reverse((_, p, a, b))) = self.heap.peek() {
-            if a == first[p] && b == second[p] {
+    pub fn pop_least(&mut self, stamps: &[u64]) -> Option<Pos> {
+        while let Some(&Reverse((_, p, stamp))) = self.heap.peek() {
+            if stamp == stamps[p] {
                 return Some(p);
             }
             self.heap.pop();
@@ -144,11 +220,9 @@ impl<K: Ord + Copy> LeastLoaded<K> {
         None
     }
 
-    /// Records that a member's loads changed, and so its key.
-    pub fn update(&mut self, pos: Pos, first: &[u64], second: &[u64], key: K) {
-        if self.member[pos] {
-            self.heap.push(Reverse((key, pos, first[pos], second[pos])));
-        }
+    /// Records a candidate's new key after its loads (and so its stamp) changed.
+    pub fn update(&mut self, pos: Pos, stamps: &[u64], key: K) {
+        self.heap.push(Reverse((key, pos, stamps[pos])));
     }
 }
 
@@ -178,13 +252,40 @@ mod tests {
 
     #[test]
     fn the_least_goes_by_key_and_stale_entries_are_dropped() {
-        let first = [2, 1, 1];
-        let second = [2, 5, 3];
-        let key = |f: &[u64], s: &[u64], p: Pos| (f[p], s[p]);
-        let mut least = LeastLoaded::new(&[0, 1, 2], &first, &second, |p| key(&first, &second, p));
-        assert_eq!(least.pop_least(&first, &second), Some(2));
-        let second = [2, 5, 6];
-        least.update(2, &first, &second, key(&first, &second, 2));
-        assert_eq!(least.pop_least(&first, &second), Some(1));
+        let mut stamps = [0, 0, 0];
+        let key = [(2, 2), (1, 5), (1, 3)];
+        let mut least = LeastLoaded::new(&[0, 1, 2], &stamps, |p| key[p]);
+        assert_eq!(least.pop_least(&stamps), Some(2));
+        stamps[2] += 1;
+        least.update(2, &stamps, (1, 6));
+        assert_eq!(least.pop_least(&stamps), Some(1));
+    }
+
+    #[test]
+    fn a_water_level_gives_the_shares_fair_shares_does() {
+        for (capacity, units, limit) in [
+            (vec![1, 3], 6, 3),
+            (vec![1, 1, 5], 6, 3),
+            (vec![2, 1, 0, 3, 3], 40, 9),
+            (vec![1, 1, 1], 5, 100),
+            (vec![4, 1, 1, 1], 468, 156),
+        ] {
+            let level = WaterLevel::new(&Capacities::of(capacity.iter().copied()), units, limit);
+            let each: Vec<Share> = capacity.iter().map(|&c| level.share(c)).collect();
+            assert_eq!(
+                each,
+                fair_shares(&capacity, units, limit),
+                "{capacity:?} {units} {limit}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_proportional_share_is_the_floor_and_ceiling_and_room_counts_bounds_passed() {
+        assert_eq!(Share::proportional(7, 2, 3), Share { lo: 4, hi: 5 });
+        assert_eq!(Share::proportional(6, 1, 3), Share { lo: 2, hi: 2 });
+        assert_eq!(Share::proportional(6, 1, 0), Share { lo: 0, hi: 0 });
+        let share = Share { lo: 2, hi: 3 };
+        assert_eq!([1, 2, 3, 4].map(|load| share.room(load)), [0, 1, 2, 2]);
     }
 }

@@ -2,7 +2,7 @@
 //! owns what after this round, orphans (rule 3), revocations (rule 1) and the assignment it
 //! becomes.
 
-use super::balance::Loads;
+use super::balance::{Counts, Loads};
 use super::load::{compare_load, fair_shares, LeastLoaded, LoadKey, Share};
 use super::measure::zones_in_use;
 use super::{AssignError, AssignInput};
@@ -80,6 +80,10 @@ pub(crate) struct Plan<'a> {
     pub zone_of: Vec<usize>,
     /// Which of those zones have a member that stays (one that can take new replicas).
     pub receiver_zones: Vec<bool>,
+    /// Each task's subtopology, numbered from 0 in order of first appearance.
+    group: Vec<u32>,
+    /// The tasks of each subtopology: stateful ones and all of them.
+    group_sizes: Vec<Counts>,
 }
 
 impl<'a> Plan<'a> {
@@ -106,7 +110,21 @@ impl<'a> Plan<'a> {
             ),
             zone_of: Vec::with_capacity(input.members.len()),
             receiver_zones: Vec::new(),
+            group: Vec::with_capacity(n),
+            group_sizes: Vec::new(),
         };
+        let mut numbers = std::collections::HashMap::new();
+        for task in input.tasks {
+            let next = numbers.len() as u32;
+            let g = *numbers.entry(task.subtopology).or_insert(next);
+            if g as usize == plan.group_sizes.len() {
+                plan.group_sizes.push(Counts::default());
+            }
+            let size = &mut plan.group_sizes[g as usize];
+            size.total += 1;
+            size.stateful += u64::from(task.stateful);
+            plan.group.push(g);
+        }
         let mut names: Vec<Option<&str>> = Vec::new();
         for meta in input.members {
             let zone = meta.zone.as_deref();
@@ -197,6 +215,22 @@ impl<'a> Plan<'a> {
         self.input.tasks[task].stateful
     }
 
+    /// A task's subtopology, numbered from 0.
+    pub fn group(&self, task: usize) -> u32 {
+        self.group[task]
+    }
+
+    /// Whether every task of a subtopology is stateful.
+    pub fn only_stateful(&self, group: u32) -> bool {
+        let size = self.group_sizes[group as usize];
+        size.stateful == size.total
+    }
+
+    /// The tasks of each subtopology, by number: stateful ones and all of them.
+    pub fn group_sizes(&self) -> impl Iterator<Item = Counts> + '_ {
+        self.group_sizes.iter().copied()
+    }
+
     /// The lag of a member's local state of a task, if it holds any.
     pub fn lag(&self, task: usize, pos: Pos) -> Option<u64> {
         self.holders[task]
@@ -228,22 +262,67 @@ impl<'a> Plan<'a> {
 
     /// Gives an orphan to the best candidate by rule 3 (docs/design.md): its ready learner, else
     /// the member that released it, else a caught-up copy of its state, else the member with the
-    /// smallest lag, else the least loaded member (under its share first): by stateful tasks
-    /// for a stateful task, then by all tasks (so that a new group starts balanced at both
-    /// levels).
+    /// smallest lag, else the least loaded member (under its shares first, rule 9): by stateful
+    /// tasks for a stateful task, then by all tasks (so that a new group starts balanced at both
+    /// levels and in every subtopology).
     pub fn assign_orphans(&mut self, loads: &mut Loads) {
         let candidates = self.receivers();
         let acceptable = self.input.config.acceptable_recovery_lag;
-        let is_candidate = {
-            let mut v = vec![false; self.input.members.len()];
-            for &c in &candidates {
-                v[c] = true;
+        let mut is_candidate = vec![false; self.input.members.len()];
+        for &c in &candidates {
+            is_candidate[c] = true;
+        }
+        let orphans = self.orphans_in_order(&is_candidate);
+        let shares = OrphanShares::new(self, &is_candidate);
+        // Candidates under the lower bound of their share of the stateful tasks.
+        let mut short = candidates
+            .iter()
+            .filter(|&&p| loads.stateful[p] < shares.stateful[p].lo)
+            .count();
+        // One heap for the subtopology at hand: the orphans that need one come by subtopology.
+        let mut stamps = vec![0u64; self.input.members.len()];
+        let mut least: Option<(usize, LeastLoaded<OrphanKey>)> = None;
+        for t in orphans {
+            let ready_learner = self.learner[t]
+                .filter(|&l| is_candidate[l] && self.lag(t, l).is_some_and(|g| g <= acceptable));
+            let chosen = ready_learner
+                .or(self.releaser[t])
+                .or_else(|| self.caught_up_holder(t, &is_candidate, loads, &shares, short > 0))
+                .or_else(|| self.best_holder(t, &is_candidate, loads, &shares, short > 0))
+                .or_else(|| {
+                    if least
+                        .as_ref()
+                        .is_none_or(|(like, _)| !OrphanShares::same_heap(self, *like, t))
+                    {
+                        let heap = LeastLoaded::new(&candidates, &stamps, |p| {
+                            shares.key(self, loads, p, t)
+                        });
+                        least = Some((t, heap));
+                    }
+                    least.as_mut()?.1.pop_least(&stamps)
+                });
+            if let Some(pos) = chosen {
+                self.owner[t] = Some(pos);
+                loads.add(self, pos, t);
+                if is_candidate[pos]
+                    && self.stateful(t)
+                    && loads.stateful[pos] == shares.stateful[pos].lo
+                {
+                    short -= 1;
+                }
+                stamps[pos] += 1;
+                if let Some((like, heap)) = least.as_mut() {
+                    heap.update(pos, &stamps, shares.key(self, loads, pos, *like));
+                }
             }
-            v
-        };
-        // Most caught up first, so the tasks that can resume soonest pick first; among the
-        // others the stateful tasks first, so that the stateless ones even out the totals.
-        let mut orphans: Vec<(bool, Option<u64>, bool, usize)> = (0..self.task_count())
+        }
+    }
+
+    /// The orphans, most caught up first, so the tasks that can resume soonest pick first;
+    /// among the others the stateful tasks first, so that the stateless ones even out the
+    /// totals, each kind by subtopology.
+    fn orphans_in_order(&self, is_candidate: &[bool]) -> Vec<usize> {
+        let mut orphans: Vec<(bool, Option<u64>, bool, u32, usize)> = (0..self.task_count())
             .filter(|&t| self.owner[t].is_none() && !self.revoking[t])
             .map(|t| {
                 let best = if self.releaser[t].is_some() {
@@ -257,101 +336,49 @@ impl<'a> Plan<'a> {
                 } else {
                     None
                 };
-                (best.is_none(), best, !self.stateful(t), t)
+                (best.is_none(), best, !self.stateful(t), self.group(t), t)
             })
             .collect();
         sort::ascending(&mut orphans);
-        // Members under their share first, then the least loaded: a task revoked to balance
-        // the group lands, at the follow-up, where the balance step wanted it.
-        let k = self.input.members.len();
-        let capacity: Vec<u64> = (0..k)
-            .map(|p| if is_candidate[p] { self.capacity(p) } else { 0 })
-            .collect();
-        let stateful_tasks = (0..self.task_count()).filter(|&t| self.stateful(t)).count();
-        let stateful_share = fair_shares(&capacity, stateful_tasks as u64, u64::MAX);
-        let total_share = fair_shares(&capacity, self.task_count() as u64, u64::MAX);
-        let room = |share: &[Share], load: &[u64], p: Pos| {
-            u8::from(load[p] >= share[p].lo) + u8::from(load[p] >= share[p].hi)
-        };
-        let caps: Vec<u64> = (0..k).map(|p| self.capacity(p)).collect();
-        let cap = |p: Pos| caps[p];
-        let stateful_key = |loads: &Loads, p: Pos| {
-            (
-                room(&stateful_share, &loads.stateful, p),
-                LoadKey::new(loads.stateful[p], cap(p)),
-                room(&total_share, &loads.total, p),
-                LoadKey::new(loads.total[p], cap(p)),
-            )
-        };
-        let key = |loads: &Loads, p: Pos| {
-            (
-                room(&total_share, &loads.total, p),
-                LoadKey::new(loads.total[p], cap(p)),
-            )
-        };
-        let mut stateful_least =
-            LeastLoaded::new(&candidates, &loads.stateful, &loads.total, |p| {
-                stateful_key(loads, p)
-            });
-        let mut least = LeastLoaded::new(&candidates, &loads.stateful, &loads.total, |p| {
-            key(loads, p)
-        });
-        for (_, _, _, t) in orphans {
-            let stateful = self.stateful(t);
-            let ready_learner = self.learner[t]
-                .filter(|&l| is_candidate[l] && self.lag(t, l).is_some_and(|g| g <= acceptable));
-            let chosen = ready_learner
-                .or(self.releaser[t])
-                .or_else(|| self.caught_up_holder(t, &is_candidate, loads, &stateful_share))
-                .or_else(|| self.best_holder(t, &is_candidate, loads))
-                .or_else(|| {
-                    if stateful {
-                        stateful_least.pop_least(&loads.stateful, &loads.total)
-                    } else {
-                        least.pop_least(&loads.stateful, &loads.total)
-                    }
-                });
-            if let Some(pos) = chosen {
-                self.owner[t] = Some(pos);
-                loads.add(pos, stateful);
-                let fresh = stateful_key(loads, pos);
-                stateful_least.update(pos, &loads.stateful, &loads.total, fresh);
-                least.update(pos, &loads.stateful, &loads.total, key(loads, pos));
-            }
-        }
+        orphans.into_iter().map(|(.., t)| t).collect()
     }
 
     /// The candidate holding a caught-up copy of a task's state, which can run it at once (rule
     /// 3, step 3): a member with a caught-up standby, or a member under its share of the
     /// stateful tasks that kept a caught-up store (back from a restart with its disk, and
     /// nobody ran the task meanwhile). Members under their share come first (as for every
-    /// orphan), then the least loaded, then the smallest lag, then a kept store before a
-    /// standby (the standby then stays where it is), then join order. A kept store counts only under the upper bound of the member's share, so that a
-    /// task revoked from a member above its share does not go straight back to it.
+    /// orphan; of the stateful tasks, then of the task's subtopology), then the least loaded,
+    /// then the smallest lag, then a kept store before a standby (the standby then stays where
+    /// it is), then join order. See [`Plan::store_counts`] for when a kept store counts.
     fn caught_up_holder(
         &self,
         task: usize,
         is_candidate: &[bool],
         loads: &Loads,
-        stateful_share: &[Share],
+        shares: &OrphanShares,
+        someone_short: bool,
     ) -> Option<Pos> {
         if !self.stateful(task) {
             return None;
         }
         let acceptable = self.input.config.acceptable_recovery_lag;
+        let g = self.group(task);
         self.holders[task]
             .iter()
             .filter(|&&(p, lag)| {
                 is_candidate[p]
                     && lag <= acceptable
                     && (self.reported_standbys[task].contains(&p)
-                        || loads.stateful[p] < stateful_share[p].hi)
+                        || self.store_counts(task, p, loads, shares, someone_short))
             })
             .min_by(|&&(a, la), &&(b, lb)| {
                 let standby = |p: Pos| self.reported_standbys[task].contains(&p);
                 let room = |p: Pos| {
-                    let (load, share) = (loads.stateful[p], stateful_share[p]);
-                    u8::from(load >= share.lo) + u8::from(load >= share.hi)
+                    let in_group = loads.of_group(g, p).stateful;
+                    (
+                        shares.stateful[p].room(loads.stateful[p]),
+                        shares.group(g, p, true).room(in_group),
+                    )
                 };
                 room(a)
                     .cmp(&room(b))
@@ -364,20 +391,61 @@ impl<'a> Plan<'a> {
     }
 
     /// The candidate holding a task's state with the smallest lag (rule 3, step 4), ties to
-    /// the least loaded, then join order.
-    fn best_holder(&self, task: usize, is_candidate: &[bool], loads: &Loads) -> Option<Pos> {
+    /// the least loaded, then join order; a holder already at its share of the stateful
+    /// tasks, of all tasks or of the task's subtopology is passed over, so that a task revoked
+    /// to balance the group does not go straight back to the member it left.
+    fn best_holder(
+        &self,
+        task: usize,
+        is_candidate: &[bool],
+        loads: &Loads,
+        shares: &OrphanShares,
+        someone_short: bool,
+    ) -> Option<Pos> {
         if !self.stateful(task) {
             return None;
         }
+        let g = self.group(task);
+        let full = |p: Pos| {
+            shares.stateful[p].room(loads.stateful[p]) == 2
+                || shares.total[p].room(loads.total[p]) == 2
+                || shares.group(g, p, true).room(loads.of_group(g, p).stateful) == 2
+        };
         self.holders[task]
             .iter()
-            .filter(|&&(p, _)| is_candidate[p])
+            .filter(|&&(p, _)| {
+                is_candidate[p]
+                    && !full(p)
+                    && self.store_counts(task, p, loads, shares, someone_short)
+            })
             .min_by(|&&(a, la), &&(b, lb)| {
                 la.cmp(&lb)
                     .then_with(|| self.by_load(a, b, loads))
                     .then(a.cmp(&b))
             })
             .map(|&(p, _)| p)
+    }
+
+    /// Whether a member's copy of a task's state draws the orphan to it: a standby or a learner
+    /// always; a store it merely kept only under the upper bound of its share of the stateful
+    /// tasks, and, while some candidate is under the lower bound of its own, only under the
+    /// lower bound (as a member back from a restart is). A member that gave the task up to
+    /// make room for a member short of its share is at its share, so the task does not go
+    /// straight back to it (under cooperative rebalancing the leader would revoke it again at
+    /// every follow-up).
+    fn store_counts(
+        &self,
+        task: usize,
+        p: Pos,
+        loads: &Loads,
+        shares: &OrphanShares,
+        someone_short: bool,
+    ) -> bool {
+        let (load, share) = (loads.stateful[p], shares.stateful[p]);
+        self.reported_standbys[task].contains(&p)
+            || self.learner[task] == Some(p)
+            || self.reported_learner[task] == Some(p)
+            || (load < share.hi && (load < share.lo || !someone_short))
     }
 
     /// Orders two members by stateful tasks per unit of capacity, then by all tasks.
@@ -474,6 +542,81 @@ impl<'a> Plan<'a> {
                 .collect(),
             followup: self.followup,
             probing: self.probing,
+        }
+    }
+}
+
+/// How an orphan without a holder picks its member: full in its subtopology last, then full
+/// in its share of all tasks, then by room in the share of the stateful tasks (for a
+/// stateful task), room in the subtopology's share, stateful tasks per unit of capacity, and
+/// all tasks per unit of capacity; a stateless task skips the stateful measures.
+type OrphanKey = (bool, bool, u8, u8, LoadKey, LoadKey);
+
+/// The shares orphans are placed by: of the candidates (members that stay), in proportion to
+/// capacity.
+struct OrphanShares {
+    capacity: Vec<u64>,
+    capacity_sum: u64,
+    stateful: Vec<Share>,
+    total: Vec<Share>,
+    group_sizes: Vec<Counts>,
+}
+
+impl OrphanShares {
+    fn new(plan: &Plan<'_>, is_candidate: &[bool]) -> OrphanShares {
+        let capacity: Vec<u64> = (0..plan.input.members.len())
+            .map(|p| if is_candidate[p] { plan.capacity(p) } else { 0 })
+            .collect();
+        let stateful_tasks = plan.group_sizes().map(|s| s.stateful).sum();
+        OrphanShares {
+            stateful: fair_shares(&capacity, stateful_tasks, u64::MAX),
+            total: fair_shares(&capacity, plan.task_count() as u64, u64::MAX),
+            capacity_sum: capacity.iter().sum(),
+            capacity,
+            group_sizes: plan.group_sizes.clone(),
+        }
+    }
+
+    /// A member's share of a subtopology's stateful tasks, or of all its tasks.
+    fn group(&self, group: u32, pos: Pos, stateful: bool) -> Share {
+        let size = self.group_sizes[group as usize];
+        let units = if stateful { size.stateful } else { size.total };
+        Share::proportional(units, self.capacity[pos], self.capacity_sum)
+    }
+
+    /// Whether tasks `a` and `b` pick their member from the same heap: the same kind and the
+    /// same subtopology.
+    fn same_heap(plan: &Plan<'_>, a: usize, b: usize) -> bool {
+        plan.stateful(a) == plan.stateful(b) && plan.group(a) == plan.group(b)
+    }
+
+    /// How good a place member `pos` is for task `task` (smaller is better).
+    fn key(&self, plan: &Plan<'_>, loads: &Loads, pos: Pos, task: usize) -> OrphanKey {
+        let g = plan.group(task);
+        let cap = plan.capacity(pos);
+        let in_group = loads.of_group(g, pos);
+        let total_room = self.total[pos].room(loads.total[pos]);
+        let total_key = LoadKey::new(loads.total[pos], cap);
+        if plan.stateful(task) {
+            let group_room = self.group(g, pos, true).room(in_group.stateful);
+            (
+                group_room == 2,
+                total_room == 2,
+                self.stateful[pos].room(loads.stateful[pos]),
+                group_room,
+                LoadKey::new(loads.stateful[pos], cap),
+                total_key,
+            )
+        } else {
+            let group_room = self.group(g, pos, false).room(in_group.total);
+            (
+                group_room == 2,
+                total_room == 2,
+                total_room,
+                group_room,
+                total_key,
+                LoadKey::new(0, 1),
+            )
         }
     }
 }

@@ -5,11 +5,12 @@
 //! otherwise; a standby that moves replays on its new member, so members that already hold
 //! the state are preferred.
 
-use super::load::{fair_shares, LoadKey, Share};
+use super::load::{fair_shares, Capacities, LoadKey, Share, WaterLevel};
 use super::plan::{Plan, Pos};
 use crate::model::sort;
+use std::cell::RefCell;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 /// The standbys of one decision while they are being placed.
 struct Standbys<'p, 'a> {
@@ -29,6 +30,22 @@ struct Standbys<'p, 'a> {
     receivers: Vec<Pos>,
     /// Standbys each task should have.
     wanted: Vec<usize>,
+    /// Stateful replicas of each subtopology each member holds, counted as `load` is; a pair
+    /// missing holds none.
+    group_load: HashMap<(u32, Pos), u64>,
+    /// Replicas of each subtopology to place (held and wanted), and of all of them.
+    group_units: Vec<u64>,
+    units: u64,
+    /// The stateful tasks of each subtopology: a member holds at most one replica of each.
+    group_limit: Vec<u64>,
+    /// Where replicas are spread over zones: each subtopology's replicas in each zone, and the
+    /// capacity of each zone's receivers.
+    zone_units: HashMap<(u32, usize), u64>,
+    /// The receivers' capacities, of each zone where replicas are spread over zones, else of
+    /// all (as zone 0).
+    capacities: Vec<Capacities>,
+    /// Each subtopology's water level by zone, with the units it was found for.
+    levels: RefCell<HashMap<(u32, usize), (u64, WaterLevel)>>,
 }
 
 impl Plan<'_> {
@@ -53,6 +70,7 @@ impl Plan<'_> {
         standbys.shed_excess();
         standbys.raise_to_share();
         standbys.level();
+        standbys.spread_subtopologies();
         let mut of_task = standbys.of_task;
         for (t, holders) in of_task.iter_mut().enumerate() {
             sort::ascending(holders);
@@ -81,21 +99,28 @@ impl<'p, 'a> Standbys<'p, 'a> {
             limit: stateful.len() as u64,
             receivers,
             wanted: vec![0; plan.task_count()],
+            group_load: HashMap::new(),
+            group_units: plan.group_sizes().map(|_| 0).collect(),
+            units: 0,
+            group_limit: plan.group_sizes().map(|s| s.stateful).collect(),
+            zone_units: HashMap::new(),
+            capacities: Vec::new(),
+            levels: RefCell::new(HashMap::new()),
         };
-        let mut units = 0;
         for &t in &stateful {
             let (owner, learner) = (plan.owner[t], plan.learner[t]);
             let mut holding = 0;
             for p in owner.into_iter().chain(learner) {
                 if is_receiver[p] {
-                    standbys.load[p] += 1;
+                    standbys.count(t, p, true);
                     holding += 1;
                 }
             }
             let wanted = replicas
                 .saturating_sub(usize::from(learner.is_some()))
                 .min(standbys.receivers.len() - holding);
-            units += (holding + wanted) as u64;
+            standbys.units += (holding + wanted) as u64;
+            standbys.group_units[plan.group(t) as usize] += (holding + wanted) as u64;
             standbys.wanted[t] = wanted;
             let mut kept: Vec<Pos> = plan.reported_standbys[t]
                 .iter()
@@ -111,7 +136,23 @@ impl<'p, 'a> Standbys<'p, 'a> {
         let capacity: Vec<u64> = (0..k)
             .map(|p| if is_receiver[p] { plan.capacity(p) } else { 0 })
             .collect();
-        standbys.share = fair_shares(&capacity, units, standbys.limit);
+        standbys.share = fair_shares(&capacity, standbys.units, standbys.limit);
+        let zones = if plan.zoned {
+            plan.receiver_zones.len()
+        } else {
+            1
+        };
+        standbys.capacities = (0..zones)
+            .map(|z| {
+                Capacities::of(
+                    standbys
+                        .receivers
+                        .iter()
+                        .filter(|&&p| !plan.zoned || plan.zone_of[p] == z)
+                        .map(|&p| plan.capacity(p)),
+                )
+            })
+            .collect();
         // A member over its share keeps the standbys it holds state of best.
         for p in standbys.receivers.clone() {
             while standbys.load[p] > standbys.share[p].hi {
@@ -185,13 +226,74 @@ impl<'p, 'a> Standbys<'p, 'a> {
     fn add(&mut self, t: usize, p: Pos) {
         self.of_task[t].push(p);
         self.of_member[p].push(t);
-        self.load[p] += 1;
+        self.count(t, p, true);
     }
 
     fn remove(&mut self, t: usize, p: Pos) {
         self.of_task[t].retain(|&x| x != p);
         self.of_member[p].retain(|&x| x != t);
-        self.load[p] -= 1;
+        self.count(t, p, false);
+    }
+
+    /// Counts one replica of a task more or less on a member.
+    fn count(&mut self, t: usize, p: Pos, more: bool) {
+        let g = self.plan.group(t);
+        let zone = self.plan.zone_of[p];
+        for n in [
+            &mut self.load[p],
+            self.group_load.entry((g, p)).or_default(),
+            self.zone_units.entry((g, zone)).or_default(),
+        ] {
+            if more {
+                *n += 1;
+            } else {
+                *n -= 1;
+            }
+        }
+    }
+
+    /// A member's replicas of a subtopology.
+    fn group_load(&self, group: u32, p: Pos) -> u64 {
+        self.group_load.get(&(group, p)).copied().unwrap_or(0)
+    }
+
+    /// A member's share of a subtopology's replicas: in proportion to its capacity (among the
+    /// members of its zone, of the replicas there, where replicas are spread over zones), at
+    /// most one of each task; a subtopology of every stateful task shares as the whole does.
+    fn group_share(&self, group: u32, p: Pos) -> Share {
+        let plan = self.plan;
+        let units = self.group_units[group as usize];
+        if units == self.units {
+            return self.share[p];
+        }
+        if plan.leaving(p) {
+            return Share { lo: 0, hi: 0 };
+        }
+        let (zone, units) = if plan.zoned {
+            let zone = plan.zone_of[p];
+            (
+                zone,
+                self.zone_units.get(&(group, zone)).copied().unwrap_or(0),
+            )
+        } else {
+            (0, units)
+        };
+        let mut levels = self.levels.borrow_mut();
+        let entry = levels.entry((group, zone)).or_insert_with(|| {
+            let limit = self.group_limit[group as usize];
+            (units, WaterLevel::new(&self.capacities[zone], units, limit))
+        });
+        if entry.0 != units {
+            let limit = self.group_limit[group as usize];
+            *entry = (units, WaterLevel::new(&self.capacities[zone], units, limit));
+        }
+        entry.1.share(plan.capacity(p))
+    }
+
+    /// How much room a member has in its share of a subtopology's replicas, as [`Self::room`].
+    fn group_room(&self, group: u32, p: Pos) -> u8 {
+        let (load, share) = (self.group_load(group, p), self.group_share(group, p));
+        2 - share.room(load)
     }
 
     fn key(&self, p: Pos) -> LoadKey {
@@ -210,26 +312,31 @@ impl<'p, 'a> Standbys<'p, 'a> {
     }
 
     /// Places the missing standbys of every stateful task, in task order. The members are
-    /// kept in one heap per zone (one heap when zones are not used), by load.
+    /// kept in one heap per zone (one heap when zones are not used), by load; a member with
+    /// room but already holding its share of the task's subtopology gives way to the next
+    /// ones (a few at most).
     fn fill(&mut self) {
+        const PASSED_OVER: usize = 32;
         let plan = self.plan;
-        let groups = if plan.zoned {
+        let zones = if plan.zoned {
             plan.receiver_zones.len()
         } else {
             1
         };
-        let group = |p: Pos| if plan.zoned { plan.zone_of[p] } else { 0 };
-        let mut heaps: Vec<BinaryHeap<Reverse<(LoadKey, Pos)>>> = vec![BinaryHeap::new(); groups];
+        let zone = |p: Pos| if plan.zoned { plan.zone_of[p] } else { 0 };
+        let mut heaps: Vec<BinaryHeap<Reverse<(LoadKey, Pos)>>> = vec![BinaryHeap::new(); zones];
         for &p in &self.receivers {
-            heaps[group(p)].push(Reverse((self.key(p), p)));
+            heaps[zone(p)].push(Reverse((self.key(p), p)));
         }
         for t in 0..plan.task_count() {
+            let g = plan.group(t);
             while self.of_task[t].len() < self.wanted[t] {
                 let used = self.zones_of(t, None);
                 let rank = |p: Pos| {
                     (
                         !plan.zone_is_new(p, &used),
                         Reverse(self.room(p)),
+                        Reverse(self.group_room(g, p)),
                         plan.lag(t, p).unwrap_or(u64::MAX),
                         self.key(p),
                         p,
@@ -242,6 +349,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                     .min_by_key(|&p| rank(p));
                 for heap in &mut heaps {
                     let mut stash = Vec::new();
+                    let mut passed_over = 0;
                     while let Some(Reverse((key, p))) = heap.pop() {
                         if key_load_changed(&key, self.load[p]) {
                             continue;
@@ -251,27 +359,37 @@ impl<'p, 'a> Standbys<'p, 'a> {
                             if best.is_none_or(|b| rank(p) < rank(b)) {
                                 best = Some(p);
                             }
-                            break;
+                            let full_in_group = self.group_room(g, p) == 0 && self.room(p) > 0;
+                            if !full_in_group || passed_over == PASSED_OVER {
+                                break;
+                            }
+                            passed_over += 1;
                         }
                     }
                     heap.extend(stash);
                 }
                 let Some(p) = best else { break };
                 self.add(t, p);
-                heaps[group(p)].push(Reverse((self.key(p), p)));
+                heaps[zone(p)].push(Reverse((self.key(p), p)));
             }
         }
     }
 
     /// A standby of `from` that `to` could hold instead without losing a zone, preferring one
-    /// whose state `to` already holds.
+    /// whose state `to` already holds, then one of a subtopology `from` holds more than its
+    /// share of and `to` less.
     fn movable(&self, from: Pos, to: Pos) -> Option<usize> {
         let plan = self.plan;
         self.of_member[from]
             .iter()
             .copied()
             .filter(|&t| !self.holds(t, to) && self.keeps_zones(t, from, to))
-            .min_by_key(|&t| (plan.lag(t, to).unwrap_or(u64::MAX), t))
+            .min_by_key(|&t| {
+                let g = plan.group(t);
+                let evens = self.group_load(g, from) > self.group_share(g, from).lo
+                    && self.group_load(g, to) < self.group_share(g, to).hi;
+                (plan.lag(t, to).unwrap_or(u64::MAX), !evens, t)
+            })
     }
 
     /// Whether moving a task's replica from one member to another keeps as many zones among
@@ -476,6 +594,107 @@ impl<'p, 'a> Standbys<'p, 'a> {
             }
         }
         false
+    }
+
+    /// Rule 9 for standbys: while a member holds more than its share of a subtopology's
+    /// replicas, it hands one of its standbys of it to a member under its share (under its
+    /// lower share first, then the least loaded); while a member holds less than its lower
+    /// share, it takes one from a member above its own (the most loaded first). A taker at its
+    /// share of all replicas (or a giver at its lower share) exchanges a standby of another
+    /// subtopology, so that neither total changes.
+    fn spread_subtopologies(&mut self) {
+        let plan = self.plan;
+        if self.group_units.len() < 2 {
+            return;
+        }
+        let mut givers: Vec<(u32, Pos)> = self
+            .group_load
+            .iter()
+            .filter(|&(&(g, p), &load)| !plan.leaving(p) && load > self.group_share(g, p).hi)
+            .map(|(&key, _)| key)
+            .collect();
+        sort::ascending(&mut givers);
+        for (g, p) in givers {
+            while self.group_load(g, p) > self.group_share(g, p).hi {
+                let mut takers: Vec<Pos> = self
+                    .receivers
+                    .iter()
+                    .copied()
+                    .filter(|&q| q != p && self.group_load(g, q) < self.group_share(g, q).hi)
+                    .collect();
+                sort::by_key(&mut takers, |&q| {
+                    (Reverse(self.group_room(g, q)), self.key(q), q)
+                });
+                if !takers.into_iter().any(|q| self.hand_over(g, p, q)) {
+                    break;
+                }
+            }
+        }
+        let most = self
+            .receivers
+            .iter()
+            .map(|&p| plan.capacity(p))
+            .max()
+            .unwrap_or(0);
+        let capacity: u64 = self.receivers.iter().map(|&p| plan.capacity(p)).sum();
+        for g in 0..self.group_units.len() as u32 {
+            // Only a subtopology with enough replicas gives any member a lower share above 0.
+            if u128::from(self.group_units[g as usize]) * u128::from(most) < u128::from(capacity) {
+                continue;
+            }
+            for q in self.receivers.clone() {
+                while self.group_load(g, q) < self.group_share(g, q).lo {
+                    let mut donors: Vec<Pos> = self
+                        .receivers
+                        .iter()
+                        .copied()
+                        .filter(|&p| p != q && self.group_load(g, p) > self.group_share(g, p).lo)
+                        .collect();
+                    sort::by_key(&mut donors, |&p| {
+                        (
+                            LoadKey::new(self.group_load(g, p), plan.capacity(p)),
+                            Reverse(p),
+                        )
+                    });
+                    if !donors.into_iter().rev().any(|p| self.hand_over(g, p, q)) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// One standby of subtopology `g` from `p` to `q`, the one `q` holds state of best, as
+    /// [`Self::spread_subtopologies`] says: straight if both totals allow, else in exchange
+    /// for one of another subtopology. Returns whether it could.
+    fn hand_over(&mut self, g: u32, p: Pos, q: Pos) -> bool {
+        let plan = self.plan;
+        let mine = self.of_member[p]
+            .iter()
+            .copied()
+            .filter(|&t| plan.group(t) == g && !self.holds(t, q) && self.keeps_zones(t, p, q))
+            .min_by_key(|&t| (plan.lag(t, q).unwrap_or(u64::MAX), t));
+        let Some(t) = mine else { return false };
+        if self.load[q] < self.share[q].hi && self.load[p] > self.share[p].lo {
+            self.shift(t, p, q);
+            return true;
+        }
+        let back = self.of_member[q]
+            .iter()
+            .copied()
+            .filter(|&u| {
+                let h = plan.group(u);
+                h != g
+                    && self.group_load(h, q) > self.group_share(h, q).lo
+                    && self.group_load(h, p) < self.group_share(h, p).hi
+                    && !self.holds(u, p)
+                    && self.keeps_zones(u, q, p)
+            })
+            .min_by_key(|&u| (plan.lag(u, p).unwrap_or(u64::MAX), u));
+        let Some(u) = back else { return false };
+        self.shift(t, p, q);
+        self.shift(u, q, p);
+        true
     }
 
     /// Kafka Streams' measure as a last resort: while some member holds more than one replica

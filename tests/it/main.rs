@@ -23,5 +23,6 @@ mod properties;
 mod readme;
 mod review;
 mod seed_scenarios;
+mod spread;
 mod strategies;
 mod topology;

@@ -310,6 +310,15 @@ impl Group {
         {
             return Err(format!("not balanced at rest: {skew:?} {loads:?}"));
         }
+        if self.config.strategy != Design::Kip441 {
+            if let Some((group, spread)) = self.worst_subtopology_spread(out) {
+                if over(spread) {
+                    return Err(format!(
+                        "subtopology {group} spread {spread} per thread at rest: {out:?}"
+                    ));
+                }
+            }
+        }
         // The seed's rule: each member's stateful replicas within 0.5x to 2x of its share,
         // wherever that share is at least one task (below that, a member holding nothing
         // cannot be helped). Over equal capacities Kafka's measure implies it; over unequal
@@ -327,6 +336,38 @@ impl Group {
             }
         }
         Ok(skew)
+    }
+
+    /// The subtopology whose active tasks per thread differ most between two members, and
+    /// by how much, among those of one kind (a subtopology of both kinds is spread as well as
+    /// the balance of all tasks allows, and the only one is that balance).
+    fn worst_subtopology_spread(&self, out: &Assignment) -> Option<(u32, f64)> {
+        let groups = self.tasks.iter().map(|t| t.subtopology).max()?;
+        let one_kind = |g: u32| {
+            let mut kinds = self
+                .tasks
+                .iter()
+                .filter(|t| t.subtopology == g)
+                .map(|t| t.stateful);
+            let first = kinds.next();
+            kinds.all(|k| Some(k) == first)
+        };
+        (0..=groups)
+            .filter(|&g| one_kind(g))
+            .map(|g| {
+                let per_thread = self.present.iter().zip(&out.members).map(|(m, (_, a))| {
+                    let n = a
+                        .assigned
+                        .iter()
+                        .filter(|t| self.tasks[t.index()].subtopology == g)
+                        .count();
+                    n as f64 / f64::from(m.capacity)
+                });
+                let max = per_thread.clone().fold(f64::NEG_INFINITY, f64::max);
+                let min = per_thread.fold(f64::INFINITY, f64::min);
+                (g, max - min)
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
     }
 
     /// Carries out a membership change; returns whether anyone is left.

@@ -16,7 +16,10 @@
 //! point every task has its standbys and no learner, a task's replicas use as many zones as
 //! they can, and the work is balanced by Kafka Streams' measures: active, stateful active and
 //! stateful replica tasks per unit of capacity within 1 (replicas within a zone when zones are
-//! used; Kafka's own assignor, `kip441`, balances replicas over equal capacities only). Over
+//! used; Kafka's own assignor, `kip441`, balances replicas over equal capacities only), and
+//! so is each subtopology's active tasks for the sticky strategies (rule 9; tasks belong to
+//! up to four stateful and two stateless subtopologies, or, in a quarter of the clusters, all
+//! to one). Over
 //! equal capacities the seed's 0.5x-2x rule holds too, wherever a member's share is a task or
 //! more.
 //!
@@ -65,10 +68,10 @@ pub(super) struct Churn {
 }
 
 fn churn(strategy: Design) -> impl Strategy<Value = Churn> {
-    let kinds = (1usize..=10, 0usize..=10);
+    let kinds = (1usize..=10, 0usize..=10, 1u32..=4);
     let shape = (prop::bool::weighted(0.25), prop::bool::weighted(0.25));
     (kinds, 1usize..=8, shape, 0u64..u64::MAX).prop_flat_map(
-        move |((stateful, stateless), size, (zoned, mixed), salt)| {
+        move |((stateful, stateless, subtopologies), size, (zoned, mixed), salt)| {
             let tasks = prop::collection::vec(1_000u64..200_000, stateful + stateless);
             let max_standbys = size as u32;
             let settings = (
@@ -93,6 +96,7 @@ fn churn(strategy: Design) -> impl Strategy<Value = Churn> {
                     // Stateful and stateless tasks interleave, as the salt says.
                     let mut kinds: Vec<bool> =
                         (0..stateful + stateless).map(|i| i < stateful).collect();
+                    let (stateful_count, stateless_count) = (stateful as u64, stateless as u64);
                     let mut x = salt;
                     for i in (1..kinds.len()).rev() {
                         x = x
@@ -100,12 +104,30 @@ fn churn(strategy: Design) -> impl Strategy<Value = Churn> {
                             .wrapping_add(1442695040888963407);
                         kinds.swap(i, (x >> 33) as usize % (i + 1));
                     }
+                    // Up to `subtopologies` stateful subtopologies and up to two stateless
+                    // ones, each a run of its kind's tasks, as in a Kafka Streams topology; or,
+                    // in a quarter of the clusters, one subtopology of both kinds (tasks named
+                    // freely).
+                    let one = salt % 4 == 0;
+                    let stateless_groups = 1 + (salt >> 8) % 2;
+                    let mut seen = [0u64; 2];
                     let tasks: Vec<TaskInfo> = kinds
                         .iter()
                         .zip(&changelogs)
-                        .map(|(&stateful, &changelog)| TaskInfo {
-                            stateful,
-                            changelog: if stateful { changelog } else { 0 },
+                        .map(|(&stateful, &changelog)| {
+                            let (of_kind, groups, first) = if stateful {
+                                (stateful_count, u64::from(subtopologies), 0)
+                            } else {
+                                (stateless_count, stateless_groups, u64::from(subtopologies))
+                            };
+                            let rank = &mut seen[usize::from(stateful)];
+                            let group = first + *rank * groups / of_kind.max(1);
+                            *rank += 1;
+                            TaskInfo {
+                                stateful,
+                                changelog: if stateful { changelog } else { 0 },
+                                subtopology: if one { 0 } else { group as u32 },
+                            }
                         })
                         .collect();
                     let mut config = Config {
