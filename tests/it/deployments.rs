@@ -179,3 +179,59 @@ fn a_member_back_with_its_disk_gets_its_stateful_tasks_back_without_learners() {
         prop_assert!(stayed);
     });
 }
+
+/// Under Kafka's assignor a member back from a restart without static membership reports only
+/// its stores; when a task it holds a store of goes to it while another member still runs it,
+/// it keeps that store as a temporary standby until the follow-up (as Kafka does), and the
+/// store replays meanwhile, so it joins the follow-up closer to the end than it left.
+#[test]
+fn kip441_keeps_a_returning_members_store_as_a_temporary_standby() {
+    let file = json!({
+        "name": "restart under kip441",
+        "config": { "strategy": "kip441", "rebalance_ms": 2000, "session_timeout_ms": 10000,
+                    "restore_rate": 1000, "num_standby_replicas": 1,
+                    "kip441": { "acceptable_recovery_lag": 10000 } },
+        "tasks": [ { "id": "0_0", "changelog": 50000, "write_rate": 100 },
+                   { "id": "0_1", "changelog": 50000, "write_rate": 100 } ],
+        "members": [ { "id": "S1" }, { "id": "S2" } ],
+        "initial": { "S1": ["0_0"], "S2": ["0_1"] },
+        "events": [ { "at_ms": 1000, "restart": "S2", "down_ms": 30000, "keep_state": true } ]
+    });
+    let mut run = Run::new(Scenario::from_json(&file.to_string()).expect("valid"));
+    run.run_to_end().expect("runs");
+    let task = handoff::model::TaskId(1);
+    let rounds = run.rounds();
+    let back = rounds
+        .iter()
+        .position(|r| r.joined.len() == 2)
+        .expect("a round with the returning member");
+    let (round, follow_up) = (&rounds[back], &rounds[back + 1]);
+    let returning = round.joined[1].member;
+    let assigned = round.assignment.of(returning).expect("it takes part");
+    assert!(
+        !assigned.assigned.contains(&task),
+        "0_1 waits for the follow-up"
+    );
+    assert!(
+        assigned.standby.contains(&task),
+        "a temporary standby of its store"
+    );
+    let lag_at = |r: &handoff::engine::coordinator::Round| {
+        r.joined
+            .iter()
+            .find(|m| m.member == returning)
+            .and_then(|m| m.lag(task))
+    };
+    let (before, after) = (
+        lag_at(round).expect("a store"),
+        lag_at(follow_up).expect("a store"),
+    );
+    assert!(
+        after < before,
+        "the temporary standby replays: lag {before} -> {after}"
+    );
+    assert!(follow_up
+        .assignment
+        .of(returning)
+        .is_some_and(|a| a.assigned.contains(&task)));
+}

@@ -14,7 +14,8 @@
 //! The playground keeps its rule "never two owners": a task that Kafka would hand from one
 //! running member to another in one rebalance is revoked now and assigned at the follow-up
 //! rebalance (as Kafka Streams itself does under the cooperative protocol), and its new owner
-//! keeps a temporary standby meanwhile if it held one. Warm-ups show as learners.
+//! keeps a temporary standby meanwhile if it holds a store of it (Kafka counts every store a
+//! client reports as a previous standby). Warm-ups show as learners.
 
 mod client;
 mod ideal;
@@ -139,8 +140,8 @@ pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
 }
 
 /// Writes a decision into the plan: a task changes owner at once if nobody runs it, else it
-/// is revoked now and assigned at the follow-up (its new owner keeping a standby meanwhile if
-/// it had one); warm-ups become learners.
+/// is revoked now and assigned at the follow-up (its new owner keeping a temporary standby
+/// meanwhile if it holds a store of it, as Kafka does); warm-ups become learners.
 fn carry_out(plan: &mut Plan<'_>, clients: &[Client], order: &[Pos], decision: &Decision) {
     let active_warmups: HashSet<&(usize, TaskId)> = decision.active_warmups.iter().collect();
     let standby_warmups: HashSet<&(usize, TaskId)> = decision.standby_warmups.iter().collect();
@@ -168,10 +169,11 @@ fn carry_out(plan: &mut Plan<'_>, clients: &[Client], order: &[Pos], decision: &
             }
         }
     }
+    // Kafka's `ClientState` counts every store a client reports and does not run as one of
+    // its previous standbys, and `StreamsPartitionAssignor` keeps a previous standby of a task
+    // still owned elsewhere as a temporary standby until the follow-up.
     for (t, pos) in pending {
-        let meta = &plan.input.members[pos];
-        let task = TaskId(t as u32);
-        if meta.standby.contains(&task) || meta.learning.contains(&task) {
+        if plan.stateful(t) && plan.lag(t, pos).is_some() && !plan.standbys[t].contains(&pos) {
             plan.standbys[t].push(pos);
         }
     }

@@ -4,7 +4,6 @@
 //! (`max.warmup.replicas`) lasts. Swapping with a caught-up standby costs no budget.
 
 use super::client::{Client, Lags};
-use crate::model::sort;
 use crate::model::TaskId;
 
 /// What the movements did.
@@ -46,13 +45,74 @@ fn least_loaded(
         })
 }
 
-/// Puts movements listed in (client, task) order in the order Kafka handles them: by how
-/// many clients are caught up, then task, then client. Two stable counting passes, by task
-/// then by count, give the order a sort of the triples would, without comparing them (a
-/// scale-out schedules most of the tasks).
+/// Puts movements listed in (client, task) order in the order Kafka handles them: it offers
+/// them, in that order, to a `java.util.PriorityQueue` ordered by how many clients are caught
+/// up, then by task, and by nothing else, and polls them. Movements of one task to different
+/// clients tie, and the binary heap's sifting decides their order (not the client): a later
+/// movement can then take the caught-up source an earlier one would have had.
 fn fewest_caught_up_first(scheduled: &mut [(usize, TaskId, usize)]) {
-    sort::by_index(scheduled, |&(_, t, _)| t.index());
-    sort::by_index(scheduled, |&(caught_up, _, _)| caught_up);
+    let mut queue = JavaPriorityQueue::default();
+    for &movement in scheduled.iter() {
+        queue.offer(movement);
+    }
+    for slot in scheduled.iter_mut() {
+        if let Some(movement) = queue.poll() {
+            *slot = movement;
+        }
+    }
+}
+
+/// `java.util.PriorityQueue` with a comparator, as Java 17 sifts: a binary heap in an array,
+/// where equal elements keep whatever order the sifting leaves them in. Movements compare by
+/// (caught-up clients, task).
+#[derive(Default)]
+struct JavaPriorityQueue {
+    heap: Vec<(usize, TaskId, usize)>,
+}
+
+impl JavaPriorityQueue {
+    fn key(movement: &(usize, TaskId, usize)) -> (usize, TaskId) {
+        (movement.0, movement.1)
+    }
+
+    /// `offer`: sifts up from the end while the parent is strictly greater.
+    fn offer(&mut self, movement: (usize, TaskId, usize)) {
+        let mut k = self.heap.len();
+        self.heap.push(movement);
+        while k > 0 {
+            let parent = (k - 1) / 2;
+            if Self::key(&movement) >= Self::key(&self.heap[parent]) {
+                break;
+            }
+            self.heap[k] = self.heap[parent];
+            k = parent;
+        }
+        self.heap[k] = movement;
+    }
+
+    /// `poll`: takes the root, moves the last element to the root and sifts it down while a
+    /// child is strictly smaller (the right child only when strictly smaller than the left).
+    fn poll(&mut self) -> Option<(usize, TaskId, usize)> {
+        let last = self.heap.pop()?;
+        let Some(&root) = self.heap.first() else {
+            return Some(last);
+        };
+        let n = self.heap.len();
+        let mut k = 0;
+        while k < n / 2 {
+            let mut child = 2 * k + 1;
+            if child + 1 < n && Self::key(&self.heap[child]) > Self::key(&self.heap[child + 1]) {
+                child += 1;
+            }
+            if Self::key(&last) <= Self::key(&self.heap[child]) {
+                break;
+            }
+            self.heap[k] = self.heap[child];
+            k = child;
+        }
+        self.heap[k] = last;
+        Some(root)
+    }
 }
 
 /// Takes one unit of the warm-up budget; true if there was one (the budget is decremented
@@ -175,9 +235,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn movements_come_in_the_order_of_a_sort_of_them() {
-        // Movements as the scheduling loops list them: clients in order, each client's tasks
-        // in order, with caught-up counts that repeat.
+    fn movements_come_sorted_by_caught_up_clients_then_task() {
         let mut seed = 5_u64;
         let mut next = |m: u64| {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
@@ -191,9 +249,31 @@ mod tests {
                 }
             }
         }
-        let mut expected = scheduled.clone();
-        sort::ascending(&mut expected);
+        let mut polled = scheduled.clone();
+        fewest_caught_up_first(&mut polled);
+        let keys: Vec<(usize, TaskId)> = polled.iter().map(|&(c, t, _)| (c, t)).collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]));
+        let (mut a, mut b) = (scheduled, polled.clone());
+        crate::model::sort::ascending(&mut a);
+        crate::model::sort::ascending(&mut b);
+        assert_eq!(a, b, "every movement comes out once");
+        // The same movements offered to java.util.PriorityQueue (Java 17) and polled, folded
+        // as h = 31 h + 100000 caught-up + 100 task + client.
+        let h = polled.iter().fold(0i64, |h, &(c, t, client)| {
+            h.wrapping_mul(31)
+                .wrapping_add((c * 100_000 + t.index() * 100 + client) as i64)
+        });
+        assert_eq!((polled.len(), h), (814, -8_417_733_273_111_423_137));
+    }
+
+    #[test]
+    fn tied_movements_come_in_the_java_heaps_order_not_by_client() {
+        // Offered in client order, all of one task with one caught-up client: Java 17's
+        // PriorityQueue polls them 0, 3, 2, 1 (checked against java.util.PriorityQueue).
+        let mut scheduled: Vec<(usize, TaskId, usize)> =
+            (0..4).map(|client| (1, TaskId(7), client)).collect();
         fewest_caught_up_first(&mut scheduled);
-        assert_eq!(scheduled, expected);
+        let clients: Vec<usize> = scheduled.iter().map(|&(_, _, c)| c).collect();
+        assert_eq!(clients, [0, 3, 2, 1]);
     }
 }

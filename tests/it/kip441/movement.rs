@@ -166,3 +166,90 @@ fn should_move_a_task_only_when_it_improves_the_skew_without_reversing_it() {
     assert!(!should_move_a_task(&with(1, 2), &with(1, 1)));
     assert!(!should_move_a_task(&with(1, 2), &with(3, 3)));
 }
+
+// Two differences from Kafka's trunk classes found by comparing decisions, pinned here.
+
+/// What `handoff assign` decides for a file: per member, (actives, warm-ups, standbys).
+fn decide_file(file: serde_json::Value) -> BTreeMap<String, [Vec<String>; 3]> {
+    let request = handoff::format::AssignRequest::from_json(&file.to_string()).expect("valid");
+    let out = assignor::assign(AssignInput {
+        config: &request.config,
+        tasks: &request.tasks,
+        members: &request.members,
+    })
+    .expect("assigns");
+    let names = |list: &[TaskId]| request.roster.task_names(list);
+    out.members
+        .iter()
+        .map(|(m, a)| {
+            let member = request.roster.member(*m).to_string();
+            (
+                member,
+                [names(&a.assigned), names(&a.learning), names(&a.standby)],
+            )
+        })
+        .collect()
+}
+
+fn member(
+    id: &str,
+    capacity: u32,
+    assigned: &[&str],
+    lags: serde_json::Value,
+) -> serde_json::Value {
+    serde_json::json!({ "id": id, "capacity": capacity, "assigned": assigned, "revoked": [],
+                        "learning": [], "standby": [], "lags": lags })
+}
+
+/// TaskMovement.assignStandbyTaskMovements orders standby movements only by caught-up clients
+/// and task, through a java.util.PriorityQueue: the two movements of 0_1 come out in the heap's
+/// order, and the first takes the caught-up source S02 (its warm-up budget with it), so Kafka
+/// hands out two warm-ups where an order by client gave three and an extra replica of 0_1 on
+/// S03.
+#[test]
+fn tied_standby_movements_come_in_kafkas_heap_order() {
+    for acceptable in [0, 10] {
+        let decided = decide_file(serde_json::json!({
+            "config": { "strategy": "kip441", "num_standby_replicas": 2,
+                        "kip441": { "max_warmup_replicas": 3, "acceptable_recovery_lag": acceptable } },
+            "tasks": [ { "id": "0_0", "stateful": true, "changelog": 11 },
+                       { "id": "0_1", "stateful": true, "changelog": 11 } ],
+            "members": [
+                member("S01", 1, &[], serde_json::json!({})),
+                member("S02", 1, &["0_0"], serde_json::json!({ "0_0": 0 })),
+                member("S03", 1, &[], serde_json::json!({})),
+                member("S04", 2, &[], serde_json::json!({})),
+                member("S05", 1, &["0_1"], serde_json::json!({ "0_1": 0 })),
+            ]
+        }));
+        let warmups: usize = decided.values().map(|[_, w, _]| w.len()).sum();
+        assert_eq!(warmups, 2, "{decided:?}");
+        assert_eq!(decided["S03"][2], ["0_0"], "{decided:?}");
+        assert_eq!(decided["S01"][1], ["0_0"]);
+        assert_eq!(decided["S04"][1], ["0_1"]);
+    }
+}
+
+/// Kafka's ClientState counts every store a client reports as a previous standby, and
+/// StreamsPartitionAssignor gives a client that receives a task still owned elsewhere a
+/// temporary standby of it when it had one: S2's store of 0_1 keeps restoring until the
+/// follow-up, though S2 neither ran nor stood by for it.
+#[test]
+fn a_reported_store_is_a_previous_standby_kept_while_the_task_is_revoked() {
+    let decided = decide_file(serde_json::json!({
+        "config": { "strategy": "kip441", "kip441": { "acceptable_recovery_lag": 10 } },
+        "tasks": [ { "id": "0_0", "stateful": true, "changelog": 100 },
+                   { "id": "0_1", "stateful": true, "changelog": 100 } ],
+        "members": [
+            member("S1", 1, &["0_0", "0_1"], serde_json::json!({ "0_0": 0, "0_1": 0 })),
+            member("S2", 1, &[], serde_json::json!({ "0_1": 5 })),
+        ]
+    }));
+    assert_eq!(decided["S1"][0], ["0_0"]);
+    assert!(decided["S2"][0].is_empty(), "0_1 waits for the follow-up");
+    assert_eq!(
+        decided["S2"][2],
+        ["0_1"],
+        "a temporary standby of its store"
+    );
+}
