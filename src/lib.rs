@@ -17,7 +17,8 @@
 //! ```
 //!
 //! Where each rule of the design (`docs/design.md`, "Rules") lives:
-//! - rule 1 (never two owners), 3 (orphans), 8 (balance, standbys): [`assignor`];
+//! - rule 1 (never two owners), 3 (orphans), 8 (balance, standbys), 9 (every subtopology
+//!   spread): [`assignor`];
 //! - rules 2 and 4 (handoff, learners): [`assignor::learner`], and the release at join in
 //!   [`engine::coordinator`];
 //! - rules 5 (readiness), 6 (drain), 7 (crash): [`engine::member`];
