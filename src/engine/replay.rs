@@ -201,7 +201,7 @@ impl Engine {
                     0.0
                 };
                 let ms = ((r.lag - target) / closing * 1000.0).ceil().max(1.0) as u64;
-                let at = self.anchor + ms;
+                let at = self.anchor.saturating_add(ms);
                 best = Some(best.map_or(at, |b| b.min(at)));
             }
         }

@@ -27,6 +27,10 @@ pub const MAX_TASKS: usize = 20_000;
 pub const MAX_MEMBERS: usize = 2_000;
 /// The latest moment a scenario may mention: about a year of virtual time.
 pub const MAX_TIME_MS: u64 = 365 * 24 * 3_600_000;
+/// The fastest write or restore rate a scenario may give, in records per second.
+pub const MAX_RATE: u64 = 1_000_000_000_000;
+/// The longest changelog a scenario may give, in records.
+pub const MAX_CHANGELOG: u64 = 1_000_000_000_000_000;
 
 /// Something wrong with a scenario or an assignor input; the message names the field.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

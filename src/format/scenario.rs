@@ -5,7 +5,7 @@
 
 use super::events::{self, CommandFile};
 use super::topology::{instance_members, running_owners, topology_tasks};
-use super::validate::{member_spec, unique_names, validate_config};
+use super::validate::{check_changelog, check_rate, member_spec, unique_names, validate_config};
 use super::{defaults, parse, ScenarioError, MAX_MEMBERS, MAX_TASKS, MAX_TIME_MS};
 use crate::model::{
     Config, Instances, MemberId, MemberSpec, Roster, Scenario, Task, TimedCommand, Topology,
@@ -219,6 +219,10 @@ fn scenario_tasks(file: &ScenarioFile) -> Result<Vec<Task>, ScenarioError> {
         ));
     }
     unique_names("tasks", "task", file.tasks.iter().map(|t| t.id.as_str()))?;
+    for (i, t) in file.tasks.iter().enumerate() {
+        check_changelog(&format!("tasks[{i}].changelog"), t.changelog)?;
+        check_rate(&format!("tasks[{i}].write_rate"), t.write_rate)?;
+    }
     Ok(file
         .tasks
         .iter()

@@ -7,7 +7,7 @@
 //! function of the topology's `seed` and the task's position `(s << 32) | p` through
 //! [`splitmix64`], so the same file always gives the same tasks, natively and in wasm.
 
-use super::validate::{check_name, member_spec};
+use super::validate::{check_changelog, check_name, check_rate, member_spec};
 use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS};
 use crate::model::sort;
 pub use crate::model::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
@@ -103,6 +103,10 @@ pub fn topology_tasks(topology: &Topology) -> Result<Vec<Task>, ScenarioError> {
                 &format!("{field}.partitions"),
                 u64::from(s.partitions),
             ));
+        }
+        check_rate(&format!("{field}.write_rate"), s.write_rate)?;
+        if let Some(c) = s.changelog {
+            check_changelog(&format!("{field}.changelog.max"), c.max)?;
         }
         match (s.stateful, s.changelog) {
             (true, Some(c)) if c.min > c.max => {

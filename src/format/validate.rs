@@ -1,7 +1,7 @@
 //! Checks shared by the scenario and assign formats: names, capacities, restore rates and the
 //! configuration. Each names the field it refuses.
 
-use super::{ScenarioError, MAX_TIME_MS};
+use super::{ScenarioError, MAX_CHANGELOG, MAX_RATE, MAX_TIME_MS};
 use crate::model::{Config, MemberSpec};
 use std::collections::HashSet;
 
@@ -61,6 +61,28 @@ pub(super) fn check_capacity(field: &str, name: &str, capacity: u32) -> Result<(
     Ok(())
 }
 
+/// A write or restore rate within [`MAX_RATE`] records per second.
+pub(super) fn check_rate(field: &str, rate: u64) -> Result<(), ScenarioError> {
+    if rate > MAX_RATE {
+        return Err(ScenarioError::invalid(
+            field,
+            format!("{rate} records/s is over the {MAX_RATE} records/s a scenario may give"),
+        ));
+    }
+    Ok(())
+}
+
+/// A changelog size within [`MAX_CHANGELOG`] records.
+pub(super) fn check_changelog(field: &str, records: u64) -> Result<(), ScenarioError> {
+    if records > MAX_CHANGELOG {
+        return Err(ScenarioError::invalid(
+            field,
+            format!("{records} records is over the {MAX_CHANGELOG} records a changelog may hold"),
+        ));
+    }
+    Ok(())
+}
+
 /// A member as a scenario gives it (at the start or in a join command).
 pub(super) fn member_spec(
     field: &str,
@@ -78,6 +100,9 @@ pub(super) fn member_spec(
             format!("{field}.restore_rate"),
             format!("member {name} needs a restore rate above 0 records/s"),
         ));
+    }
+    if let Some(rate) = restore_rate {
+        check_rate(&format!("{field}.restore_rate"), rate)?;
     }
     Ok(MemberSpec {
         name: name.to_string(),
@@ -135,6 +160,7 @@ pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
             "members need a restore rate above 0 records/s",
         ));
     }
+    check_rate("config.restore_rate", config.restore_rate)?;
     check_max_learners(config.max_learners)?;
     if config
         .scale_down_timeout_ms

@@ -14,6 +14,7 @@ mod assignor_rules;
 mod cli;
 mod convergence;
 mod deployments;
+mod extremes;
 mod harness;
 mod kip441;
 mod kip441_migration;
