@@ -13,7 +13,6 @@
 
 use super::load::{LoadKey, Share};
 use super::plan::{Plan, Pos};
-use crate::model::sort;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -367,7 +366,7 @@ impl<'p, 'a> Level<'p, 'a> {
         for cell in self.cells.values_mut().filter(|c| !c.carried) {
             cell.target = cell.count;
             let cost = self.cost;
-            sort::by_key(&mut cell.movable, |&t| (cost[t], Reverse(t)));
+            cell.movable.sort_by_key(|&t| (cost[t], Reverse(t)));
         }
         self.shed_excess();
         self.place_pool();
@@ -501,7 +500,7 @@ impl<'p, 'a> Level<'p, 'a> {
             .receivers()
             .filter(|&v| self.can_take(group, v))
             .collect();
-        sort::by_key(&mut takers, |&v| {
+        takers.sort_by_key(|&v| {
             (LoadKey::new(self.total[v], self.capacity[v]), v)
         });
         for &v in takers.iter().take(TRIED) {
@@ -844,7 +843,7 @@ impl<'p, 'a> Level<'p, 'a> {
                 }
             }
         }
-        sort::ascending(&mut out);
+        out.sort();
         out
     }
 
@@ -943,9 +942,9 @@ impl Rebalance {
     }
 
     fn sorted(mut self) -> Rebalance {
-        sort::ascending(&mut self.moving);
+        self.moving.sort();
         for list in self.gains.by_group.values_mut() {
-            sort::ascending(list);
+            list.sort();
         }
         self
     }

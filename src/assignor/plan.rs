@@ -6,7 +6,6 @@ use super::balance::{Counts, Loads};
 use super::load::{compare_load, fair_shares, LeastLoaded, LoadKey, Share};
 use super::measure::zones_in_use;
 use super::{AssignError, AssignInput};
-use crate::model::sort;
 use crate::model::{Assignment, MemberAssignment, TaskId};
 
 /// A position in the input's member list (join order); the leader is 0.
@@ -33,8 +32,28 @@ impl<T: Copy> ByTask<T> {
     /// Groups `(task, item)` pairs (tasks below `n`) by task, each task's items in the order
     /// given.
     fn group(n: usize, pairs: impl Iterator<Item = (TaskId, T)> + Clone) -> ByTask<T> {
-        let (start, items) = sort::group_by_index(n, pairs.map(|(t, item)| (t.index(), item)));
-        ByTask { start, items }
+        // Count each task's items, then make the counts the ends of their runs.
+        let mut end = vec![0; n + 1];
+        for (t, _) in pairs.clone() {
+            end[t.index() + 1] += 1;
+        }
+        for k in 0..n {
+            end[k + 1] += end[k];
+        }
+        // Fill each run from its start (the previous run's end), moving that mark along; the
+        // first item fills every slot until it is written.
+        let mut items = pairs
+            .clone()
+            .next()
+            .map_or_else(Vec::new, |(_, first)| vec![first; end[n]]);
+        for (t, item) in pairs {
+            let at = &mut end[t.index()];
+            items[*at] = item;
+            *at += 1;
+        }
+        end.rotate_right(1);
+        end[0] = 0;
+        ByTask { start: end, items }
     }
 }
 
@@ -339,7 +358,7 @@ impl<'a> Plan<'a> {
                 (best.is_none(), best, !self.stateful(t), self.group(t), t)
             })
             .collect();
-        sort::ascending(&mut orphans);
+        orphans.sort();
         orphans.into_iter().map(|(.., t)| t).collect()
     }
 
@@ -472,7 +491,7 @@ impl<'a> Plan<'a> {
             )
             .map(|p| self.zone_of[p])
             .collect();
-        sort::ascending(&mut zones);
+        zones.sort();
         zones.dedup();
         zones
     }
@@ -528,7 +547,7 @@ impl<'a> Plan<'a> {
                 .copied()
                 .filter(|t| self.owner[t.index()] != Some(pos))
                 .collect();
-            sort::ascending(&mut before);
+            before.sort();
             before.dedup();
             a.revoked = before;
         }

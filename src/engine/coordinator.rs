@@ -5,7 +5,6 @@
 use super::member::{LeaveReason, MemberStatus, Store};
 use super::{Engine, Event, EventKind, Timer};
 use crate::assignor::{self, AssignInput};
-use crate::model::sort;
 use crate::model::{
     Assignment, HandoffMode, JoinMetadata, MemberAssignment, MemberId, Strategy, TaskId, TaskInfo,
 };
@@ -164,7 +163,7 @@ impl Engine {
                 member.in_group && member.status.alive()
             })
             .collect();
-        sort::by_key(&mut ids, |m| (self.members[m.index()].joined_at, *m));
+        ids.sort_by_key(|m| (self.members[m.index()].joined_at, *m));
         ids
     }
 

@@ -5,7 +5,6 @@
 //! is reached.
 
 use super::Engine;
-use crate::model::sort;
 use crate::model::{MemberId, TaskId};
 
 /// Lags closer than this to a threshold have reached it (float noise on millions of records).
@@ -61,7 +60,7 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
         }
     };
     let mut order: Vec<usize> = (0..replays.len()).collect();
-    sort::by(&mut order, |&a, &b| {
+    order.sort_by(|&a, &b| {
         demand(&replays[a])
             .total_cmp(&demand(&replays[b]))
             .then(a.cmp(&b))

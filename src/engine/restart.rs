@@ -20,7 +20,6 @@
 use super::coordinator::{Cause, Phase, RoundInProgress};
 use super::member::{Absence, MemberStatus, Store};
 use super::{Engine, Event, EventKind, Timer};
-use crate::model::sort;
 use crate::model::MemberId;
 
 /// A rolling restart under way: the members still to restart, in order.
@@ -45,7 +44,7 @@ impl Engine {
     /// Every zone some member was ever in, sorted.
     pub fn zones(&self) -> Vec<String> {
         let mut zones: Vec<String> = self.members.iter().filter_map(|m| m.zone.clone()).collect();
-        sort::ascending(&mut zones);
+        zones.sort();
         zones.dedup();
         zones
     }

@@ -4,7 +4,6 @@
 
 use super::validate::{check_capacity, check_kip441, check_max_learners, check_name, unique_names};
 use super::{defaults, parse, ScenarioError};
-use crate::model::sort;
 use crate::model::{
     subtopologies, AssignorConfig, Config, JoinMetadata, Kip441Config, MemberId, Roster, Strategy,
     TaskId, TaskInfo,
@@ -175,7 +174,7 @@ impl AssignRequest {
                     }
                     out.push(id);
                 }
-                sort::ascending(&mut out);
+                out.sort();
                 Ok(out)
             };
             for task in &m.assigned {

@@ -9,7 +9,6 @@
 
 use super::validate::{check_changelog, check_name, check_rate, member_spec};
 use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS};
-use crate::model::sort;
 pub use crate::model::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use crate::model::{MemberId, MemberSpec, Task};
 use std::collections::HashSet;
@@ -62,7 +61,7 @@ pub fn changelog_sizes(
         }
         SizeDistribution::Zipf => {
             let mut order: Vec<(u64, u32)> = hashes.iter().copied().zip(0..partitions).collect();
-            sort::ascending(&mut order);
+            order.sort();
             let mut out = vec![0; partitions as usize];
             for (rank, &(_, p)) in (1u64..).zip(&order) {
                 out[p as usize] = (sizes.max / rank).clamp(sizes.min, sizes.max);
@@ -285,7 +284,6 @@ mod tests {
     }
 
     #[test]
-    #[allow(clippy::disallowed_methods)] // a test, not the browser build
     fn zipf_sizes_are_max_over_rank_clamped_and_shuffled() {
         let sizes = ChangelogSizes {
             min: 1_000,

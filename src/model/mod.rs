@@ -11,7 +11,6 @@ mod command;
 mod config;
 mod metadata;
 mod scenario;
-pub mod sort;
 
 pub use application::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};

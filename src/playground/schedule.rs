@@ -7,7 +7,6 @@
 //! nothing.
 
 use super::{Effect, Playground};
-use crate::model::sort;
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
 use crate::session::Session;
 use std::collections::BTreeSet;
@@ -352,7 +351,7 @@ fn menu_names(scenario: &Scenario, commands: &[TimedCommand]) -> super::screen::
             }
         }
     }
-    sort::ascending(&mut zones);
+    zones.sort();
     let next_member = (1..)
         .map(|i| format!("S{i}"))
         .find(|n| !named.contains(n.as_str()))

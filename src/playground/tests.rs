@@ -304,7 +304,7 @@ fn grouped_by_last_owner(t: &super::over_time::TaskTimeline) -> usize {
             .map_or(usize::MAX, |o| o.2.index())
     };
     let mut tasks: Vec<u32> = t.rows.iter().map(|r| r.line.task.0).collect();
-    crate::model::sort::ascending(&mut tasks);
+    tasks.sort();
     assert_eq!(tasks, (0..t.rows.len() as u32).collect::<Vec<_>>());
     for (i, row) in t.rows.iter().enumerate() {
         let key = (owner(row), row.line.task);

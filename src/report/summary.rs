@@ -2,7 +2,6 @@
 //! (the application, the members and zones, the configuration, the commands over time).
 
 use super::page::{escape, grouped, seconds, table};
-use crate::model::sort;
 use crate::model::{Command, Config, Scenario, Task, Topology};
 use std::fmt::Write;
 
@@ -100,7 +99,7 @@ fn zones(scenario: &Scenario) -> String {
     if zones.is_empty() {
         return "none given".to_string();
     }
-    sort::ascending(&mut zones);
+    zones.sort();
     zones
         .chunk_by(|a, b| a == b)
         .map(|same| format!("{} ({} members)", same[0], same.len()))

@@ -7,8 +7,6 @@
 //! `tests/golden/` (`INSTA_UPDATE=always cargo test` rewrites them after an intended change).
 
 #![cfg(not(target_arch = "wasm32"))]
-// The standard sorts are kept out of the browser build only (see clippy.toml).
-#![allow(clippy::disallowed_methods)]
 
 mod assignor_rules;
 mod cli;

@@ -2,7 +2,6 @@
 //! capacity, zone and the tasks it is given, its loads, and the lag of every client on every
 //! stateful task.
 
-use crate::model::sort;
 use crate::model::{MemberId, TaskId};
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -123,7 +122,7 @@ impl Lags {
             return (0..clients).collect();
         }
         let mut out: Vec<usize> = self.reported_caught_up(task, acceptable).collect();
-        sort::ascending(&mut out);
+        out.sort();
         out
     }
 

@@ -254,8 +254,8 @@ mod tests {
         let keys: Vec<(usize, TaskId)> = polled.iter().map(|&(c, t, _)| (c, t)).collect();
         assert!(keys.windows(2).all(|w| w[0] <= w[1]));
         let (mut a, mut b) = (scheduled, polled.clone());
-        crate::model::sort::ascending(&mut a);
-        crate::model::sort::ascending(&mut b);
+        a.sort();
+        b.sort();
         assert_eq!(a, b, "every movement comes out once");
         // The same movements offered to java.util.PriorityQueue (Java 17) and polled, folded
         // as h = 31 h + 100000 caught-up + 100 task + client.
