@@ -500,9 +500,7 @@ impl<'p, 'a> Level<'p, 'a> {
             .receivers()
             .filter(|&v| self.can_take(group, v))
             .collect();
-        takers.sort_by_key(|&v| {
-            (LoadKey::new(self.total[v], self.capacity[v]), v)
-        });
+        takers.sort_by_key(|&v| (LoadKey::new(self.total[v], self.capacity[v]), v));
         for &v in takers.iter().take(TRIED) {
             self.give(group, v);
             if self.total[v] <= self.total_share[v].hi

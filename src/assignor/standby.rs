@@ -621,9 +621,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                     .copied()
                     .filter(|&q| q != p && self.group_load(g, q) < self.group_share(g, q).hi)
                     .collect();
-                takers.sort_by_key(|&q| {
-                    (Reverse(self.group_room(g, q)), self.key(q), q)
-                });
+                takers.sort_by_key(|&q| (Reverse(self.group_room(g, q)), self.key(q), q));
                 if !takers.into_iter().any(|q| self.hand_over(g, p, q)) {
                     break;
                 }

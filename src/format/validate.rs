@@ -23,7 +23,7 @@ pub(super) fn check_name(field: &str, name: &str) -> Result<(), ScenarioError> {
     {
         return Err(ScenarioError::invalid(
             field,
-            format!("\"{name}\" holds a character names cannot use (control characters, commas, brackets)"),
+            format!("{name:?} holds a character names cannot use (control characters, commas, brackets)"),
         ));
     }
     Ok(())

@@ -450,11 +450,14 @@ impl Playground {
                     text: notation::log(lane.view(), &rounds),
                 }]
             }
-            Action::ExportChart(kind) => vec![Effect::Download {
-                name: format!("handoff-{}.svg", kind.id()),
-                mime: "image/svg+xml",
-                text: screen::chart_svg(self, kind),
-            }],
+            Action::ExportChart(kind) => match screen::chart_svg(self, kind) {
+                Ok(text) => vec![Effect::Download {
+                    name: format!("handoff-{}.svg", kind.id()),
+                    mime: "image/svg+xml",
+                    text,
+                }],
+                Err(e) => self.fail(format!("the chart could not be drawn: {e}")),
+            },
             Action::ExportReport => match crate::report::of_session(&self.session) {
                 Ok(text) => {
                     self.notice = Some(format!(

@@ -10,6 +10,7 @@ use crate::views::charts::{ChartData, ChartKind, Series};
 use crate::views::frame::Frame;
 use crate::views::metrics::Metrics;
 use crate::views::timeline::{self, AvailabilityScan};
+use plotters::drawing::DrawingAreaErrorKind;
 use std::rc::Rc;
 
 /// One strategy's lane in the compare view.
@@ -245,7 +246,10 @@ fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
 pub const CHART_SIZE: (u32, u32) = (640, 300);
 
 /// A compare chart as SVG text, with the clock marked.
-pub fn chart_svg(pg: &Playground, kind: ChartKind) -> String {
+pub fn chart_svg(
+    pg: &Playground,
+    kind: ChartKind,
+) -> Result<String, DrawingAreaErrorKind<std::io::Error>> {
     let charts = pg.charts();
     let data = match kind {
         ChartKind::Cumulative => &charts.cumulative,

@@ -116,7 +116,7 @@ impl Playground {
                 }
                 None => {
                     problem = Some(format!(
-                        "There is no preset named \"{id}\"; showing the default scenario."
+                        "There is no preset named {id:?}; showing the default scenario."
                     ))
                 }
             }
@@ -144,7 +144,7 @@ impl Playground {
                 pg.act(Action::StartTour(id.to_string()));
             } else {
                 pg.error = Some(format!(
-                    "There is no tour named \"{id}\"; the playground is shown without one."
+                    "There is no tour named {id:?}; the playground is shown without one."
                 ));
             }
         }

@@ -15,7 +15,7 @@ use crate::compare::{self, Comparison, Outcome};
 use crate::history::RunError;
 use crate::model::{Scenario, Strategy};
 use crate::session::Session;
-use crate::views::charts::{draw_availability, draw_cumulative, draw_load, Svg};
+use crate::views::charts::{ChartData, Series};
 use crate::views::counted;
 use crate::views::notation;
 use crate::views::timeline::{self, CHART_TASKS};
@@ -23,14 +23,18 @@ pub use page::grouped;
 use page::{escape, figure, seconds, table};
 use std::fmt::Write;
 
-/// A chart drawn as SVG text.
-fn draw_svg(
-    size: (u32, u32),
-    draw: impl FnOnce(&mut Svg) -> crate::views::charts::PlotMap,
-) -> String {
-    let mut pen = Svg::new(size);
-    draw(&mut pen);
-    pen.finish()
+/// A chart drawn inline as SVG with its caption, or a line saying why it could not be.
+fn chart(out: &mut String, class: &str, data: &ChartData, size: (u32, u32), caption: &str) {
+    match data.svg(size, None) {
+        Ok(svg) => figure(out, class, svg, caption),
+        Err(e) => {
+            let _ = writeln!(
+                out,
+                "<p class=\"note\">The {class} chart could not be drawn: {}</p>",
+                escape(&e.to_string())
+            );
+        }
+    }
 }
 
 /// Charts are this wide: the printable width of A4 with 15 mm margins at 96 pixels per inch.
@@ -140,12 +144,15 @@ fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
         .iter()
         .map(|o| (o.strategy, timeline::cumulative_downtime(&o.run, until)))
         .collect();
-    let size = (CHART_WIDTH, CHART_HEIGHT);
-    let svg = draw_svg(size, |pen| draw_cumulative(pen, size, &curves, until, None));
-    figure(
+    let downtime = ChartData {
+        end: until,
+        series: Series::Cumulative(curves),
+    };
+    chart(
         out,
         "downtime",
-        svg,
+        &downtime,
+        (CHART_WIDTH, CHART_HEIGHT),
         "Task downtime so far, every strategy: the steeper, the more tasks are down at once.",
     );
     out.push_str("</section>\n");
@@ -192,10 +199,6 @@ fn strategy_section(out: &mut String, o: &Outcome) {
     } else {
         format!("{name}: task availability")
     };
-    let size = (CHART_WIDTH, height);
-    let svg = draw_svg(size, |pen| {
-        draw_availability(pen, size, &title, &lines, &roster.tasks, until, None)
-    });
     let caption = if total > lines.len() {
         format!(
             "Availability of the {} tasks (of {total}) with the most time down or restoring: thin = processed, medium = restoring, full = down; shaded = a learner replays. The other tasks are left out to keep the chart readable and small.",
@@ -204,39 +207,56 @@ fn strategy_section(out: &mut String, o: &Outcome) {
     } else {
         "Availability of every task: thin = processed, medium = restoring, full = down; shaded = a learner replays.".to_string()
     };
-    figure(out, "availability", svg, &caption);
-    let curve = vec![(o.strategy, timeline::cumulative_downtime(&o.run, until))];
+    let availability = ChartData {
+        end: until,
+        series: Series::Availability {
+            title,
+            lines,
+            names: roster.tasks.clone(),
+        },
+    };
+    chart(
+        out,
+        "availability",
+        &availability,
+        (CHART_WIDTH, height),
+        &caption,
+    );
+    let downtime = ChartData {
+        end: until,
+        series: Series::Cumulative(vec![(
+            o.strategy,
+            timeline::cumulative_downtime(&o.run, until),
+        )]),
+    };
     let size = (CHART_WIDTH, CHART_HEIGHT);
-    let svg = draw_svg(size, |pen| draw_cumulative(pen, size, &curve, until, None));
-    figure(
+    chart(
         out,
         "downtime",
-        svg,
+        &downtime,
+        size,
         &format!("{name}: task downtime accumulated over the run."),
     );
     let load = timeline::member_load(&o.run, until);
     let members = load.len();
     let load = timeline::most_changes(load, CHART_MEMBERS);
-    let svg = draw_svg(size, |pen| {
-        draw_load(
-            pen,
-            size,
-            &format!("{name}: active tasks per member"),
-            &load,
-            &roster.members,
-            until,
-            None,
-        )
-    });
-    let caption = if members > load.len() {
+    let shown = load.len();
+    let load = ChartData {
+        end: until,
+        series: Series::Load {
+            title: format!("{name}: active tasks per member"),
+            lines: load,
+            names: roster.members.clone(),
+        },
+    };
+    let caption = if members > shown {
         format!(
-            "Active tasks per member: the {} members (of {members}) whose load changed most often.",
-            load.len()
+            "Active tasks per member: the {shown} members (of {members}) whose load changed most often."
         )
     } else {
         "Active tasks per member over the run.".to_string()
     };
-    figure(out, "load", svg, &caption);
+    chart(out, "load", &load, size, &caption);
     let log = notation::log(o.run.engine(), o.run.rounds());
     let _ = writeln!(
         out,

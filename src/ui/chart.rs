@@ -1,4 +1,4 @@
-//! One compare chart on a canvas: drawn from its data when the data changes,
+//! One compare chart on a canvas: drawn by plotters from its data when the data changes,
 //! with the clock as a line over it (so playing moves a line, not a redraw), values under the
 //! pointer, click to seek, and PNG and SVG export.
 
@@ -7,11 +7,12 @@ use super::dom;
 use super::hooks::maybe;
 use crate::playground::screen::{Charts, CHART_SIZE};
 use crate::playground::Action;
-use crate::views::charts::{palette, Anchor, ChartData, ChartKind, Pen, PlotMap};
-use crate::views::fixed;
+use crate::views::charts::{ChartData, ChartKind, Paper, PlotMap};
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 /// Properties of one chart.
@@ -37,62 +38,35 @@ fn data(charts: &Charts, kind: ChartKind) -> &ChartData {
     }
 }
 
-/// Draws on a canvas, on white paper or, in the dark theme, on the theme's panel with its
-/// text and separator colours (the data's colours stay: they read on both).
-struct CanvasPen {
-    ctx: CanvasRenderingContext2d,
-    dark: bool,
+/// A style sheet colour (`#rrggbb`) as plotters takes it; black if it is not one.
+fn rgb(css: &str) -> RGBColor {
+    let channel = |i: usize| {
+        css.get(i..i + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .unwrap_or(0)
+    };
+    RGBColor(channel(1), channel(3), channel(5))
 }
 
-impl CanvasPen {
-    fn colour<'a>(&self, colour: &'a str) -> &'a str {
-        if !self.dark {
-            return colour;
+/// The paper of a theme: white, or the dark theme's panel, text and separators.
+fn paper(dark: bool) -> Paper {
+    if dark {
+        Paper {
+            background: rgb(DARK.panel),
+            ink: rgb(DARK.ink),
+            grid: rgb(DARK.line),
         }
-        match colour {
-            palette::WHITE => DARK.panel,
-            palette::BLACK => DARK.ink,
-            palette::GRID => DARK.line,
-            other => other,
-        }
+    } else {
+        Paper::LIGHT
     }
 }
 
-impl Pen for CanvasPen {
-    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, opacity: f64) {
-        self.ctx.set_global_alpha(opacity);
-        self.ctx.set_fill_style_str(self.colour(fill));
-        self.ctx.fill_rect(x, y, w, h);
-        self.ctx.set_global_alpha(1.0);
-    }
-
-    fn line(&mut self, points: &[(f64, f64)], stroke: &str, width: f64) {
-        let ctx = &self.ctx;
-        ctx.set_stroke_style_str(self.colour(stroke));
-        ctx.set_line_width(width);
-        ctx.begin_path();
-        for (i, &(x, y)) in points.iter().enumerate() {
-            if i == 0 {
-                ctx.move_to(x, y);
-            } else {
-                ctx.line_to(x, y);
-            }
-        }
-        ctx.stroke();
-    }
-
-    fn text(&mut self, x: f64, y: f64, text: &str, size: u32, anchor: Anchor, fill: &str) {
-        let ctx = &self.ctx;
-        super::dom::canvas_font(ctx, &format!("{size}px sans-serif"));
-        ctx.set_text_align(match anchor {
-            Anchor::Start => "left",
-            Anchor::Middle => "center",
-            Anchor::End => "right",
-        });
-        ctx.set_text_baseline("middle");
-        ctx.set_fill_style_str(self.colour(fill));
-        let _ = ctx.fill_text(text, x, y);
-    }
+/// Draws `chart` on `canvas` on a theme's paper; how its pixels map back, if it was drawn.
+fn draw_on(canvas: HtmlCanvasElement, chart: &ChartData, dark: bool) -> Option<PlotMap> {
+    let area = CanvasBackend::with_canvas_object(canvas)?.into_drawing_area();
+    let map = chart.draw(&area, paper(dark), None).ok()?;
+    area.present().ok()?;
+    Some(map)
 }
 
 /// The chart drawn light on a canvas of its own, as a PNG data URL: an export looks the same
@@ -106,11 +80,7 @@ fn light_png(chart: &ChartData) -> Option<String> {
         .ok()?;
     canvas.set_width(CHART_SIZE.0);
     canvas.set_height(CHART_SIZE.1);
-    let mut pen = CanvasPen {
-        ctx: dom::canvas_2d(&canvas)?,
-        dark: false,
-    };
-    chart.draw(&mut pen, CHART_SIZE, None);
+    draw_on(canvas.clone(), chart, false)?;
     canvas.to_data_url().ok()
 }
 
@@ -133,12 +103,8 @@ pub fn chart(props: &ChartProps) -> Html {
         use_effect_with(
             (props.charts.clone(), props.kind, props.dark),
             move |(charts, kind, dark)| {
-                if let Some(ctx) = canvas
-                    .cast::<HtmlCanvasElement>()
-                    .and_then(|c| dom::canvas_2d(&c))
-                {
-                    let mut pen = CanvasPen { ctx, dark: *dark };
-                    let drawn = Some(data(charts, *kind).draw(&mut pen, CHART_SIZE, None));
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    let drawn = draw_on(c, data(charts, *kind), *dark);
                     if *map != drawn {
                         map.set(drawn);
                     }
@@ -194,13 +160,10 @@ pub fn chart(props: &ChartProps) -> Html {
         let fx = (props.clock as f64 / end).min(1.0);
         let x = m.x_pixels.0 as f64 + fx * (m.x_pixels.1 - m.x_pixels.0) as f64;
         format!(
-            "left: {}%; top: {}%; height: {}%",
-            fixed(x / CHART_SIZE.0 as f64 * 100.0, 2),
-            fixed(m.y_pixels.0 as f64 / CHART_SIZE.1 as f64 * 100.0, 2),
-            fixed(
-                (m.y_pixels.1 - m.y_pixels.0) as f64 / CHART_SIZE.1 as f64 * 100.0,
-                2
-            )
+            "left: {:.2}%; top: {:.2}%; height: {:.2}%",
+            x / CHART_SIZE.0 as f64 * 100.0,
+            m.y_pixels.0 as f64 / CHART_SIZE.1 as f64 * 100.0,
+            (m.y_pixels.1 - m.y_pixels.0) as f64 / CHART_SIZE.1 as f64 * 100.0
         )
     });
     html! {

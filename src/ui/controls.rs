@@ -5,7 +5,6 @@ use super::hooks::maybe;
 use super::schedule::ScheduleTrack;
 use crate::playground::screen::Mark;
 use crate::playground::{Action, Schedule, SPEEDS, SPEED_LABELS};
-use crate::views::fixed;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -50,12 +49,12 @@ struct MarksProps {
 #[function_component(Marks)]
 fn marks(props: &MarksProps) -> Html {
     let max = props.scale.max(1) as f64;
-    let pos = |t: u64| format!("left: {}%", fixed((t as f64 / max * 100.0).min(100.0), 3));
+    let pos = |t: u64| format!("left: {:.3}%", (t as f64 / max * 100.0).min(100.0));
     let width = |a: u64, b: u64| {
         format!(
-            "left: {}%; width: {}%",
-            fixed((a as f64 / max * 100.0).min(100.0), 3),
-            fixed((b.saturating_sub(a) as f64 / max * 100.0).min(100.0), 3)
+            "left: {:.3}%; width: {:.3}%",
+            (a as f64 / max * 100.0).min(100.0),
+            (b.saturating_sub(a) as f64 / max * 100.0).min(100.0)
         )
     };
     html! {
@@ -135,7 +134,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     value={props.clock.to_string()} oninput={seek} aria-valuetext={props.position_text.clone()} />
                 <div class="timeline" aria-hidden="true">
                     <Marks marks={props.marks.clone()} scale={props.scale} />
-                    <span class="frontier" style={format!("left: {}%", fixed((props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0), 3))}
+                    <span class="frontier" style={format!("left: {:.3}%", (props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0))}
                         title="simulated so far"></span>
                 </div>
                 <ScheduleTrack schedule={props.schedule.clone()} on_action={on.clone()} />

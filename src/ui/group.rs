@@ -8,7 +8,6 @@ use super::mini::MiniChips;
 use crate::glossary;
 use crate::model::Command;
 use crate::playground::{back_in, Action, RestartChoice};
-use crate::views::fixed;
 use crate::views::frame::{duration, Card, Chip, ChipRole, Countdown, Dot};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -85,7 +84,7 @@ pub fn task_chip(props: &ChipProps) -> Html {
         >
             <span class="label"><span class="glyph" aria-hidden="true">{ glyph }</span>{ &chip.name }</span>
             if let Some(tip) = tip {
-                <span class="bar" aria-hidden="true"><span class="fill" style={format!("--p: {}", fixed(f64::from(chip.progress) / 100.0, 2))}></span></span>
+                <span class="bar" aria-hidden="true"><span class="fill" style={format!("--p: {:.2}", f64::from(chip.progress) / 100.0)}></span></span>
                 <span class="tip" aria-hidden="true" data-testid="replay-tip">{ tip }</span>
             }
         </div>
@@ -124,7 +123,7 @@ fn countdown(c: &Countdown) -> Html {
             <span class="left">{ back_in(c.back_in_ms) }</span>
             <span class="disk">{ if c.keep_state { "keeps its disk" } else { "lost its disk" } }</span>
             <span class="away-bar" aria-hidden="true">
-                <span class="fill" style={format!("--p: {}", fixed(gone as f64 / away as f64, 3))}></span>
+                <span class="fill" style={format!("--p: {:.3}", gone as f64 / away as f64)}></span>
             </span>
         </div>
     }
@@ -350,11 +349,7 @@ fn play_flip(container: &Element, before: &Positions, after: &Positions) {
         };
         let from = match before.get(&key) {
             Some(&(ox, oy)) if (ox - nx).abs() > 1.0 || (oy - ny).abs() > 1.0 => {
-                format!(
-                    "translate({}px, {}px)",
-                    fixed(ox - nx, 1),
-                    fixed(oy - ny, 1)
-                )
+                format!("translate({:.1}px, {:.1}px)", ox - nx, oy - ny)
             }
             Some(_) => continue,
             None => "scale(0.4)".to_string(),

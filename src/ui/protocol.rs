@@ -3,7 +3,7 @@
 //! back), the step under way lit with a dot travelling along it, and why the round runs.
 
 use crate::views::frame::{PhaseView, RoundView};
-use crate::views::{fixed, notation};
+use crate::views::notation;
 use yew::prelude::*;
 
 /// Properties of the protocol strip.
@@ -33,7 +33,7 @@ pub fn protocol_strip(props: &ProtocolProps) -> Html {
         let left = if on { progress * 100.0 } else { 0.0 };
         html! {
             <span class={classes!("track", (!on).then_some("off"))} aria-hidden="true">
-                <span class="dot" style={format!("left: {}%", fixed(left, 1))}></span>
+                <span class="dot" style={format!("left: {:.1}%", left)}></span>
             </span>
         }
     };

@@ -14,7 +14,6 @@
 //! `schedule-problem`.
 
 use crate::playground::{moment, Action, CommandDraft, CommandKind, Schedule, ScheduleEdit};
-use crate::views::fixed;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -62,8 +61,8 @@ fn time_at(track: &NodeRef, client_x: i32, s: &Schedule) -> Option<u64> {
 
 fn left(at_ms: u64, scale: u64) -> String {
     format!(
-        "left: {}%",
-        fixed((at_ms as f64 / scale.max(1) as f64 * 100.0).min(100.0), 3)
+        "left: {:.3}%",
+        (at_ms as f64 / scale.max(1) as f64 * 100.0).min(100.0)
     )
 }
 

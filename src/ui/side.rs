@@ -5,8 +5,8 @@ use super::term::Term;
 use crate::history::invariants::Violation;
 use crate::playground::screen::{Log, LogRound};
 use crate::playground::Action;
+use crate::views::counted;
 use crate::views::metrics::Metrics;
-use crate::views::{counted, fixed};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -55,7 +55,7 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
             </dl>
             <div class="downtime" role="list" aria-label="the tasks down longest">
                 { for props.worst.iter().map(|(name, ms)| {
-                    let width = format!("width: {}%", fixed(*ms as f64 / worst as f64 * 100.0, 1));
+                    let width = format!("width: {:.1}%", *ms as f64 / worst as f64 * 100.0);
                     html! {
                         <div key={name.clone()} role="listitem">
                             <span>{ name }</span>

@@ -7,7 +7,6 @@
 use super::colours::{Colours, DARK, LIGHT};
 use crate::playground::screen::TaskTimeline;
 use crate::playground::Action;
-use crate::views::fixed;
 use crate::views::timeline::Availability;
 use std::rc::Rc;
 use wasm_bindgen::prelude::Closure;
@@ -300,20 +299,20 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                 <span class="key round"></span>{ "a round, start to sync" }
             </p>
             <div class="tt-scroll" ref={scroller} onscroll={on_scroll}
-                style={format!("height: {}px", fixed(view_height, 0))}>
-                <div class="tt-view" style={format!("height: {}px", fixed(view_height, 0))}>
+                style={format!("height: {:.0}px", view_height)}>
+                <div class="tt-view" style={format!("height: {:.0}px", view_height)}>
                     <canvas ref={canvas} data-testid="task-timeline-canvas" role="img"
                         aria-label="Each task over time: who ran it, when it was up, restoring or down, learner replay and standbys, with the rounds; click to move the clock there"
                         onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></canvas>
                     if let Some(left) = clock_left {
-                        <span class="clock-line" style={format!("left: {}px", fixed(left, 1))} aria-hidden="true"></span>
+                        <span class="clock-line" style={format!("left: {:.1}px", left)} aria-hidden="true"></span>
                     }
                     if let Some((x, y, text)) = &*hover {
                         <div class="hover" data-testid="timeline-hover"
-                            style={format!("left: {}px; top: {}px", fixed((x + 12.0).min(*width - 260.0).max(0.0), 0), fixed(y + 14.0, 0))}>{ text }</div>
+                            style={format!("left: {:.0}px; top: {:.0}px", (x + 12.0).min(*width - 260.0).max(0.0), y + 14.0)}>{ text }</div>
                     }
                 </div>
-                <div style={format!("height: {}px", fixed((rows - visible.min(rows)) as f64 * row, 0))}></div>
+                <div style={format!("height: {:.0}px", (rows - visible.min(rows)) as f64 * row)}></div>
             </div>
         </section>
     }

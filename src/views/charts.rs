@@ -1,15 +1,17 @@
-//! The compare view's charts as plain data ([`ChartData`]: the series, the axis), drawn on
-//! any [`Pen`] (a canvas in the browser, [`Svg`] text for export and tests) and read back under
-//! a pointer ([`ChartData::describe`]). Three simple charts need only rectangles, lines and
-//! text, so they are drawn here rather than with a charting library (which cost the browser
-//! build a seventh of its size). Colours are Okabe-Ito; availability states also differ in
-//! bar height, so they read without colour.
+//! The charts as plain data ([`ChartData`]: the series, the axis), drawn with plotters on any
+//! backend (the compare view's canvas in the browser, SVG text for the report, exports and
+//! tests) by the same code, and read back under a pointer ([`ChartData::describe`]).
+//! Colours are Okabe-Ito; availability states also differ in bar height, so they read
+//! without colour. Titles and legends are placed without measuring text, so a chart's SVG is
+//! the same natively and in the browser, whatever fonts it has.
 
 use crate::model::Strategy;
 use crate::views::timeline::{Availability, LoadLine, TaskLine};
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::rc::Rc;
-
-pub use super::plot::{Anchor, Pen, PlotMap, Svg};
 
 /// Which chart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,29 +90,43 @@ impl ChartData {
         }
     }
 
-    /// Draws the chart at a size, with a line at the clock if one is given; returns how its
-    /// pixels map back to data.
-    pub fn draw(&self, pen: &mut dyn Pen, size: (u32, u32), clock: Option<u64>) -> PlotMap {
+    /// Draws the chart on `area`, on `paper`, with a line at the clock if one is given;
+    /// returns how its pixels map back to data.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        paper: Paper,
+        clock: Option<u64>,
+    ) -> Drawn<DB> {
+        let end = self.end.max(1) as f64;
         match &self.series {
-            Series::Cumulative(curves) => draw_cumulative(pen, size, curves, self.end, clock),
+            Series::Cumulative(curves) => draw_cumulative(area, paper, curves, end, clock),
             Series::Availability {
                 title,
                 lines,
                 names,
-            } => draw_availability(pen, size, title, lines, names, self.end, clock),
+            } => draw_availability(area, paper, title, lines, names, end, clock),
             Series::Load {
                 title,
                 lines,
                 names,
-            } => draw_load(pen, size, title, lines, names, self.end, clock),
+            } => draw_load(area, paper, title, lines, names, end, clock),
         }
     }
 
-    /// The chart as SVG text.
-    pub fn svg(&self, size: (u32, u32), clock: Option<u64>) -> String {
-        let mut svg = Svg::new(size);
-        self.draw(&mut svg, size, clock);
-        svg.finish()
+    /// The chart as SVG text at a size, on light paper (as exported and printed).
+    pub fn svg(
+        &self,
+        size: (u32, u32),
+        clock: Option<u64>,
+    ) -> Result<String, DrawingAreaErrorKind<std::io::Error>> {
+        let mut text = String::new();
+        {
+            let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+            self.draw(&root, Paper::LIGHT, clock)?;
+            root.present()?;
+        }
+        Ok(text)
     }
 
     /// What a pointer at (time, value) points at, in words.
@@ -164,36 +180,31 @@ fn at_time(curve: &[(u64, u64)], t: u64) -> u64 {
     }
 }
 
-/// Okabe-Ito colours, as CSS hex.
+/// Okabe-Ito colours.
 pub mod palette {
+    use plotters::style::RGBColor;
     /// Blue.
-    pub const BLUE: &str = "#0072B2";
+    pub const BLUE: RGBColor = RGBColor(0x00, 0x72, 0xB2);
     /// Sky blue.
-    pub const SKY: &str = "#56B4E9";
+    pub const SKY: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
     /// Bluish green.
-    pub const GREEN: &str = "#009E73";
+    pub const GREEN: RGBColor = RGBColor(0x00, 0x9E, 0x73);
     /// Orange.
-    pub const ORANGE: &str = "#E69F00";
+    pub const ORANGE: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
     /// Vermillion.
-    pub const VERMILLION: &str = "#D55E00";
+    pub const VERMILLION: RGBColor = RGBColor(0xD5, 0x5E, 0x00);
     /// Reddish purple.
-    pub const PURPLE: &str = "#CC79A7";
+    pub const PURPLE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
     /// Yellow.
-    pub const YELLOW: &str = "#F0E442";
+    pub const YELLOW: RGBColor = RGBColor(0xF0, 0xE4, 0x42);
     /// Grey.
-    pub const GREY: &str = "#999999";
-    /// Black.
-    pub const BLACK: &str = "#000000";
-    /// Light grey, for the grid.
-    pub const GRID: &str = "#E4E4E8";
-    /// White, the paper.
-    pub const WHITE: &str = "#FFFFFF";
+    pub const GREY: RGBColor = RGBColor(0x99, 0x99, 0x99);
     /// Every colour, for cycling.
-    pub const CYCLE: [&str; 8] = [BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW, GREY];
+    pub const CYCLE: [RGBColor; 8] = [BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW, GREY];
 }
 
 /// The colour of a strategy's line.
-pub fn strategy_colour(s: Strategy) -> &'static str {
+pub fn strategy_colour(s: Strategy) -> RGBColor {
     match s {
         Strategy::Learner => palette::BLUE,
         Strategy::Kip441 => palette::PURPLE,
@@ -202,290 +213,317 @@ pub fn strategy_colour(s: Strategy) -> &'static str {
     }
 }
 
-/// Seconds with one decimal (`12.5s`), from milliseconds.
-fn seconds(ms: f64) -> String {
-    let tenths = (ms.max(0.0) / 100.0).round() as u64;
-    format!("{}.{}s", tenths / 10, tenths % 10)
+/// What a chart is drawn on: the paper, the text and axes, and the grid (the data's colours
+/// read on both themes and stay).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paper {
+    /// The background.
+    pub background: RGBColor,
+    /// Text, axes and the clock's line.
+    pub ink: RGBColor,
+    /// The grid.
+    pub grid: RGBColor,
 }
 
-/// A round step of about a sixth of `span` (1, 2 or 5 times a power of ten).
-fn step(span: f64, ticks: f64) -> f64 {
-    let rough = (span / ticks).max(1e-9);
-    let mut unit = 1.0;
-    while unit * 10.0 <= rough {
-        unit *= 10.0;
-    }
-    while unit > rough {
-        unit /= 10.0;
-    }
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * unit)
-        .find(|s| *s >= rough)
-        .unwrap_or(unit * 10.0)
+impl Paper {
+    /// White paper: exports, the report, the light theme.
+    pub const LIGHT: Paper = Paper {
+        background: RGBColor(0xFF, 0xFF, 0xFF),
+        ink: RGBColor(0x00, 0x00, 0x00),
+        grid: RGBColor(0xE4, 0xE4, 0xE8),
+    };
 }
 
-/// The plot's frame: where data goes, and the two axes' ranges.
-struct Frame {
-    left: f64,
-    right: f64,
-    top: f64,
-    bottom: f64,
-    end: f64,
-    max: f64,
+/// Where the plot landed, to map a pointer back to data: pixels of the plotting area and
+/// the data ranges they show.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlotMap {
+    /// Left and right pixel of the plotting area.
+    pub x_pixels: (i32, i32),
+    /// Top and bottom pixel.
+    pub y_pixels: (i32, i32),
+    /// Time at the left and right edge, ms.
+    pub time: (f64, f64),
+    /// Value at the bottom and top edge.
+    pub value: (f64, f64),
 }
 
-impl Frame {
-    fn x(&self, t: f64) -> f64 {
-        self.left + (t / self.end).clamp(0.0, 1.0) * (self.right - self.left)
-    }
-
-    fn y(&self, v: f64) -> f64 {
-        self.bottom - (v / self.max).clamp(0.0, 1.0) * (self.bottom - self.top)
-    }
-
-    fn map(&self) -> PlotMap {
-        PlotMap {
-            x_pixels: (self.left.round() as i32, self.right.round() as i32),
-            y_pixels: (self.top.round() as i32, self.bottom.round() as i32),
-            time: (0.0, self.end),
-            value: (0.0, self.max),
+impl PlotMap {
+    /// The (time, value) under a pixel, if it is inside the plot.
+    pub fn at(&self, x: i32, y: i32) -> Option<(f64, f64)> {
+        let (x0, x1) = self.x_pixels;
+        let (y0, y1) = self.y_pixels;
+        if x < x0 || x > x1 || y < y0 || y > y1 || x1 == x0 || y1 == y0 {
+            return None;
         }
+        let fx = (x - x0) as f64 / (x1 - x0) as f64;
+        let fy = (y1 - y) as f64 / (y1 - y0) as f64;
+        Some((
+            self.time.0 + fx * (self.time.1 - self.time.0),
+            self.value.0 + fy * (self.value.1 - self.value.0),
+        ))
     }
 }
 
-/// A white chart with a title, a time axis (0 to `end`) labelled in seconds with a light
-/// grid, and room for `y_labels` pixels of labels on the left.
-fn start(
-    pen: &mut dyn Pen,
-    (w, h): (u32, u32),
+/// A drawn chart's map back to data, or what the backend could not draw.
+pub type Drawn<DB> = Result<PlotMap, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// The charts' coordinates: time across (ms), a value up.
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Seconds with one decimal (`12.5s`), from milliseconds.
+fn seconds(ms: &f64) -> String {
+    format!("{:.1}s", ms.max(0.0) / 1000.0)
+}
+
+/// The labels' font.
+fn label_font(paper: Paper) -> TextStyle<'static> {
+    ("sans-serif", 12).into_font().color(&paper.ink)
+}
+
+/// A chart on `paper` with a title across the top, time across (0 to `end`) and a value up
+/// (0 to `top`), `y_labels` pixels of labels on the left.
+fn start<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    paper: Paper,
     title: &str,
-    y_labels: f64,
-    end: f64,
-    max: f64,
-) -> Frame {
-    let (w, h) = (f64::from(w), f64::from(h));
-    pen.rect(0.0, 0.0, w, h, palette::WHITE, 1.0);
-    pen.text(w / 2.0, 14.0, title, 15, Anchor::Middle, palette::BLACK);
-    let frame = Frame {
-        left: 8.0 + y_labels,
-        right: w - 20.0,
-        top: 30.0,
-        bottom: h - 30.0,
-        end: end.max(1.0),
-        max: max.max(1e-9),
-    };
-    let dx = step(frame.end, 6.0);
-    let mut t = 0.0;
-    while t <= frame.end + 1e-6 {
-        let x = frame.x(t);
-        pen.line(&[(x, frame.top), (x, frame.bottom)], palette::GRID, 1.0);
-        pen.text(
-            x,
-            frame.bottom + 12.0,
-            &seconds(t),
-            11,
-            Anchor::Middle,
-            palette::BLACK,
-        );
-        t += dx;
-    }
-    pen.line(
-        &[
-            (frame.left, frame.top),
-            (frame.left, frame.bottom),
-            (frame.right, frame.bottom),
-        ],
-        palette::BLACK,
-        1.0,
-    );
-    frame
+    y_labels: u32,
+    (end, top): (f64, f64),
+) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&paper.background)?;
+    let (width, _) = area.dim_in_pixel();
+    let style = ("sans-serif", 16)
+        .into_font()
+        .color(&paper.ink)
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    area.draw(&Text::new(title, (width as i32 / 2, 14), style))?;
+    ChartBuilder::on(area)
+        .margin(8)
+        .margin_top(30)
+        .margin_right(20)
+        .x_label_area_size(26)
+        .y_label_area_size(y_labels)
+        .build_cartesian_2d(0f64..end, 0f64..top)
 }
 
-/// Value labels and grid lines up the left axis.
-fn value_axis(pen: &mut dyn Pen, frame: &Frame, label: impl Fn(f64) -> String, integers: bool) {
-    let mut dv = step(frame.max, 5.0);
-    if integers {
-        dv = dv.max(1.0).round();
-    }
-    let mut v = dv;
-    while v <= frame.max + 1e-9 {
-        let y = frame.y(v);
-        pen.line(&[(frame.left, y), (frame.right, y)], palette::GRID, 1.0);
-        pen.text(
-            frame.left - 4.0,
-            y,
-            &label(v),
-            11,
-            Anchor::End,
-            palette::BLACK,
-        );
-        v += dv;
-    }
-}
-
-/// The line at the clock, and the map of pixels back to data.
-fn finish(pen: &mut dyn Pen, frame: &Frame, clock: Option<u64>) -> PlotMap {
+/// The line at the clock (if given), and the map of the plot's pixels back to data.
+fn finish<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    paper: Paper,
+    clock: Option<u64>,
+    (end, top): (f64, f64),
+) -> Drawn<DB> {
     if let Some(clock) = clock {
-        let x = frame.x(clock as f64);
-        pen.line(&[(x, frame.top), (x, frame.bottom)], palette::BLACK, 1.0);
+        let c = (clock as f64).min(end);
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(c, 0.0), (c, top)],
+            paper.ink.stroke_width(1),
+        )))?;
     }
-    frame.map()
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    Ok(PlotMap {
+        x_pixels: (xs.start, xs.end - 1),
+        y_pixels: (ys.start, ys.end - 1),
+        time: (0.0, end),
+        value: (0.0, top),
+    })
 }
 
-/// A legend: a short line of each colour and its name, in a box at the top left or right.
-fn legend(pen: &mut dyn Pen, frame: &Frame, entries: &[(&str, String)], right: bool, width: f64) {
-    let box_w = 34.0 + entries.iter().map(|(_, n)| n.len()).max().unwrap_or(0) as f64 * 6.5;
+/// A legend in a box at the plot's top left or right: a short line of each colour and its
+/// name. Sized by the names' lengths, not by measuring text, so it lands alike everywhere.
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &Chart<'_, DB>,
+    paper: Paper,
+    entries: &[(RGBColor, String)],
+    right: bool,
+    width: u32,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let (origin_x, origin_y) = area.get_base_pixel();
+    let longest = entries.iter().map(|(_, n)| n.chars().count()).max();
+    let box_w = 34 + (longest.unwrap_or(0) as f64 * 6.5) as i32;
     let x = if right {
-        frame.right - box_w - 6.0
+        xs.end - origin_x - box_w - 6
     } else {
-        frame.left + 6.0
+        xs.start - origin_x + 6
     };
-    let y = frame.top + 4.0;
-    pen.rect(
-        x,
-        y,
-        box_w,
-        entries.len() as f64 * 15.0 + 6.0,
-        palette::WHITE,
-        0.85,
-    );
+    let y = ys.start - origin_y + 4;
+    let box_h = entries.len() as i32 * 15 + 6;
+    area.draw(&Rectangle::new(
+        [(x, y), (x + box_w, y + box_h)],
+        paper.background.mix(0.85).filled(),
+    ))?;
+    let style = label_font(paper).pos(Pos::new(HPos::Left, VPos::Center));
     for (i, (colour, name)) in entries.iter().enumerate() {
-        let ly = y + 10.0 + i as f64 * 15.0;
-        pen.line(&[(x + 6.0, ly), (x + 20.0, ly)], colour, width);
-        pen.text(x + 26.0, ly, name, 11, Anchor::Start, palette::BLACK);
+        let ly = y + 10 + i as i32 * 15;
+        area.draw(&PathElement::new(
+            vec![(x + 6, ly), (x + 20, ly)],
+            colour.stroke_width(width),
+        ))?;
+        area.draw(&Text::new(name.as_str(), (x + 26, ly), style.clone()))?;
     }
+    Ok(())
 }
 
 /// Each task's availability over time: up (thin), restoring (medium), down (full height),
 /// learner replay shaded behind; a line at the clock.
-pub fn draw_availability<Name: AsRef<str>>(
-    pen: &mut dyn Pen,
-    size: (u32, u32),
+fn draw_availability<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    paper: Paper,
     title: &str,
     lines: &[TaskLine],
-    names: &[Name],
-    end: u64,
+    names: &[Rc<str>],
+    end: f64,
     clock: Option<u64>,
-) -> PlotMap {
+) -> Drawn<DB> {
     let rows = lines.len().max(1) as f64;
-    let frame = start(pen, size, title, 44.0, end as f64, rows);
-    let row_pixels = (frame.bottom - frame.top) / rows;
+    let mut chart = start(area, paper, title, 44, (end, rows))?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .x_labels(6)
+        .x_label_formatter(&seconds)
+        .y_labels(0)
+        .label_style(label_font(paper))
+        .axis_style(paper.ink)
+        .bold_line_style(paper.grid)
+        .light_line_style(TRANSPARENT)
+        .draw()?;
+    // One label per row (a numeric axis would skip some), when rows are tall enough.
+    let (_, ys) = chart.plotting_area().get_pixel_range();
+    let row_pixels = f64::from(ys.end - ys.start) / rows;
+    let (origin_x, origin_y) = area.get_base_pixel();
+    let label = label_font(paper).pos(Pos::new(HPos::Right, VPos::Center));
     for (row, line) in lines.iter().enumerate() {
-        let top = frame.top + row as f64 * row_pixels;
-        let middle = top + row_pixels / 2.0;
+        let top = rows - row as f64;
         if row_pixels >= 9.0 {
-            let name = names.get(line.task.index()).map_or("", AsRef::as_ref);
-            pen.text(
-                frame.left - 4.0,
-                middle,
+            let (x, y) = chart.backend_coord(&(0.0, top - 0.5));
+            let name = names.get(line.task.index()).map_or("", |n| n);
+            area.draw(&Text::new(
                 name,
-                11,
-                Anchor::End,
-                palette::BLACK,
-            );
+                (x - origin_x - 4, y - origin_y),
+                label.clone(),
+            ))?;
         }
-        for &(from, to) in &line.learning {
-            let (a, b) = (frame.x(from as f64), frame.x(to as f64));
-            pen.rect(
-                a,
-                top + row_pixels * 0.05,
-                b - a,
-                row_pixels * 0.9,
-                palette::PURPLE,
-                0.22,
-            );
-        }
-        for span in &line.spans {
+        chart.draw_series(line.learning.iter().map(|&(from, to)| {
+            Rectangle::new(
+                [(from as f64, top - 0.05), (to as f64, top - 0.95)],
+                palette::PURPLE.mix(0.22).filled(),
+            )
+        }))?;
+        chart.draw_series(line.spans.iter().map(|span| {
             let (height, colour) = match span.state {
                 Availability::Up => (0.2, palette::SKY),
                 Availability::Restoring => (0.55, palette::ORANGE),
                 Availability::Down => (0.8, palette::VERMILLION),
             };
-            let (a, b) = (frame.x(span.from as f64), frame.x(span.to as f64));
-            let h = row_pixels * height;
-            pen.rect(a, middle - h / 2.0, b - a, h, colour, 1.0);
-        }
+            let middle = top - 0.5;
+            Rectangle::new(
+                [
+                    (span.from as f64, middle + height / 2.0),
+                    (span.to as f64, middle - height / 2.0),
+                ],
+                colour.filled(),
+            )
+        }))?;
     }
-    finish(pen, &frame, clock)
+    finish(&mut chart, paper, clock, (end, rows))
 }
 
 /// Active tasks per member over time, one step line per member.
-pub fn draw_load(
-    pen: &mut dyn Pen,
-    size: (u32, u32),
+fn draw_load<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    paper: Paper,
     title: &str,
     lines: &[LoadLine],
     names: &[String],
-    end: u64,
+    end: f64,
     clock: Option<u64>,
-) -> PlotMap {
-    let max = lines
+) -> Drawn<DB> {
+    let top = lines
         .iter()
         .flat_map(|l| l.steps.iter().map(|s| s.1))
         .max()
         .unwrap_or(1)
         .max(1) as f64
         + 0.5;
-    let frame = start(pen, size, title, 36.0, end as f64, max);
-    value_axis(pen, &frame, |v| format!("{}", v.round() as u64), true);
+    let mut chart = start(area, paper, title, 36, (end, top))?;
+    let whole = |v: &f64| format!("{v:.0}");
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .x_label_formatter(&seconds)
+        .y_labels((top as usize).min(8))
+        .y_label_formatter(&whole)
+        .label_style(label_font(paper))
+        .axis_style(paper.ink)
+        .bold_line_style(paper.grid)
+        .light_line_style(TRANSPARENT)
+        .draw()?;
     let mut entries = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let colour = palette::CYCLE[i % palette::CYCLE.len()];
-        // Offset lines slightly so members with equal loads stay visible.
+        // Members with equal loads are offset a little so that every line shows.
         let offset = (i as f64 - lines.len() as f64 / 2.0) * 0.03;
         let mut points = Vec::with_capacity(line.steps.len() * 2 + 1);
         for (j, &(t, v)) in line.steps.iter().enumerate() {
             if j > 0 {
-                points.push((
-                    frame.x(t as f64),
-                    frame.y(line.steps[j - 1].1 as f64 + offset),
-                ));
+                points.push((t as f64, line.steps[j - 1].1 as f64 + offset));
             }
-            points.push((frame.x(t as f64), frame.y(v as f64 + offset)));
+            points.push((t as f64, v as f64 + offset));
         }
         if let Some(&(_, v)) = line.steps.last() {
-            points.push((frame.right, frame.y(v as f64 + offset)));
+            points.push((end, v as f64 + offset));
         }
-        pen.line(&points, colour, 2.0);
+        chart.draw_series(LineSeries::new(points, colour.stroke_width(2)))?;
         let name = names.get(line.member.index()).cloned().unwrap_or_default();
         entries.push((colour, name));
     }
     if lines.len() <= 12 {
-        legend(pen, &frame, &entries, true, 2.0);
+        legend(area, &chart, paper, &entries, true, 2)?;
     }
-    finish(pen, &frame, clock)
+    finish(&mut chart, paper, clock, (end, top))
 }
 
 /// Task downtime accumulated over time, one line per strategy.
-pub fn draw_cumulative(
-    pen: &mut dyn Pen,
-    size: (u32, u32),
+fn draw_cumulative<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    paper: Paper,
     curves: &[(Strategy, Vec<(u64, u64)>)],
-    end: u64,
+    end: f64,
     clock: Option<u64>,
-) -> PlotMap {
-    let max = curves
+) -> Drawn<DB> {
+    let top = curves
         .iter()
         .flat_map(|(_, c)| c.iter().map(|p| p.1))
         .max()
         .unwrap_or(1)
         .max(1) as f64
         * 1.08;
-    let frame = start(pen, size, "Task downtime so far", 52.0, end as f64, max);
-    value_axis(pen, &frame, seconds, false);
+    // At least a second up the axis, so that a run with little downtime reads in whole steps.
+    let top = top.max(1_000.0);
+    let mut chart = start(area, paper, "Task downtime so far", 52, (end, top))?;
+    chart
+        .configure_mesh()
+        .x_labels(6)
+        .x_label_formatter(&seconds)
+        .y_labels(6)
+        .y_label_formatter(&seconds)
+        .label_style(label_font(paper))
+        .axis_style(paper.ink)
+        .bold_line_style(paper.grid)
+        .light_line_style(TRANSPARENT)
+        .draw()?;
     let mut entries = Vec::new();
     for (strategy, curve) in curves {
         let colour = strategy_colour(*strategy);
-        let points: Vec<(f64, f64)> = curve
-            .iter()
-            .map(|&(t, v)| (frame.x(t as f64), frame.y(v as f64)))
-            .collect();
-        pen.line(&points, colour, 3.0);
+        let points = curve.iter().map(|&(t, v)| (t as f64, v as f64));
+        chart.draw_series(LineSeries::new(points, colour.stroke_width(3)))?;
         entries.push((colour, strategy.name().to_string()));
     }
-    legend(pen, &frame, &entries, false, 3.0);
-    finish(pen, &frame, clock)
+    legend(area, &chart, paper, &entries, false, 3)?;
+    finish(&mut chart, paper, clock, (end, top))
 }
 
 #[cfg(test)]
@@ -495,91 +533,76 @@ mod tests {
     use crate::presets::Preset;
     use crate::views::timeline::{availability, cumulative_downtime, member_load};
 
-    fn colour_hex(c: &str) -> String {
-        c.to_string()
+    /// A colour as the SVG backend writes it.
+    fn hex(c: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
     }
 
-    fn svg(size: (u32, u32), draw: impl FnOnce(&mut Svg) -> PlotMap) -> Result<String, ()> {
-        let mut pen = Svg::new(size);
-        draw(&mut pen);
-        Ok(pen.finish())
+    fn comparison(preset: &str, strategies: &[Strategy]) -> Comparison {
+        let scenario = Preset::find(preset)
+            .expect("preset")
+            .scenario()
+            .expect("parses");
+        Comparison::run(&scenario, strategies).expect("runs")
     }
 
     #[test]
     fn the_availability_chart_draws_up_restoring_and_down() {
-        let scenario = Preset::find("leader-transfer")
-            .expect("preset")
-            .scenario()
-            .expect("parses");
-        let c = Comparison::run(&scenario, &[Strategy::Learner]).expect("runs");
+        let c = comparison("leader-transfer", &[Strategy::Learner]);
         let run = &c.outcomes[0].run;
         let until = run.frontier();
-        let lines = availability(run, until);
-        let names = run.engine().roster().tasks.clone();
-        let text = svg((640, 300), |a| {
-            draw_availability(
-                a,
-                (640, 300),
-                "learner",
-                &lines,
-                &names,
-                until,
-                Some(until / 2),
-            )
-        })
-        .expect("draws");
+        let chart = ChartData {
+            end: until,
+            series: Series::Availability {
+                title: "learner".into(),
+                lines: availability(run, until),
+                names: run.engine().roster().tasks.clone(),
+            },
+        };
+        let text = chart.svg((640, 300), Some(until / 2)).expect("draws");
         assert!(text.starts_with("<svg"));
-        let upper = text.to_uppercase();
         for colour in [
             palette::SKY,
             palette::ORANGE,
             palette::VERMILLION,
             palette::PURPLE,
         ] {
-            assert!(
-                upper.contains(&colour_hex(colour).to_uppercase()),
-                "missing {}",
-                colour_hex(colour)
-            );
+            assert!(text.contains(&hex(colour)), "missing {}", hex(colour));
         }
-        std::fs::write(std::env::temp_dir().join("handoff-availability.svg"), &text).ok();
-        assert!(text.contains(">T5</text>"), "task labels");
+        assert!(text.contains("\nT5\n</text>"), "task labels");
     }
 
     #[test]
     fn the_cumulative_chart_has_one_line_per_strategy_and_maps_pixels_back() {
-        let scenario = Preset::find("scale-down-running")
-            .expect("preset")
-            .scenario()
-            .expect("parses");
-        let c = Comparison::run(&scenario, &[Strategy::Learner, Strategy::Eager]).expect("runs");
+        let c = comparison("scale-down-running", &[Strategy::Learner, Strategy::Eager]);
         let until = c
             .outcomes
             .iter()
             .map(|o| o.run.frontier())
             .max()
             .unwrap_or(1);
-        let curves: Vec<_> = c
-            .outcomes
-            .iter()
-            .map(|o| (o.strategy, cumulative_downtime(&o.run, until)))
-            .collect();
-        let mut map = None;
-        let text = svg((640, 300), |a| {
-            let m = draw_cumulative(a, (640, 300), &curves, until, Some(0));
-            map = Some(m);
-            m
-        })
-        .expect("draws");
+        let chart = ChartData {
+            end: until,
+            series: Series::Cumulative(
+                c.outcomes
+                    .iter()
+                    .map(|o| (o.strategy, cumulative_downtime(&o.run, until)))
+                    .collect(),
+            ),
+        };
+        let text = chart.svg((640, 300), Some(0)).expect("draws");
         for s in [Strategy::Learner, Strategy::Eager] {
-            let stroke = format!("stroke=\"{}\"", colour_hex(strategy_colour(s)));
+            let stroke = format!("stroke=\"{}\"", hex(strategy_colour(s)));
             assert_eq!(
                 text.matches(&stroke).count(),
                 2,
                 "{s}: its line and its legend mark"
             );
+            assert!(text.contains(s.name()), "{s} named in the legend");
         }
-        let map = map.expect("mapped");
+        let mut scratch = String::new();
+        let root = SVGBackend::with_string(&mut scratch, (640, 300)).into_drawing_area();
+        let map = chart.draw(&root, Paper::LIGHT, None).expect("draws");
         let (t, _) = map.at(map.x_pixels.1, map.y_pixels.1).expect("inside");
         assert!((t - until as f64).abs() < until as f64 * 0.01);
         assert_eq!(map.at(0, 0), None);
@@ -587,24 +610,23 @@ mod tests {
 
     #[test]
     fn the_load_chart_draws_a_line_per_member() {
-        let scenario = Preset::find("scale-up-running")
-            .expect("preset")
-            .scenario()
-            .expect("parses");
-        let c = Comparison::run(&scenario, &[Strategy::Cooperative]).expect("runs");
+        let c = comparison("scale-up-running", &[Strategy::Cooperative]);
         let run = &c.outcomes[0].run;
-        let lines = member_load(run, run.frontier());
-        let names = run.engine().roster().members.clone();
-        let text = svg((640, 300), |a| {
-            draw_load(a, (640, 300), "load", &lines, &names, run.frontier(), None)
-        })
-        .expect("draws");
+        let chart = ChartData {
+            end: run.frontier(),
+            series: Series::Load {
+                title: "load".into(),
+                lines: member_load(run, run.frontier()),
+                names: run.engine().roster().members.clone(),
+            },
+        };
+        let text = chart.svg((640, 300), None).expect("draws");
         for colour in &palette::CYCLE[..5] {
-            let stroke = format!("stroke=\"{}\"", colour_hex(colour));
+            let stroke = format!("stroke=\"{}\"", hex(*colour));
             assert!(
                 text.matches(&stroke).count() >= 2,
                 "a line and a legend mark in {}",
-                colour_hex(colour)
+                hex(*colour)
             );
         }
     }

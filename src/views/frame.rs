@@ -162,7 +162,7 @@ impl Dot {
 pub fn duration(ms: u64) -> String {
     match ms {
         0..=999 => format!("{ms} ms"),
-        1_000..=59_999 => format!("{} s", super::fixed(ms as f64 / 1000.0, 1)),
+        1_000..=59_999 => format!("{:.1} s", ms as f64 / 1000.0),
         _ => format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000),
     }
 }
