@@ -256,9 +256,7 @@ impl Engine {
             _ => Vec::new(),
         };
         for t in release {
-            self.members[id.index()].active.retain(|&x| x != t);
-            self.owner[t.index()] = None;
-            out.push(self.event(EventKind::TaskStopped(t, id)));
+            self.stop_task(id, t, out);
         }
     }
 
@@ -443,9 +441,7 @@ impl Engine {
                 .filter(|t| a.assigned.binary_search(t).is_err())
                 .collect();
             for t in lost {
-                self.members[id.index()].active.retain(|&x| x != t);
-                self.owner[t.index()] = None;
-                out.push(self.event(EventKind::TaskStopped(t, *id)));
+                self.stop_task(*id, t, out);
             }
         }
         for (id, a) in &receivers {
@@ -498,13 +494,13 @@ impl Engine {
 
     pub(super) fn start_task(&mut self, id: MemberId, task: TaskId, out: &mut Vec<Event>) {
         let t = task.index();
-        let member = &mut self.members[id.index()];
-        let pos = member.active.partition_point(|&x| x < task);
-        member.active.insert(pos, task);
+        self.own(id, task);
         if self.tasks[t].stateful {
-            member.stores.entry(task).or_insert(Store { position: 0.0 });
+            self.members[id.index()]
+                .stores
+                .entry(task)
+                .or_insert(Store { position: 0.0 });
         }
-        self.owner[t] = Some(id);
         if let Some(previous) = self.last_owner[t] {
             if previous != id {
                 self.tally.moves += 1;

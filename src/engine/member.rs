@@ -421,10 +421,9 @@ impl Engine {
 
     /// Stops everything a member runs; the tasks become orphans.
     pub(super) fn stop_all(&mut self, id: MemberId, out: &mut Vec<Event>) {
-        let tasks = std::mem::take(&mut self.members[id.index()].active);
+        let tasks = self.members[id.index()].active.clone();
         for t in tasks {
-            self.owner[t.index()] = None;
-            out.push(self.event(EventKind::TaskStopped(t, id)));
+            self.stop_task(id, t, out);
         }
     }
 

@@ -224,13 +224,12 @@ impl Engine {
                 if let Some(m) = *owner {
                     let task = TaskId(t as u32);
                     let end = engine.changelog[t];
+                    engine.own(m, task);
                     let member = &mut engine.members[m.index()];
-                    member.active.push(task);
                     member.last_assigned.push(task);
                     if engine.tasks[t].stateful {
                         member.stores.insert(task, Store { position: end });
                     }
-                    engine.owner[t] = Some(m);
                     engine.last_owner[t] = Some(m);
                 }
             }
@@ -273,6 +272,23 @@ impl Engine {
     /// One member.
     pub fn member(&self, id: MemberId) -> &Member {
         &self.members[id.index()]
+    }
+
+    /// A member takes a task as its active owner. With [`Engine::stop_task`], the only writer
+    /// of ownership: the engine's owner of each task and the member's active tasks change
+    /// together, and `history::invariants` checks that they agree.
+    fn own(&mut self, id: MemberId, task: TaskId) {
+        let active = &mut self.members[id.index()].active;
+        let pos = active.partition_point(|&x| x < task);
+        active.insert(pos, task);
+        self.owner[task.index()] = Some(id);
+    }
+
+    /// A member stops running a task: it has no owner until one starts it.
+    fn stop_task(&mut self, id: MemberId, task: TaskId, out: &mut Vec<Event>) {
+        self.members[id.index()].active.retain(|&x| x != task);
+        self.owner[task.index()] = None;
+        out.push(self.event(EventKind::TaskStopped(task, id)));
     }
 
     /// The member running (or restoring) a task as its active owner.

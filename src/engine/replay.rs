@@ -116,6 +116,14 @@ impl Engine {
         Some((end - position).max(0.0))
     }
 
+    /// Whether a member's store of a task has caught up with the changelog end (no store
+    /// counts as the whole changelog behind).
+    pub fn caught_up(&self, member: MemberId, task: TaskId) -> bool {
+        self.lag(member, task)
+            .unwrap_or_else(|| self.changelog_end(task))
+            <= EPSILON
+    }
+
     /// Whether a member's learner of a task is within the acceptable recovery lag.
     pub fn learner_ready(&self, member: MemberId, task: TaskId) -> bool {
         self.lag(member, task)

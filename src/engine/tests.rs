@@ -319,3 +319,23 @@ fn checks_of_a_member_by_id_answer_as_the_commands_by_name_do_in_every_state() {
         assert!(seen.contains(&status), "{status:?} was checked");
     }
 }
+
+#[test]
+fn ownership_has_one_record_and_the_checks_see_it_drift() {
+    use crate::history::invariants::{check_state, Invariant};
+    let (mut engine, _) = engine(&stable_group(""));
+    let mut out = Vec::new();
+    engine
+        .apply(&Command::Crash("S2".into()), &mut out)
+        .expect("S2 is there");
+    // Crashing stopped S2's tasks in both records at once.
+    assert_eq!(engine.owner(TaskId(2)), None);
+    assert!(engine.members[1].active.is_empty());
+    assert!(check_state(&engine).is_empty());
+    // Written behind the engine's back, the two records disagree, and the check says so.
+    engine.owner[0] = None;
+    let found = check_state(&engine);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].invariant, Invariant::OwnershipAgrees);
+    assert_eq!(found[0].detail, "T1 is owned by nobody but run by S1");
+}

@@ -5,7 +5,7 @@
 use crate::engine::coordinator::Round;
 use crate::engine::member::MemberStatus;
 use crate::engine::Engine;
-use crate::model::{Strategy, TaskId};
+use crate::model::{MemberId, Strategy, TaskId};
 
 /// A rule that must always hold; its name (as the log shows it) is its `Display`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display, strum::IntoStaticStr)]
@@ -29,6 +29,10 @@ pub enum Invariant {
     /// Rule 3: after a round, every task has an owner unless it waits for the follow-up.
     #[strum(to_string = "every task has an owner after a round")]
     EveryTaskOwned,
+    /// The engine's owner of each task is the member that runs it, and a task nobody runs
+    /// has no owner (the two records of ownership never drift apart).
+    #[strum(to_string = "one record of who owns a task")]
+    OwnershipAgrees,
 }
 
 impl Invariant {
@@ -62,12 +66,16 @@ pub fn check_state(engine: &Engine) -> Vec<Violation> {
         round: None,
         detail,
     };
+    // Who runs each task, by the members' own lists, whatever their state.
+    let mut holder: Vec<Option<MemberId>> = vec![None; engine.tasks().len()];
     for (i, member) in engine.members().iter().enumerate() {
         // A member restarting under static membership still owns its tasks.
-        if !member.status.alive() && member.status != MemberStatus::Restarting {
-            continue;
-        }
+        let counts = member.status.alive() || member.status == MemberStatus::Restarting;
         for &t in &member.active {
+            holder[t.index()] = Some(MemberId(i as u32));
+            if !counts {
+                continue;
+            }
             if let Some(other) = runner[t.index()].replace(i) {
                 found.push(violation(
                     Invariant::NeverTwoOwners,
@@ -89,6 +97,22 @@ pub fn check_state(engine: &Engine) -> Vec<Violation> {
                     ),
                 ));
             }
+        }
+    }
+    for (t, &held) in holder.iter().enumerate() {
+        let task = TaskId(t as u32);
+        let owner = engine.owner(task);
+        if owner != held {
+            let name = |m: Option<MemberId>| m.map_or("nobody", |m| roster.member(m));
+            found.push(violation(
+                Invariant::OwnershipAgrees,
+                format!(
+                    "{} is owned by {} but run by {}",
+                    roster.task(task),
+                    name(owner),
+                    name(held)
+                ),
+            ));
         }
     }
     found
