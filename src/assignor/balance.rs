@@ -42,8 +42,8 @@ impl Loads {
             total: vec![0; k],
             by_group: HashMap::new(),
         };
-        for (t, owner) in plan.owner.iter().enumerate() {
-            if let Some(o) = *owner {
+        for (t, owner) in (0..plan.task_count()).map(|t| (t, plan.owner(t))) {
+            if let Some(o) = owner {
                 loads.add(plan, o, t);
             }
         }
@@ -151,7 +151,7 @@ pub(crate) fn plan_moves(
     let mut stateful = Level::new(plan, &capacity, &cost, true);
     let mut stateless = Level::new(plan, &capacity, &cost, false);
     for t in 0..plan.task_count() {
-        if let Some(o) = plan.owner[t].filter(|_| movable(t)) {
+        if let Some(o) = plan.owner(t).filter(|_| movable(t)) {
             let level = if plan.stateful(t) {
                 &mut stateful
             } else {
@@ -220,7 +220,7 @@ fn move_costs(plan: &Plan<'_>, stateful_loads: &[u64], share: &[Share]) -> Vec<u
             let held = plan.holders[t]
                 .iter()
                 .filter(|&&(p, _)| {
-                    Some(p) != plan.owner[t] && !plan.leaving(p) && stateful_loads[p] < share[p].lo
+                    Some(p) != plan.owner(t) && !plan.leaving(p) && stateful_loads[p] < share[p].lo
                 })
                 .map(|&(_, lag)| lag)
                 .min();
@@ -966,7 +966,7 @@ pub(crate) fn match_receivers(
             let used = plan.replica_zones(t);
             plan.holders[t]
                 .iter()
-                .filter(|&&(p, _)| gains.of(g, p) > 0 && Some(p) != plan.owner[t])
+                .filter(|&&(p, _)| gains.of(g, p) > 0 && Some(p) != plan.owner(t))
                 .min_by_key(|&&(p, lag)| {
                     (
                         !plan.zone_is_new(p, &used),
@@ -997,7 +997,7 @@ pub(crate) fn match_receivers(
         while *start < list.len() && list[*start].1 == 0 {
             *start += 1;
         }
-        let owner = plan.owner[t];
+        let owner = plan.owner(t);
         let with_room = |&(p, units): &(Pos, u64)| units > 0 && Some(p) != owner;
         let open = &list[*start..];
         let chosen = if plan.zoned && plan.stateful(t) {

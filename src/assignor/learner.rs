@@ -28,8 +28,12 @@ pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
 /// task itself.
 pub(crate) fn keep_existing_learners(plan: &mut Plan<'_>) {
     for t in 0..plan.task_count() {
-        plan.learner[t] = plan.reported_learner[t]
+        let kept = plan.reported_learner[t]
             .filter(|&l| !plan.leaving(l) && plan.stateful(t) && plan.reported_owner[t] != Some(l));
+        match kept {
+            Some(l) => plan.add_learner(t, l),
+            None => plan.drop_learner(t),
+        }
     }
 }
 
@@ -39,9 +43,9 @@ pub(crate) fn keep_existing_learners(plan: &mut Plan<'_>) {
 pub(crate) fn hand_over_ready_learners(plan: &mut Plan<'_>) {
     let acceptable = plan.input.config.acceptable_recovery_lag;
     for t in 0..plan.task_count() {
-        let Some(l) = plan.learner[t] else { continue };
+        let Some(l) = plan.learner(t) else { continue };
         let ready = plan.lag(t, l).is_some_and(|lag| lag <= acceptable);
-        if ready && plan.owner[t].is_some() {
+        if ready && plan.owner(t).is_some() {
             plan.revoke(t);
         }
     }
@@ -52,14 +56,14 @@ pub(crate) fn hand_over_ready_learners(plan: &mut Plan<'_>) {
 /// its old owner is moot, and the balance step decides afresh.
 pub(crate) fn drop_learners_of_reassigned_tasks(plan: &mut Plan<'_>) {
     for t in 0..plan.task_count() {
-        let Some(l) = plan.learner[t] else { continue };
-        let owner = plan.owner[t];
-        let unchanged = plan.revoking[t]
+        let Some(l) = plan.learner(t) else { continue };
+        let owner = plan.owner(t);
+        let unchanged = plan.revoking(t)
             || (owner.is_some()
                 && (owner == plan.reported_owner[t]
                     || (plan.reported_owner[t].is_none() && owner == plan.releaser[t])));
         if owner == Some(l) || !unchanged {
-            plan.learner[t] = None;
+            plan.drop_learner(t);
         }
     }
 }
@@ -75,14 +79,14 @@ pub(crate) fn drop_learners_of_reassigned_tasks(plan: &mut Plan<'_>) {
 pub(crate) fn place_learners(plan: &mut Plan<'_>) {
     let mut loads = Loads::of_owners(plan);
     for t in 0..plan.task_count() {
-        if let Some(l) = plan.learner[t] {
+        if let Some(l) = plan.learner(t) {
             loads.add(plan, l, t);
-            if let Some(o) = plan.owner[t] {
+            if let Some(o) = plan.owner(t) {
                 loads.remove(plan, o, t);
             }
         }
     }
-    let learners = plan.learner.iter().flatten().count() as u64;
+    let learners = plan.learner_count() as u64;
     let mut room = plan
         .input
         .config
@@ -93,25 +97,25 @@ pub(crate) fn place_learners(plan: &mut Plan<'_>) {
         plan_moves(
             plan,
             &loads,
-            |t| plan.learner[t].is_none() && !plan.revoking[t] && plan.owner[t].is_some(),
+            |t| plan.learner(t).is_none() && !plan.revoking(t) && plan.owner(t).is_some(),
             Cost::Receiver,
         )
     };
     let mut gains = stateful.gains;
     for (t, receiver) in match_receivers(plan, &stateful.moving, &mut gains) {
         let lag = |p| plan.lag(t, p).unwrap_or(plan.move_cost(t));
-        let owner_lag = plan.owner[t].map_or(u64::MAX, lag);
+        let owner_lag = plan.owner(t).map_or(u64::MAX, lag);
         let fresh = plan.reported_owner[t].is_none() && plan.releaser[t].is_none();
         if fresh && lag(receiver) <= owner_lag {
             // Nobody ran it until this round (an orphan placed now), and the receiver is as far
             // along as its owner: a learner would only replay what the receiver can restore.
-            plan.owner[t] = Some(receiver);
+            plan.assign(t, receiver);
             continue;
         }
         if room == Some(0) {
             continue;
         }
-        plan.learner[t] = Some(receiver);
+        plan.add_learner(t, receiver);
         if let Some(r) = room.as_mut() {
             *r -= 1;
         }
@@ -120,7 +124,7 @@ pub(crate) fn place_learners(plan: &mut Plan<'_>) {
     for (t, receiver) in match_receivers(plan, &stateless.moving, &mut gains) {
         if plan.reported_owner[t].is_none() {
             // Nobody runs it yet (an orphan placed this round): hand it over directly.
-            plan.owner[t] = Some(receiver);
+            plan.assign(t, receiver);
         } else {
             plan.revoke(t);
         }

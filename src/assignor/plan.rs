@@ -68,28 +68,31 @@ impl<T> std::ops::Index<usize> for ByTask<T> {
 /// The working state of one assignment: per-task vectors, filled in rule by rule.
 pub(crate) struct Plan<'a> {
     pub input: AssignInput<'a>,
-    /// Who runs each task after this round.
-    pub owner: Vec<Option<Pos>>,
+    /// Who runs each task after this round (written by [`Plan::assign`] and
+    /// [`Plan::revoke`]).
+    owner: Vec<Option<Pos>>,
     /// Who reported running each task at this join.
     pub reported_owner: Vec<Option<Pos>>,
     /// Who released each task at this join (it ran the task until it joined).
     pub releaser: Vec<Option<Pos>>,
-    /// The learner of each task after this round.
-    pub learner: Vec<Option<Pos>>,
+    /// The learner of each task after this round (written by [`Plan::add_learner`] and
+    /// [`Plan::drop_learner`]).
+    learner: Vec<Option<Pos>>,
     /// The learner each task had when members joined.
     pub reported_learner: Vec<Option<Pos>>,
-    /// Standby holders of each task after this round.
-    pub standbys: Vec<Vec<Pos>>,
+    /// Standby holders of each task after this round, in order (written by
+    /// [`Plan::add_standby`] and [`Plan::set_standbys`]).
+    standbys: Vec<Vec<Pos>>,
     /// Members holding local state of each task, with its lag, as reported.
     pub holders: ByTask<(Pos, u64)>,
     /// Standby holders of each task, as reported.
     pub reported_standbys: ByTask<Pos>,
     /// Tasks revoked from their owner this round, to be assigned at the follow-up.
-    pub revoking: Vec<bool>,
+    revoking: Vec<bool>,
     /// Another rebalance is needed right after this one.
-    pub followup: bool,
+    followup: bool,
     /// Learners that will not take the task over: warm-ups of standbys (KIP-441).
-    pub warmups: Vec<Vec<Pos>>,
+    warmups: Vec<Vec<Pos>>,
     /// A probing rebalance is needed later (KIP-441).
     pub probing: bool,
     /// Replicas are spread over zones (rack-aware placement is on and every member reports
@@ -321,7 +324,7 @@ impl<'a> Plan<'a> {
                     least.as_mut()?.1.pop_least(&stamps)
                 });
             if let Some(pos) = chosen {
-                self.owner[t] = Some(pos);
+                self.assign(t, pos);
                 loads.add(self, pos, t);
                 if is_candidate[pos]
                     && self.stateful(t)
@@ -511,6 +514,73 @@ impl<'a> Plan<'a> {
             .any(|(z, &has)| has && !used.contains(&z))
     }
 
+    /// Who runs a task after this round.
+    pub fn owner(&self, task: usize) -> Option<Pos> {
+        self.owner[task]
+    }
+
+    /// The learner of a task after this round.
+    pub fn learner(&self, task: usize) -> Option<Pos> {
+        self.learner[task]
+    }
+
+    /// How many tasks have a learner.
+    pub fn learner_count(&self) -> usize {
+        self.learner.iter().flatten().count()
+    }
+
+    /// Whether a task is revoked this round, to be assigned at the follow-up.
+    pub fn revoking(&self, task: usize) -> bool {
+        self.revoking[task]
+    }
+
+    /// Gives a task to a member to run from this round. Never a second owner (rule 1): the
+    /// task is reported run by nobody else, and the member neither learns it nor stands by
+    /// for it any longer.
+    pub fn assign(&mut self, task: usize, to: Pos) {
+        debug_assert!(
+            self.reported_owner[task].is_none_or(|r| r == to),
+            "assigned while another member runs it"
+        );
+        self.owner[task] = Some(to);
+        if self.learner[task] == Some(to) {
+            self.learner[task] = None;
+        }
+        self.standbys[task].retain(|&p| p != to);
+    }
+
+    /// A member learns a task (rule 4); that it is not the task's owner once the plan is
+    /// done is checked by [`Plan::into_assignment`] (KIP-441 lays a plan out in Kafka's order,
+    /// where an owner is replaced after its warm-up is placed).
+    pub fn add_learner(&mut self, task: usize, learner: Pos) {
+        self.learner[task] = Some(learner);
+    }
+
+    /// The task has no learner any more.
+    pub fn drop_learner(&mut self, task: usize) {
+        self.learner[task] = None;
+    }
+
+    /// A member keeps a standby of a task (once, however often it is added).
+    pub fn add_standby(&mut self, task: usize, holder: Pos) {
+        let at = self.standbys[task].partition_point(|&p| p < holder);
+        if self.standbys[task].get(at) != Some(&holder) {
+            self.standbys[task].insert(at, holder);
+        }
+    }
+
+    /// A task's standby holders, all at once (kept in order).
+    pub fn set_standbys(&mut self, task: usize, mut holders: Vec<Pos>) {
+        holders.sort();
+        holders.dedup();
+        self.standbys[task] = holders;
+    }
+
+    /// A member warms a task up without taking it over (KIP-441).
+    pub fn add_warmup(&mut self, task: usize, member: Pos) {
+        self.warmups[task].push(member);
+    }
+
     /// Revokes a task from its owner now; it is assigned at the follow-up rebalance, once no
     /// member runs it (rule 1).
     pub fn revoke(&mut self, task: usize) {
@@ -521,6 +591,12 @@ impl<'a> Plan<'a> {
 
     /// Turns the per-task plan into one assignment per member, in join order.
     pub fn into_assignment(self) -> Assignment {
+        debug_assert!(
+            (0..self.task_count()).all(|t| self.owner[t].is_none()
+                || (self.learner[t] != self.owner[t]
+                    && !self.owner[t].is_some_and(|o| self.standbys[t].contains(&o)))),
+            "a learner or standby beside its active"
+        );
         let k = self.input.members.len();
         let mut out: Vec<MemberAssignment> = vec![MemberAssignment::default(); k];
         for t in 0..self.task_count() {

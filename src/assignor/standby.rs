@@ -72,8 +72,7 @@ impl Plan<'_> {
         standbys.spread_subtopologies();
         let mut of_task = standbys.of_task;
         for (t, holders) in of_task.iter_mut().enumerate() {
-            holders.sort();
-            self.standbys[t] = std::mem::take(holders);
+            self.set_standbys(t, std::mem::take(holders));
         }
     }
 }
@@ -107,7 +106,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             levels: RefCell::new(HashMap::new()),
         };
         for &t in &stateful {
-            let (owner, learner) = (plan.owner[t], plan.learner[t]);
+            let (owner, learner) = (plan.owner(t), plan.learner(t));
             let mut holding = 0;
             for p in owner.into_iter().chain(learner) {
                 if is_receiver[p] {
@@ -204,9 +203,10 @@ impl<'p, 'a> Standbys<'p, 'a> {
         if !plan.zoned {
             return Vec::new();
         }
-        let mut zones: Vec<usize> = plan.owner[t]
+        let mut zones: Vec<usize> = plan
+            .owner(t)
             .into_iter()
-            .chain(plan.learner[t])
+            .chain(plan.learner(t))
             .chain(self.of_task[t].iter().copied())
             .filter(|&p| Some(p) != without)
             .map(|p| plan.zone_of[p])
@@ -217,8 +217,8 @@ impl<'p, 'a> Standbys<'p, 'a> {
     }
 
     fn holds(&self, t: usize, p: Pos) -> bool {
-        self.plan.owner[t] == Some(p)
-            || self.plan.learner[t] == Some(p)
+        self.plan.owner(t) == Some(p)
+            || self.plan.learner(t) == Some(p)
             || self.of_task[t].contains(&p)
     }
 

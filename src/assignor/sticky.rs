@@ -17,7 +17,7 @@ pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
     plan.assign_orphans(&mut loads);
     let (stateful, stateless) = {
         let plan = &plan;
-        plan_moves(plan, &loads, |t| plan.owner[t].is_some(), Cost::Changelog)
+        plan_moves(plan, &loads, |t| plan.owner(t).is_some(), Cost::Changelog)
     };
     for level in [stateful, stateless] {
         let mut gains = level.gains;
@@ -26,7 +26,7 @@ pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
                 // Someone still runs it: revoke now, assign at the follow-up (rule 1).
                 plan.revoke(t);
             } else {
-                plan.owner[t] = Some(receiver);
+                plan.assign(t, receiver);
             }
         }
     }

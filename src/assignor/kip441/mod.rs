@@ -154,17 +154,17 @@ fn carry_out(plan: &mut Plan<'_>, clients: &[Client], order: &[Pos], decision: &
                     plan.revoke(t);
                     pending.push((t, pos));
                 }
-                _ => plan.owner[t] = Some(pos),
+                _ => plan.assign(t, pos),
             }
         }
         for &task in &client.standby {
             let t = task.index();
             if active_warmups.contains(&(c, task)) {
-                plan.learner[t] = Some(pos);
+                plan.add_learner(t, pos);
             } else if standby_warmups.contains(&(c, task)) {
-                plan.warmups[t].push(pos);
+                plan.add_warmup(t, pos);
             } else {
-                plan.standbys[t].push(pos);
+                plan.add_standby(t, pos);
             }
         }
     }
@@ -172,11 +172,8 @@ fn carry_out(plan: &mut Plan<'_>, clients: &[Client], order: &[Pos], decision: &
     // its previous standbys, and `StreamsPartitionAssignor` keeps a previous standby of a task
     // still owned elsewhere as a temporary standby until the follow-up.
     for (t, pos) in pending {
-        if plan.stateful(t) && plan.lag(t, pos).is_some() && !plan.standbys[t].contains(&pos) {
-            plan.standbys[t].push(pos);
+        if plan.stateful(t) && plan.lag(t, pos).is_some() {
+            plan.add_standby(t, pos);
         }
-    }
-    for holders in &mut plan.standbys {
-        holders.sort();
     }
 }
