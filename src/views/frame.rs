@@ -378,14 +378,13 @@ impl Frame {
                     let end = engine.changelog_end(task);
                     let lag = engine.lag(id, task).unwrap_or(end);
                     // A learner is ready within the acceptable lag; anything else caught up.
-                    let target = if role == ChipRole::Learner {
-                        ready_lag
+                    let (target, done) = if role == ChipRole::Learner {
+                        (ready_lag, engine.learner_ready(id, task))
                     } else {
-                        0.0
+                        (0.0, engine.caught_up(id, task))
                     };
-                    let replaying = spec.stateful
-                        && lag > target + 1e-6
-                        && (role != ChipRole::Active || !engine.is_up(task));
+                    let replaying =
+                        spec.stateful && !done && (role != ChipRole::Active || !engine.is_up(task));
                     let ready_in_ms = replaying
                         .then(|| replays.iter().find(|r| r.task == task))
                         .flatten()
@@ -398,7 +397,7 @@ impl Frame {
                         role,
                         stateful: spec.stateful,
                         learned: role == ChipRole::Active && learned[task.index()],
-                        ready: role == ChipRole::Learner && lag <= ready_lag + 1e-6,
+                        ready: role == ChipRole::Learner && done,
                         progress: if spec.stateful {
                             percent(end - lag, end)
                         } else {
