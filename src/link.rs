@@ -119,9 +119,8 @@ impl SavedSession {
         lz_str::compress_to_encoded_uri_component(self.to_json().as_str())
     }
 
-    /// The session as JSON, uncompressed: what the browser autosaves. The autosave runs every
-    /// few seconds of play, and compressing 3,000 tasks' scenario took 30 ms natively, a
-    /// frame's budget twice over in the browser; writing the JSON takes half a millisecond.
+    /// The session as JSON, uncompressed: what the browser autosaves every few seconds of
+    /// play (compressing a large scenario would cost frames; docs/benchmarks.md has figures).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }

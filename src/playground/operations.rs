@@ -82,7 +82,8 @@ pub(super) fn is_down_time_error(error: &str) -> bool {
     error.starts_with(DOWN_TIME_ERROR)
 }
 
-/// Reads a time away typed in seconds (`6`, `0.5`, `12.25`) exactly, to the millisecond/// browser build carries none): at most three decimals, more than 0, at most a day.
+/// Reads a time away typed in seconds (`6`, `0.5`, `12.25`) exactly, to the millisecond: at
+/// most three decimals, more than 0, at most a day.
 pub fn parse_down_time(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let refuse = || {

@@ -3,6 +3,7 @@
 //   BENCH_RUNS=3 node tests/browser/bench.mjs   three runs, medians reported
 // It reports what issue 11 budgets, on the release build in headless Chromium:
 // - the bundle size (raw and gzipped) and the time until the page is interactive;
+// - the first frame from a cold cache over a 10 Mbit/s, 40 ms link (served uncompressed);
 // - playing 50 members x 500 tasks at 2x (the first benchmark, kept for comparison);
 // - the heavier scenario: 50 x 500 scaling out with one standby, a drain and a crash, at
 //   top speed (16x) with commands in flight;
@@ -311,6 +312,29 @@ async function scenarios(browser, server) {
     }
     results.interactive_ms = { median: round(percentile(loads, 50)), max: round(Math.max(...loads)) };
   }
+  if (wanted('load')) {
+    // The first frame a reader sees over a slow link from a cold cache: Chromium's network
+    // emulation at 10 Mbit/s with 40 ms latency, the files served uncompressed, navigation
+    // start to the first animation frame that shows a member card.
+    const loads = [];
+    for (let i = 0; i < 5; i++) {
+      const page = await openPage(browser, server.origin);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 40,
+        downloadThroughput: (10 * 1000 * 1000) / 8,
+        uploadThroughput: (10 * 1000 * 1000) / 8,
+      });
+      await page.goto(server.url + '?preset=scale-up-running');
+      await page.waitForSelector('[data-testid=member]', { timeout: 60000 });
+      loads.push(await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(performance.now())))));
+      await done(page);
+    }
+    results.first_frame_ms_10mbit_40ms = { median: round(percentile(loads, 50)), max: round(Math.max(...loads)), runs: loads.map(round) };
+  }
   if (wanted('floor')) {
     const blank = await openPage(browser, server.origin);
     await blank.setContent('<p style="font: 16px system-ui">A line of text, and a number: </p>');
@@ -430,6 +454,7 @@ const walkPair = (w) => (w ? `${w.view_mean_ms}/${w.render_mean_ms}` : undefined
 /** The figures a comparison of builds lines up, by name. */
 const HEADLINES = {
   'wasm gzip KB': (r) => r.bundle.wasm_gzip_bytes / 1000,
+  'first frame 10 Mbit/s 40 ms': (r) => r.first_frame_ms_10mbit_40ms?.median,
   'floor blank task cpu p95': (r) => r.floor_blank?.main_thread_task_cpu_p95_ms,
   'floor 50x500 task cpu p95': (r) => r.floor_50x500?.main_thread_task_cpu_p95_ms,
   '50x500 2x late %': (r) => r.playing_50x500?.frames_late_percent,

@@ -145,7 +145,7 @@ fn member_lines(chart: &str) -> usize {
     chart
         .split("<polyline")
         .skip(1)
-        .filter(|p| p[..p.find('>').unwrap_or(0)].contains("stroke-width=\"2.0\""))
+        .filter(|p| p[..p.find('>').unwrap_or(0)].contains("stroke-width=\"2\""))
         .count()
 }
 
