@@ -22,6 +22,11 @@ const SNAPSHOT_EVERY: usize = 24;
 /// comes to rest (for example a learner that restores slower than its task writes).
 pub const REST_LIMIT_MS: u64 = 24 * 3_600_000;
 
+/// The most rebalances [`Run::run_to_end`] simulates: a group that never comes to rest (say,
+/// writes outrunning every restore under KIP-441's probing rebalances, for a year) stops
+/// there, where it is, in a bounded time.
+pub const MAX_ROUNDS: usize = 10_000;
+
 #[derive(Clone, Debug)]
 struct Snapshot {
     engine: Engine,
@@ -193,15 +198,16 @@ impl Run {
     }
 
     /// Simulates until every command ran and the group is at rest, stopping at `until_ms`
-    /// (or [`REST_LIMIT_MS`] after the last command if it never rests).
+    /// (or [`REST_LIMIT_MS`] after the last command if it never rests), or after
+    /// [`MAX_ROUNDS`] rebalances.
     pub fn run_to_end(&mut self) -> Result<(), RunError> {
         let last_command = self.commands.last().map_or(0, |c| c.at_ms);
         let limit = self
             .scenario
             .until_ms
             .unwrap_or(last_command.saturating_add(REST_LIMIT_MS));
-        self.advance_to(last_command.min(limit))?;
-        while !self.finished() && self.frontier() < limit {
+        // From event to event, so that a group that rebalances without end stops at the cap.
+        while self.rounds.len() < MAX_ROUNDS && self.frontier() < limit && !self.finished() {
             let next = self
                 .engine
                 .next_event_time()
@@ -214,7 +220,7 @@ impl Run {
             }
         }
         if let Some(until) = self.scenario.until_ms {
-            if self.frontier() < until && !self.finished() {
+            if self.frontier() < until && !self.finished() && self.rounds.len() < MAX_ROUNDS {
                 self.advance_to(until)?;
             }
         }

@@ -250,6 +250,13 @@ pub fn log(engine: &Engine, rounds: &[Round]) -> String {
             "The group is at rest with {members} and {tasks} ({} ms).",
             metrics.rest_since_ms.unwrap_or(engine.time())
         );
+    } else if rounds.len() >= crate::history::MAX_ROUNDS {
+        let _ = writeln!(
+            out,
+            "The run stopped at {} ms after {} rebalances, the most a run is simulated for, before the group came to rest.",
+            engine.time(),
+            rounds.len()
+        );
     } else {
         let _ = writeln!(
             out,
