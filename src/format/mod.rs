@@ -16,7 +16,7 @@ pub use assign::{AssignConfigFile, AssignFile, AssignMemberFile, AssignRequest, 
 pub use events::{CommandFile, RollingRestartFile};
 pub use scenario::{MemberFile, ScenarioFile, TaskFile};
 pub use topology::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
-pub use validate::validate_config;
+pub use validate::{member_spec, validate_config};
 
 use thiserror::Error;
 

@@ -84,7 +84,7 @@ pub(super) fn check_changelog(field: &str, records: u64) -> Result<(), ScenarioE
 }
 
 /// A member as a scenario gives it (at the start or in a join command).
-pub(super) fn member_spec(
+pub fn member_spec(
     field: &str,
     name: &str,
     capacity: u32,

@@ -1,9 +1,10 @@
 //! What can happen to the playground ([`Action`]: a person's click or key, a frame of the
 //! clock) and what the browser must do about it ([`Effect`]: save, copy, download).
 
+use super::config_form::ConfigAction;
 use super::form::FormAction;
+use super::join::JoinAction;
 use super::schedule::ScheduleEdit;
-use crate::format::ScenarioFile;
 use crate::link::ViewMode;
 use crate::model::{Command, Strategy};
 use crate::views::charts::ChartKind;
@@ -57,8 +58,10 @@ pub enum Action {
     },
     /// A file a person chose could not be read at all.
     Unreadable(String),
-    /// Restart with an edited scenario (the configuration editor).
-    Apply(Box<ScenarioFile>),
+    /// Open, edit, close or apply the configuration form.
+    Config(ConfigAction),
+    /// Edit the member toolbar's new member, or add it.
+    Join(JoinAction),
     /// Open, edit, close or apply the application form.
     Application(FormAction),
     /// Add, move, change, delete or select a scheduled command (the timeline editor).

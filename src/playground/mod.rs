@@ -6,8 +6,10 @@
 
 mod action;
 mod application;
+mod config_form;
 mod find;
 mod form;
+mod join;
 mod loading;
 mod log;
 mod operations;
@@ -25,7 +27,9 @@ mod tests;
 
 pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
 pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
+pub use config_form::{ConfigAction, ConfigDraft, ConfigField, ConfigForm, MemberDraft, TaskDraft};
 pub use form::{ApplicationForm, FormAction};
+pub use join::{JoinAction, JoinDraft, JoinField};
 pub use operations::{back_in, seconds, suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{moment, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
@@ -98,6 +102,12 @@ pub struct Playground {
     application: Option<ApplicationForm>,
     /// The application form is open.
     application_open: bool,
+    /// The configuration form's draft, kept while closed until another scenario is loaded.
+    config_form: Option<ConfigForm>,
+    /// Whether the configuration form is open.
+    config_open: bool,
+    /// The member toolbar's new member, as typed.
+    join: JoinDraft,
     /// The scheduled command selected on the track.
     selected_command: Option<usize>,
     /// Views read off the session, kept between frames.
@@ -135,6 +145,9 @@ impl Playground {
             restart: RestartChoice::default(),
             application: None,
             application_open: false,
+            config_form: None,
+            config_open: false,
+            join: JoinDraft::default(),
             selected_command: None,
             memos: screen::Memos::default(),
         }
@@ -266,7 +279,8 @@ impl Playground {
                 | Action::Reset
                 | Action::Preset(_)
                 | Action::Import { .. }
-                | Action::Apply(_)
+                | Action::Config(ConfigAction::Apply)
+                | Action::Join(JoinAction::Add)
                 | Action::Application(FormAction::Apply)
                 | Action::Schedule(_)
                 | Action::NewSession
@@ -349,12 +363,8 @@ impl Playground {
             Action::Unreadable(name) => self.fail(format!(
                 "{name} could not be read. The current session is kept."
             )),
-            Action::Apply(file) => match Scenario::from_file(*file) {
-                Ok(scenario) => {
-                    self.load_scenario(scenario, "Restarted with the new configuration.".into())
-                }
-                Err(e) => self.fail(format!("not applied: {e}. The current session is kept.")),
-            },
+            Action::Config(action) => self.configure(action),
+            Action::Join(action) => self.join_member(action),
             Action::Application(action) => self.application_form(action),
             Action::Schedule(edit) => self.edit_schedule(edit),
             Action::NewSession => {
@@ -583,6 +593,11 @@ impl Playground {
         self.memos.clear();
         self.application = None;
         self.application_open = false;
+        // An open configuration form shows the new scenario.
+        self.config_form = self
+            .config_open
+            .then(|| ConfigForm::of(&self.scenario_file()));
+        self.join = JoinDraft::default();
         self.selected_command = None;
     }
 

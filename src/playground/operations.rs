@@ -191,13 +191,23 @@ pub struct Operations {
 /// The zone a new member is suggested: the one with the fewest live members (the first by
 /// name among equals), as a deployment spreads its members; none when no member has a zone.
 pub fn suggested_zone(engine: &Engine) -> Option<String> {
-    engine.zones().into_iter().min_by_key(|zone| {
-        engine
-            .members()
-            .iter()
-            .filter(|m| m.zone.as_deref() == Some(zone.as_str()) && m.status.alive())
-            .count()
-    })
+    let live = engine
+        .members()
+        .iter()
+        .filter(|m| m.status.alive())
+        .filter_map(|m| m.zone.as_deref());
+    least_used_zone(engine.zones(), live)
+}
+
+/// Of `zones` (in name order), the one the fewest of `members` (their zones) are in, the
+/// first among equals; none when there are no zones.
+pub fn least_used_zone<'a>(
+    zones: Vec<String>,
+    members: impl Iterator<Item = &'a str> + Clone,
+) -> Option<String> {
+    zones
+        .into_iter()
+        .min_by_key(|zone| members.clone().filter(|m| *m == zone).count())
 }
 
 impl Playground {

@@ -56,8 +56,12 @@ pub struct Toolbar {
     pub can_crash_leader: bool,
     /// The zones a new member can be put in (none when no member has a zone).
     pub zones: Vec<String>,
-    /// The zone suggested for it: the one with the fewest live members.
+    /// The zone it goes to: the one picked, else the one with the fewest live members.
     pub zone: Option<String>,
+    /// Its fields as typed.
+    pub join: super::JoinDraft,
+    /// What is wrong with them, each naming its field (nothing joins until they are fixed).
+    pub errors: Vec<super::FieldError>,
 }
 
 /// The first free member name of S1, S2, ... (read on every frame of a group of hundreds:
@@ -297,12 +301,15 @@ impl Playground {
 
     /// What the member toolbar needs.
     pub fn toolbar(&self) -> Toolbar {
+        let next_name = next_member_name(&self.session.main().view().roster().members);
         Toolbar {
-            next_name: next_member_name(&self.session.main().view().roster().members),
             default_rate: self.session.scenario().config.restore_rate,
             can_crash_leader: self.session.check(&Command::CrashLeader).is_ok(),
             zones: self.session.main().view().zones(),
-            zone: super::suggested_zone(self.session.main().view()),
+            zone: self.join_zone(),
+            join: self.join.clone(),
+            errors: self.join_spec(&next_name).err().unwrap_or_default(),
+            next_name,
         }
     }
 

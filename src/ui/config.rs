@@ -1,287 +1,272 @@
-//! The configuration editor: the config, the tasks and the starting members of the scenario,
-//! edited as a draft and applied with a restart. Its tables can hold hundreds of rows, so
-//! they are drawn only while it is open.
+//! The configuration editor: the playground's configuration form (the config, the tasks and
+//! the starting members of the scenario, as typed) drawn with each problem beside its field,
+//! applied with a restart. It decides nothing: every edit goes to the playground, which reads
+//! and checks it. Its tables can hold hundreds of rows, so they are drawn only while it is
+//! open.
 
 use super::term::Term;
-use crate::format::{MemberFile, ScenarioFile, TaskFile};
 use crate::model::{HandoffMode, Readiness, Strategy};
-use crate::playground::screen::next_member_name;
-use crate::playground::{Action, FormAction};
-use std::rc::Rc;
+use crate::playground::{Action, ConfigAction, ConfigField, ConfigForm, FormAction};
 use yew::prelude::*;
 
 /// Properties of the configuration editor.
 #[derive(Properties, PartialEq)]
 pub struct ConfigProps {
-    /// The scenario as it was loaded.
-    pub scenario: Rc<ScenarioFile>,
-    /// Carries out an action (apply the edited scenario and restart).
+    /// The form, while the editor is open.
+    pub form: Option<ConfigForm>,
+    /// Carries out an action (edit, apply).
     pub on_action: Callback<Action>,
 }
 
-fn number<T: std::str::FromStr>(text: &str) -> Option<T> {
-    text.trim().parse().ok()
+/// The action of editing a field.
+fn edit(field: ConfigField, text: String) -> Action {
+    Action::Config(ConfigAction::Edit(field, text))
 }
 
-/// A callback that applies a change to a copy of the draft and stores the copy.
-fn change<E: 'static>(
-    draft: &UseStateHandle<ScenarioFile>,
-    f: impl Fn(&mut ScenarioFile, &E) + 'static,
-) -> Callback<E> {
-    let draft = draft.clone();
-    Callback::from(move |e: E| {
-        let mut next = (*draft).clone();
-        f(&mut next, &e);
-        draft.set(next);
-    })
+/// The id of a field's problem line, for `aria-describedby`.
+fn error_id(field: ConfigField) -> String {
+    format!(
+        "config-error-{}",
+        field.path().replace(['.', '[', ']'], "-")
+    )
 }
 
-/// The value of the input an event came from.
-fn input_value(e: &Event) -> String {
-    e.target_unchecked_into::<web_sys::HtmlInputElement>()
-        .value()
-}
-
-/// The zone a member added to the table is put in: the one with the fewest members (the
-/// first by name among equals); none when no member has a zone.
-fn least_used_zone(members: &[MemberFile]) -> Option<String> {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for zone in members.iter().filter_map(|m| m.zone.as_deref()) {
-        match counts.iter_mut().find(|(z, _)| *z == zone) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((zone, 1)),
-        }
+/// A field's problem, in one line beside it.
+fn problem(form: &ConfigForm, field: ConfigField) -> Html {
+    match form.error(field) {
+        Some(e) => html! {
+            <span class="app-error" id={error_id(field)} data-testid="config-error">{ e.to_string() }</span>
+        },
+        None => html! {},
     }
-    counts
-        .into_iter()
-        .min_by_key(|&(z, n)| (n, z))
-        .map(|(z, _)| z.to_string())
+}
+
+/// A text field: its value as typed, marked invalid and described by its problem.
+#[inline(never)]
+fn text_input(
+    on: &Callback<Action>,
+    form: &ConfigForm,
+    field: ConfigField,
+    label: String,
+    testid: Option<&'static str>,
+    placeholder: Option<&'static str>,
+) -> Html {
+    let oninput = on.reform(move |e: InputEvent| {
+        edit(
+            field,
+            e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value(),
+        )
+    });
+    let invalid = form.error(field).is_some();
+    let numeric = !matches!(field, ConfigField::MemberZone(_));
+    html! {
+        <input type="text" data-testid={testid} value={form.draft.get(field)} aria-label={label} {oninput}
+            inputmode={numeric.then_some("numeric")} placeholder={placeholder} spellcheck="false" autocomplete="off"
+            class={classes!((!numeric).then_some("zone"))}
+            aria-invalid={invalid.then_some("true")}
+            aria-describedby={invalid.then(|| error_id(field))} />
+    }
+}
+
+/// A checkbox of the form.
+#[inline(never)]
+fn checkbox(
+    on: &Callback<Action>,
+    form: &ConfigForm,
+    field: ConfigField,
+    label: String,
+    testid: Option<&'static str>,
+) -> Html {
+    let onchange = on.reform(move |e: Event| {
+        edit(
+            field,
+            e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                .checked()
+                .to_string(),
+        )
+    });
+    html! {
+        <input type="checkbox" data-testid={testid} checked={form.draft.get(field) == "true"}
+            aria-label={label} {onchange} />
+    }
+}
+
+/// A choice among a setting's named values.
+fn select(
+    on: &Callback<Action>,
+    form: &ConfigForm,
+    field: ConfigField,
+    choices: &[(&'static str, &'static str)],
+    testid: Option<&'static str>,
+) -> Html {
+    let onchange = on.reform(move |e: Event| {
+        edit(
+            field,
+            e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value(),
+        )
+    });
+    let current = form.draft.get(field);
+    html! {
+        <select data-testid={testid} {onchange}>
+            { for choices.iter().map(|&(value, words)| html! {
+                <option value={value} selected={current == value}>{ words }</option>
+            }) }
+        </select>
+    }
+}
+
+/// One labelled setting with its problem.
+fn setting(label: Html, input: Html, problem: Html) -> Html {
+    html! { <label>{ label }{ input }{ problem }</label> }
+}
+
+/// The configuration's settings.
+fn settings(on: &Callback<Action>, form: &ConfigForm) -> Html {
+    let strategies: Vec<(&'static str, &'static str)> =
+        Strategy::ALL.iter().map(|s| (s.name(), s.name())).collect();
+    let handoffs = [
+        (<&str>::from(HandoffMode::ReleaseAtJoin), "release at join"),
+        (<&str>::from(HandoffMode::TwoPhase), "two phase"),
+    ];
+    let readiness = [
+        (<&str>::from(Readiness::Eager), "eager: first ready learner"),
+        (
+            <&str>::from(Readiness::Stable),
+            "stable: all learners ready",
+        ),
+    ];
+    let number =
+        |field, words: &str, testid| text_input(on, form, field, words.to_string(), testid, None);
+    let optional = |field, words: &str, placeholder| {
+        text_input(on, form, field, words.to_string(), None, Some(placeholder))
+    };
+    use ConfigField as F;
+    html! {
+        <div class="config-grid">
+            { setting(html! { "strategy" }, select(on, form, F::Strategy, &strategies, Some("config-strategy")), problem(form, F::Strategy)) }
+            { setting(html! { <Term term="release at join">{ "handoff" }</Term> }, select(on, form, F::Handoff, &handoffs, None), problem(form, F::Handoff)) }
+            { setting(html! { "readiness" }, select(on, form, F::Readiness, &readiness, None), problem(form, F::Readiness)) }
+            { setting(html! { <Term term="acceptable lag">{ "acceptable lag (records)" }</Term> },
+                number(F::AcceptableLag, "acceptable lag (records)", Some("config-lag")), problem(form, F::AcceptableLag)) }
+            { setting(html! { <Term term="standby">{ "standby replicas" }</Term> },
+                number(F::Standbys, "standby replicas", None), problem(form, F::Standbys)) }
+            { setting(html! { "max learners" }, optional(F::MaxLearners, "max learners", "no cap"), problem(form, F::MaxLearners)) }
+            { setting(html! { <Term term="rebalance">{ "rebalance round (ms)" }</Term> },
+                number(F::Rebalance, "rebalance round (ms)", Some("config-rebalance")), problem(form, F::Rebalance)) }
+            { setting(html! { <Term term="session timeout">{ "session timeout (ms)" }</Term> },
+                number(F::SessionTimeout, "session timeout (ms)", None), problem(form, F::SessionTimeout)) }
+            { setting(html! { "scale-down timeout (ms)" }, optional(F::ScaleDownTimeout, "scale-down timeout (ms)", "none"), problem(form, F::ScaleDownTimeout)) }
+            <label class="check">
+                <span>{ checkbox(on, form, F::StaticMembership, "static membership".into(), Some("config-static")) }
+                { " " }<Term term="static membership">{ "static membership" }</Term></span>
+            </label>
+            <label class="check">
+                <span>{ checkbox(on, form, F::RackAwareStandbys, "zone-aware standbys".into(), Some("config-rack-aware")) }
+                { " " }<Term term="zone">{ "zone-aware standbys" }</Term></span>
+            </label>
+            { setting(html! { <Term term="restore rate">{ "restore rate (records/s)" }</Term> },
+                number(F::RestoreRate, "restore rate (records/s)", None), problem(form, F::RestoreRate)) }
+            { setting(html! { <Term term="warm-up">{ "kip441: max warm-ups" }</Term> },
+                number(F::MaxWarmups, "kip441: max warm-ups", None), problem(form, F::MaxWarmups)) }
+            { setting(html! { "kip441: probing interval (ms)" },
+                number(F::ProbingInterval, "kip441: probing interval (ms)", None), problem(form, F::ProbingInterval)) }
+        </div>
+    }
+}
+
+/// The tasks' and the starting members' tables.
+fn tables(on: &Callback<Action>, form: &ConfigForm) -> Html {
+    use ConfigField as F;
+    let task_rows = form.draft.tasks.iter().enumerate().map(|(i, t)| {
+        let remove = on.reform(move |_: MouseEvent| Action::Config(ConfigAction::RemoveTask(i)));
+        html! {
+            <tr key={t.id.clone()}>
+                <td>{ &t.id }</td>
+                <td>{ checkbox(on, form, F::TaskStateful(i), format!("{} is stateful", t.id), None) }</td>
+                <td>{ text_input(on, form, F::TaskChangelog(i), format!("changelog records of {}", t.id), None, None) }
+                    { problem(form, F::TaskChangelog(i)) }</td>
+                <td>{ text_input(on, form, F::TaskWriteRate(i), format!("write rate of {}", t.id), None, None) }
+                    { problem(form, F::TaskWriteRate(i)) }</td>
+                <td><button onclick={remove} aria-label={format!("remove {}", t.id)}>{ "\u{2715}" }</button></td>
+            </tr>
+        }
+    });
+    let member_rows = form.draft.members.iter().enumerate().map(|(i, m)| {
+        let remove = on.reform(move |_: MouseEvent| Action::Config(ConfigAction::RemoveMember(i)));
+        html! {
+            <tr key={m.id.clone()}>
+                <td>{ &m.id }</td>
+                <td>{ text_input(on, form, F::MemberCapacity(i), format!("capacity of {}", m.id), None, None) }
+                    { problem(form, F::MemberCapacity(i)) }</td>
+                <td>{ text_input(on, form, F::MemberRestoreRate(i), format!("restore rate of {}", m.id), None, Some("default")) }
+                    { problem(form, F::MemberRestoreRate(i)) }</td>
+                <td>{ text_input(on, form, F::MemberZone(i), format!("zone of {}", m.id), Some("config-zone"), Some("none")) }
+                    { problem(form, F::MemberZone(i)) }</td>
+                <td><button onclick={remove} aria-label={format!("remove {}", m.id)}>{ "\u{2715}" }</button></td>
+            </tr>
+        }
+    });
+    let add_task = on.reform(|_: MouseEvent| Action::Config(ConfigAction::AddTask));
+    html! {
+        <>
+            <table class="tasks-table" aria-label="tasks">
+                <thead><tr><th>{ "task" }</th><th>{ "stateful" }</th><th><Term term="changelog">{ "changelog" }</Term></th><th>{ "writes/s" }</th><th></th></tr></thead>
+                <tbody>{ for task_rows }</tbody>
+            </table>
+            <button onclick={add_task}>{ "+ task" }</button>
+            <table class="tasks-table" aria-label="members at the start">
+                <thead><tr><th>{ "member" }</th><th><Term term="capacity">{ "capacity" }</Term></th><th>{ "restore rate" }</th><th><Term term="zone">{ "zone" }</Term></th><th></th></tr></thead>
+                <tbody>{ for member_rows }</tbody>
+            </table>
+        </>
+    }
 }
 
 /// Edits the configuration, the tasks and the members, then restarts.
 #[function_component(ConfigPanel)]
 pub fn config_panel(props: &ConfigProps) -> Html {
-    let draft = use_state(|| (*props.scenario).clone());
-    {
-        // A new scenario (a preset, an import, an applied edit) replaces the draft.
-        let draft = draft.clone();
-        use_effect_with(props.scenario.clone(), move |scenario| {
-            draft.set((**scenario).clone())
-        });
-    }
-    // The editor's tables can hold hundreds of rows: drawn only while it is open.
-    let open = use_state(|| false);
-    let on_toggle = {
-        let open = open.clone();
-        Callback::from(move |e: Event| {
-            open.set(
-                e.target_unchecked_into::<web_sys::HtmlDetailsElement>()
-                    .open(),
-            );
+    let on = &props.on_action;
+    let on_toggle = on.reform(|e: Event| {
+        let open = e
+            .target_unchecked_into::<web_sys::HtmlDetailsElement>()
+            .open();
+        Action::Config(if open {
+            ConfigAction::Open
+        } else {
+            ConfigAction::Close
         })
-    };
-    let edit = |f: fn(&mut ScenarioFile, String)| {
-        change(&draft, move |next, e: &Event| f(next, input_value(e)))
-    };
-    let edit_select = |f: fn(&mut ScenarioFile, String)| {
-        change(&draft, move |next, e: &Event| {
-            f(
-                next,
-                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
-                    .value(),
-            )
-        })
-    };
-    let c = &draft.config;
-    let apply = {
-        let (draft, on) = (draft.clone(), props.on_action.clone());
-        Callback::from(move |_| on.emit(Action::Apply(Box::new((*draft).clone()))))
-    };
-    let add_task = change(&draft, |next, _: &MouseEvent| {
-        let id = (1..)
-            .map(|i| format!("T{i}"))
-            .find(|n| next.tasks.iter().all(|t| &t.id != n))
-            .unwrap_or_default();
-        next.tasks.push(TaskFile {
-            id,
-            stateful: true,
-            changelog: 50_000,
-            write_rate: 100,
-        });
     });
-    let add_member = change(&draft, |next, _: &MouseEvent| {
-        let names: Vec<String> = next.members.iter().map(|m| m.id.clone()).collect();
-        next.members.push(MemberFile {
-            id: next_member_name(&names),
-            capacity: 1,
-            restore_rate: None,
-            zone: least_used_zone(&next.members),
-        });
-    });
-    let toggle = |f: fn(&mut ScenarioFile, bool)| {
-        change(&draft, move |next, e: &Event| {
-            f(
-                next,
-                e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                    .checked(),
-            )
-        })
-    };
-    let task_rows = draft.tasks.iter().enumerate().map(|(i, t)| {
-        let set = |f: fn(&mut TaskFile, String)| {
-            change(&draft, move |next, e: &Event| {
-                if let Some(task) = next.tasks.get_mut(i) {
-                    f(task, input_value(e));
-                }
-            })
-        };
-        let toggle = change(&draft, move |next, e: &Event| {
-            if let Some(task) = next.tasks.get_mut(i) {
-                task.stateful = e.target_unchecked_into::<web_sys::HtmlInputElement>().checked();
-            }
-        });
-        let remove = change(&draft, move |next, _: &MouseEvent| {
-            let removed = next.tasks.remove(i);
-            if let Some(initial) = next.initial.as_mut() {
-                for tasks in initial.values_mut() {
-                    tasks.retain(|t| t != &removed.id);
-                }
-            }
-        });
-        html! {
-            <tr key={t.id.clone()}>
-                <td>{ &t.id }</td>
-                <td><input type="checkbox" checked={t.stateful} onchange={toggle} aria-label={format!("{} is stateful", t.id)} /></td>
-                <td><input type="number" min="0" step="10000" value={t.changelog.to_string()} aria-label={format!("changelog records of {}", t.id)}
-                    onchange={set(|t, v| t.changelog = number(&v).unwrap_or(t.changelog))} /></td>
-                <td><input type="number" min="0" step="10" value={t.write_rate.to_string()} aria-label={format!("write rate of {}", t.id)}
-                    onchange={set(|t, v| t.write_rate = number(&v).unwrap_or(t.write_rate))} /></td>
-                <td><button onclick={remove} aria-label={format!("remove {}", t.id)}>{ "\u{2715}" }</button></td>
-            </tr>
-        }
-    });
-    let member_rows = draft.members.iter().enumerate().map(|(i, m)| {
-        let set = |f: fn(&mut MemberFile, String)| {
-            change(&draft, move |next, e: &Event| {
-                if let Some(member) = next.members.get_mut(i) {
-                    f(member, input_value(e));
-                }
-            })
-        };
-        let remove = change(&draft, move |next, _: &MouseEvent| {
-            let removed = next.members.remove(i);
-            if let Some(initial) = next.initial.as_mut() {
-                initial.remove(&removed.id);
-            }
-            next.commands.retain(|e| {
-                [&e.crash, &e.drain, &e.restart]
-                    .iter()
-                    .all(|m| m.as_deref() != Some(&removed.id))
-            });
-        });
-        html! {
-            <tr key={m.id.clone()}>
-                <td>{ &m.id }</td>
-                <td><input type="number" min="1" max="16" value={m.capacity.to_string()} aria-label={format!("capacity of {}", m.id)}
-                    onchange={set(|m, v| m.capacity = number(&v).unwrap_or(m.capacity))} /></td>
-                <td><input type="number" min="1" step="1000" placeholder="default" value={m.restore_rate.map(|r| r.to_string()).unwrap_or_default()}
-                    aria-label={format!("restore rate of {}", m.id)}
-                    onchange={set(|m, v| m.restore_rate = number(&v))} /></td>
-                <td><input type="text" class="zone" data-testid="config-zone" placeholder="none" value={m.zone.clone().unwrap_or_default()}
-                    aria-label={format!("zone of {}", m.id)} autocomplete="off" spellcheck="false"
-                    onchange={set(|m, v| m.zone = Some(v.trim().to_string()).filter(|z| !z.is_empty()))} /></td>
-                <td><button onclick={remove} aria-label={format!("remove {}", m.id)}>{ "\u{2715}" }</button></td>
-            </tr>
-        }
-    });
-    let open_application = props
-        .on_action
-        .reform(|_: MouseEvent| Action::Application(FormAction::Open));
-    if !*open {
+    let Some(form) = &props.form else {
         return html! {
             <details class="panel config" ontoggle={on_toggle}>
                 <summary data-testid="config-open">{ "Configuration, tasks and members" }</summary>
             </details>
         };
-    }
+    };
+    let apply = on.reform(|_: MouseEvent| Action::Config(ConfigAction::Apply));
+    let add_member = on.reform(|_: MouseEvent| Action::Config(ConfigAction::AddMember));
+    let open_application = on.reform(|_: MouseEvent| Action::Application(FormAction::Open));
+    let from_application = form.draft.from_application();
     html! {
         <details class="panel config" open=true ontoggle={on_toggle}>
             <summary data-testid="config-open">{ "Configuration, tasks and members" }</summary>
-            <div class="config-grid">
-                <label>{ "strategy" }
-                    <select data-testid="config-strategy" onchange={edit_select(|s, v| s.config.strategy = v.parse().unwrap_or_default())}>
-                        { for Strategy::ALL.iter().map(|st| html! { <option value={st.name()} selected={*st == c.strategy}>{ st.name() }</option> }) }
-                    </select>
-                </label>
-                <label><Term term="release at join">{ "handoff" }</Term>
-                    <select onchange={edit_select(|s, v| s.config.handoff = v.parse().unwrap_or_default())}>
-                        <option value="release_at_join" selected={c.handoff == HandoffMode::ReleaseAtJoin}>{ "release at join" }</option>
-                        <option value="two_phase" selected={c.handoff == HandoffMode::TwoPhase}>{ "two phase" }</option>
-                    </select>
-                </label>
-                <label>{ "readiness" }
-                    <select onchange={edit_select(|s, v| s.config.readiness = v.parse().unwrap_or_default())}>
-                        <option value="eager" selected={c.readiness == Readiness::Eager}>{ "eager: first ready learner" }</option>
-                        <option value="stable" selected={c.readiness == Readiness::Stable}>{ "stable: all learners ready" }</option>
-                    </select>
-                </label>
-                <label><Term term="acceptable lag">{ "acceptable lag (records)" }</Term>
-                    <input data-testid="config-lag" type="number" min="0" value={c.acceptable_recovery_lag.to_string()}
-                        onchange={edit(|s, v| s.config.acceptable_recovery_lag = number(&v).unwrap_or(s.config.acceptable_recovery_lag))} /></label>
-                <label><Term term="standby">{ "standby replicas" }</Term>
-                    <input type="number" min="0" max="5" value={c.num_standby_replicas.to_string()}
-                        onchange={edit(|s, v| s.config.num_standby_replicas = number(&v).unwrap_or(s.config.num_standby_replicas))} /></label>
-                <label>{ "max learners (empty: no cap)" }
-                    <input type="number" min="1" value={c.max_learners.map(|m| m.to_string()).unwrap_or_default()}
-                        onchange={edit(|s, v| s.config.max_learners = number(&v))} /></label>
-                <label><Term term="rebalance">{ "rebalance round (ms)" }</Term>
-                    <input data-testid="config-rebalance" type="number" min="2" step="100" value={c.rebalance_ms.to_string()}
-                        onchange={edit(|s, v| s.config.rebalance_ms = number(&v).unwrap_or(0))} /></label>
-                <label><Term term="session timeout">{ "session timeout (ms)" }</Term>
-                    <input type="number" min="1" step="1000" value={c.session_timeout_ms.to_string()}
-                        onchange={edit(|s, v| s.config.session_timeout_ms = number(&v).unwrap_or(0))} /></label>
-                <label>{ "scale-down timeout (ms, empty: none)" }
-                    <input type="number" min="1" step="1000" value={c.scale_down_timeout_ms.map(|m| m.to_string()).unwrap_or_default()}
-                        onchange={edit(|s, v| s.config.scale_down_timeout_ms = number(&v))} /></label>
-                <label class="check">
-                    <span><input data-testid="config-static" type="checkbox" checked={c.static_membership}
-                        onchange={toggle(|s, on| s.config.static_membership = on)} />
-                    { " " }<Term term="static membership">{ "static membership" }</Term></span>
-                </label>
-                <label class="check">
-                    <span><input data-testid="config-rack-aware" type="checkbox" checked={c.rack_aware_standbys}
-                        onchange={toggle(|s, on| s.config.rack_aware_standbys = on)} />
-                    { " " }<Term term="zone">{ "zone-aware standbys" }</Term></span>
-                </label>
-                <label><Term term="restore rate">{ "restore rate (records/s)" }</Term>
-                    <input type="number" min="1" step="1000" value={c.restore_rate.to_string()}
-                        onchange={edit(|s, v| s.config.restore_rate = number(&v).unwrap_or(0))} /></label>
-                <label><Term term="warm-up">{ "kip441: max warm-ups" }</Term>
-                    <input type="number" min="1" value={c.kip441.max_warmup_replicas.to_string()}
-                        onchange={edit(|s, v| s.config.kip441.max_warmup_replicas = number(&v).unwrap_or(0))} /></label>
-                <label>{ "kip441: probing interval (ms)" }
-                    <input type="number" min="1" step="1000" value={c.kip441.probing_interval_ms.to_string()}
-                        onchange={edit(|s, v| s.config.kip441.probing_interval_ms = number(&v).unwrap_or(0))} /></label>
-            </div>
-            if draft.topology.is_some() || draft.instances.is_some() {
-                // The tasks and members come from the application's short forms: edited there.
+            { settings(on, form) }
+            if from_application {
                 <p class="config-note" data-testid="config-application">
                     { "The tasks and members come from the application's topology and instances. " }
                     <button onclick={open_application}>{ "edit your application\u{2026}" }</button>
                 </p>
             } else {
-                <table class="tasks-table" aria-label="tasks">
-                    <thead><tr><th>{ "task" }</th><th>{ "stateful" }</th><th><Term term="changelog">{ "changelog" }</Term></th><th>{ "writes/s" }</th><th></th></tr></thead>
-                    <tbody>{ for task_rows }</tbody>
-                </table>
-                <button onclick={add_task}>{ "+ task" }</button>
-                <table class="tasks-table" aria-label="members at the start">
-                    <thead><tr><th>{ "member" }</th><th><Term term="capacity">{ "capacity" }</Term></th><th>{ "restore rate" }</th><th><Term term="zone">{ "zone" }</Term></th><th></th></tr></thead>
-                    <tbody>{ for member_rows }</tbody>
-                </table>
+                { tables(on, form) }
+            }
+            { for form.other_errors().map(|e| html! { <p class="app-error" data-testid="config-error">{ e.to_string() }</p> }) }
+            if let Some(problem) = &form.problem {
+                <p class="app-error" role="alert" data-testid="config-problem">{ problem }</p>
             }
             <div class="toolbar">
-                if draft.topology.is_none() && draft.instances.is_none() {
+                if !from_application {
                     <button onclick={add_member}>{ "+ member at start" }</button>
                 }
                 <button data-testid="apply-config" class="primary" onclick={apply}>{ "Apply and restart" }</button>

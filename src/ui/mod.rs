@@ -117,7 +117,7 @@ pub fn app() -> Html {
                         last_change={panels.last_change} />
                     <side::LogPanel log={panels.log.clone()} current={panels.current_round} on_action={on_action.clone()} />
                     <application::ApplicationSummary summary={pg.application_summary()} on_action={on_action.clone()} />
-                    <config::ConfigPanel scenario={pg.scenario_file()}
+                    <config::ConfigPanel form={pg.config_form().cloned()}
                         on_action={on_action.clone()} />
                 </aside>
             </main>

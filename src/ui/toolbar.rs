@@ -1,115 +1,90 @@
-//! Acting on the group as a whole: add a member (with its restore rate, capacity and zone),
-//! crash the leader; and the legend of the chips' shapes.
+//! Acting on the group as a whole: add a member (with its restore rate, capacity and zone, as
+//! typed: the playground reads them and names what is wrong), crash the leader; and the
+//! legend of the chips' shapes.
 
 use super::term::Term;
-use crate::model::{Command, MemberSpec};
+use crate::model::Command;
 use crate::playground::screen::Toolbar;
-use crate::playground::Action;
+use crate::playground::{Action, JoinAction, JoinField};
 use yew::prelude::*;
 
 /// Properties of the member toolbar.
 #[derive(Properties, PartialEq)]
 pub struct ToolbarProps {
-    /// The next member's name, the default restore rate, whether the leader can be crashed.
+    /// The next member's name and fields, the default restore rate, whether the leader can be
+    /// crashed.
     pub toolbar: Toolbar,
     /// Carries out an action (a command here).
     pub on_action: Callback<Action>,
 }
 
+/// The action of editing a field of the new member.
+fn edit(field: JoinField, text: String) -> Action {
+    Action::Join(JoinAction::Edit(field, text))
+}
+
 /// Add a member (with its restore rate and capacity), crash the leader.
 #[function_component(MemberToolbar)]
 pub fn member_toolbar(props: &ToolbarProps) -> Html {
-    let rate = use_state(String::new);
-    let capacity = use_state(|| "1".to_string());
-    // The zone the reader picked ("" for none), until the zones change; else the suggestion.
-    let picked = use_state(|| None::<String>);
-    let zones = &props.toolbar.zones;
-    let zone = (*picked)
-        .clone()
-        .filter(|z| z.is_empty() || zones.contains(z))
-        .or_else(|| props.toolbar.zone.clone())
-        .filter(|z| !z.is_empty());
-    let name = props.toolbar.next_name.clone();
-    let add = {
-        let (on, rate, capacity, name, zone) = (
-            props.on_action.clone(),
-            rate.clone(),
-            capacity.clone(),
-            name.clone(),
-            zone.clone(),
-        );
-        Callback::from(move |_| {
-            let restore_rate = rate.trim().parse::<u64>().ok().filter(|&r| r > 0);
-            let capacity = capacity
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|&c| c > 0)
-                .unwrap_or(1);
-            on.emit(Action::Command(Command::Join(MemberSpec {
-                name: name.clone(),
-                capacity,
-                restore_rate,
-                zone: zone.clone(),
-            })));
-        })
-    };
-    let crash_leader = props
-        .on_action
-        .reform(|_: MouseEvent| Action::Command(Command::CrashLeader));
-    let on_rate = {
-        let rate = rate.clone();
-        Callback::from(move |e: InputEvent| {
-            rate.set(
+    let t = &props.toolbar;
+    let on = &props.on_action;
+    let add = on.reform(|_: MouseEvent| Action::Join(JoinAction::Add));
+    let crash_leader = on.reform(|_: MouseEvent| Action::Command(Command::CrashLeader));
+    let typed = |field: JoinField| {
+        on.reform(move |e: InputEvent| {
+            edit(
+                field,
                 e.target_unchecked_into::<web_sys::HtmlInputElement>()
                     .value(),
             )
         })
     };
-    let on_capacity = {
-        let capacity = capacity.clone();
-        Callback::from(move |e: InputEvent| {
-            capacity.set(
-                e.target_unchecked_into::<web_sys::HtmlInputElement>()
-                    .value(),
-            )
-        })
-    };
-    let on_zone = {
-        let picked = picked.clone();
-        Callback::from(move |e: Event| {
-            picked.set(Some(
-                e.target_unchecked_into::<web_sys::HtmlSelectElement>()
-                    .value(),
-            ))
-        })
+    let on_zone = on.reform(|e: Event| {
+        edit(
+            JoinField::Zone,
+            e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value(),
+        )
+    });
+    let error = |field: JoinField| t.errors.iter().find(|e| e.field == field.path());
+    let invalid = |field: JoinField| error(field).is_some().then_some("true");
+    let described = |field: JoinField| {
+        error(field).map(|_| format!("join-error-{}", field.path().replace([' ', '.'], "-")))
     };
     html! {
         <div class="toolbar">
-            <button data-testid="add-member" class="primary" onclick={add} title="A new member joins the group now">
-                { format!("+ add member {name}") }
+            <button data-testid="add-member" class="primary" onclick={add} title="A new member joins the group now"
+                disabled={!t.errors.is_empty()}>
+                { format!("+ add member {}", t.next_name) }
             </button>
             <label>{ "restore rate " }
-                <input data-testid="add-restore-rate" type="number" min="1" step="1000" placeholder={props.toolbar.default_rate.to_string()}
-                    value={(*rate).clone()} oninput={on_rate} aria-label="restore rate of the new member, records per second" />
+                <input data-testid="add-restore-rate" type="text" inputmode="numeric" placeholder={t.default_rate.to_string()}
+                    value={t.join.restore_rate.clone()} oninput={typed(JoinField::RestoreRate)}
+                    aria-label="restore rate of the new member, records per second"
+                    aria-invalid={invalid(JoinField::RestoreRate)} aria-describedby={described(JoinField::RestoreRate)} />
             </label>
             <label>{ "capacity " }
-                <input data-testid="add-capacity" type="number" min="1" max="16" value={(*capacity).clone()} oninput={on_capacity}
-                    aria-label="capacity of the new member" />
+                <input data-testid="add-capacity" type="text" inputmode="numeric" value={t.join.capacity.clone()}
+                    oninput={typed(JoinField::Capacity)} aria-label="capacity of the new member"
+                    aria-invalid={invalid(JoinField::Capacity)} aria-describedby={described(JoinField::Capacity)} />
             </label>
-            if !zones.is_empty() {
+            if !t.zones.is_empty() {
                 <label>{ "zone " }
                     <select data-testid="add-zone" onchange={on_zone} aria-label="zone of the new member"
                         title="Suggested: the zone with the fewest live members">
-                        { for zones.iter().map(|z| html! {
-                            <option value={z.clone()} selected={zone.as_ref() == Some(z)}>{ z }</option>
+                        { for t.zones.iter().map(|z| html! {
+                            <option value={z.clone()} selected={t.zone.as_ref() == Some(z)}>{ z }</option>
                         }) }
-                        <option value="" selected={zone.is_none()}>{ "none" }</option>
+                        <option value="" selected={t.zone.is_none()}>{ "none" }</option>
                     </select>
                 </label>
             }
-            <button data-testid="crash-leader" class="danger" disabled={!props.toolbar.can_crash_leader} onclick={crash_leader}
+            <button data-testid="crash-leader" class="danger" disabled={!t.can_crash_leader} onclick={crash_leader}
                 title="Kill whichever member leads now">{ "crash leader" }</button>
+            { for t.errors.iter().map(|e| html! {
+                <span class="app-error" data-testid="join-error"
+                    id={format!("join-error-{}", e.field.replace([' ', '.'], "-"))}>{ e.to_string() }</span>
+            }) }
         </div>
     }
 }

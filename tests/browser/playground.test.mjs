@@ -561,12 +561,14 @@ test('editing the configuration and the tasks restarts with them', async () => {
   assert.equal(await clock(page), 2000, 'the round closes its join phase at 1000 ms and syncs at 2000 ms');
   const tasks = await page.$$eval('[data-testid=task][data-role=active]', (c) => c.map((x) => x.dataset.taskId).sort());
   assert.ok(tasks.includes('T6'), `the new task runs: ${tasks}`);
-  // An impossible value is refused with its field named, and the session is kept.
+  // An impossible value is named beside its field as it is typed, kept as typed, and not
+  // applied: the session is kept.
   await page.fill('[data-testid=config-rebalance]', '0');
-  await page.dispatchEvent('[data-testid=config-rebalance]', 'change');
+  await page.waitForSelector('[data-testid=config-error]');
+  assert.match(await page.textContent('[data-testid=config-error]'), /config\.rebalance_ms/);
   await page.click('[data-testid=apply-config]');
-  await page.waitForSelector('[data-testid=error]');
-  assert.match(await page.textContent('[data-testid=error]'), /config\.rebalance_ms/);
+  await page.waitForSelector('[data-testid=config-problem]');
+  assert.equal(await page.inputValue('[data-testid=config-rebalance]'), '0');
   assert.equal(await clock(page), 2000);
 });
 
