@@ -14,9 +14,9 @@ mod native {
     use handoff::engine::Engine;
     use handoff::history::Run;
     use handoff::model::{AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo};
+    use handoff::playground::session::Session;
     use handoff::playground::{Action, Playground};
     use handoff::presets::scale_out;
-    use handoff::session::Session;
     use std::hint::black_box;
 
     /// Join metadata of `members` members, the first `owners` of which share `tasks` tasks evenly

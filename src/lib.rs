@@ -11,7 +11,7 @@
 //! engine     the simulation: virtual time, the coordinator, members, replay arithmetic
 //! history    a run: commands, events, rounds, snapshots, forks, invariant checks
 //! views      what is read off a history: metrics, notation, JSON, frames, series, charts
-//! compare, session, link, presets, tour, glossary, playground, report
+//! compare, presets, playground, report
 //!            the command line's and the playground's building blocks
 //! ui         the browser playground (wasm32 only), a thin layer over `playground`
 //! ```
@@ -31,15 +31,11 @@ pub mod assignor;
 pub mod compare;
 pub mod engine;
 pub mod format;
-pub mod glossary;
 pub mod history;
-pub mod link;
 pub mod model;
 pub mod playground;
 pub mod presets;
 pub mod report;
-pub mod session;
-pub mod tour;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod views;

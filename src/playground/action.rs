@@ -5,8 +5,8 @@ use super::config_form::ConfigAction;
 use super::form::FormAction;
 use super::join::JoinAction;
 use super::schedule::ScheduleEdit;
-use crate::link::ViewMode;
 use crate::model::{Command, Strategy};
+use crate::playground::link::ViewMode;
 use crate::views::charts::ChartKind;
 use serde::{Deserialize, Serialize};
 

@@ -3,11 +3,11 @@
 //! fallback that always starts.
 
 use super::{Effect, Playground};
-use crate::link::{SavedSession, TourPosition, ViewMode};
 use crate::model::{Scenario, Strategy};
+use crate::playground::link::{SavedSession, TourPosition, ViewMode};
+use crate::playground::session::Session;
+use crate::playground::tour::Tour;
 use crate::presets::{Preset, PRESETS};
-use crate::session::Session;
-use crate::tour::Tour;
 
 impl Playground {
     /// The first preset, as a fallback that always works.

@@ -5,7 +5,7 @@
 use super::Playground;
 use crate::engine::coordinator::Round;
 use crate::history::invariants::Violation;
-use crate::session::Lane;
+use crate::playground::session::Lane;
 use crate::views::frame::{Frame, PhaseView};
 use crate::views::notation;
 use std::cell::RefCell;
@@ -261,7 +261,7 @@ fn condensed_round(
 mod tests {
     use super::*;
     use crate::model::Scenario;
-    use crate::session::Session;
+    use crate::playground::session::Session;
 
     #[test]
     fn a_long_round_is_clipped_at_a_line_boundary_and_counts_what_it_left_out() {

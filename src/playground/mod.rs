@@ -2,14 +2,18 @@
 //! everything the page shows around it (playing, speed, view, tour, notices, theme...).
 //! [`Playground::act`] takes an [`Action`] and returns the [`Effect`]s the browser must carry
 //! out (save, copy, download), so every behaviour of the page is tested natively; the UI
-//! only renders what this holds and runs the effects.
+//! only renders what this holds and runs the effects. Its building blocks serve only it: the
+//! session of lanes ([`session`]), share links and the autosave ([`link`]), guided tours
+//! ([`tour`]) and the glossary ([`glossary`]).
 
 mod action;
 mod application;
 mod config_form;
 mod find;
 mod form;
+pub mod glossary;
 mod join;
+pub mod link;
 mod loading;
 mod log;
 mod operations;
@@ -21,9 +25,11 @@ mod schedule;
 #[cfg(test)]
 mod schedule_tests;
 pub mod screen;
+pub mod session;
 mod startup;
 #[cfg(test)]
 mod tests;
+pub mod tour;
 
 pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
 pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
@@ -35,10 +41,10 @@ pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{moment, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};
 
-use crate::link::{SavedSession, TourPosition, ViewMode};
 use crate::model::{Scenario, Strategy};
+use crate::playground::link::{SavedSession, TourPosition, ViewMode};
+use crate::playground::session::{Session, MAX_LANES};
 use crate::presets::PRESETS;
-use crate::session::{Session, MAX_LANES};
 use crate::views::notation;
 
 /// Where the session is autosaved (its JSON; before, the text of a share link).

@@ -5,11 +5,11 @@
 use super::screen::Single;
 use super::Playground;
 use crate::model::Strategy;
-use crate::session::Lane;
+use crate::playground::session::Lane;
 use crate::views::charts::{ChartData, ChartKind, Series};
 use crate::views::frame::Frame;
 use crate::views::metrics::Metrics;
-use crate::views::timeline::{self, AvailabilityScan};
+use crate::views::series::{self, AvailabilityScan};
 use plotters::drawing::DrawingAreaErrorKind;
 use std::rc::Rc;
 
@@ -59,7 +59,7 @@ pub struct TimelineRow {
     /// The first row of a group: the group's member (or `None`: nobody runs these).
     pub group: Option<Option<String>>,
     /// The task over time.
-    pub line: timeline::TaskLine,
+    pub line: series::TaskLine,
 }
 
 /// The most tasks the availability chart draws: those with the most downtime.
@@ -163,13 +163,13 @@ pub(super) fn task_timeline(
     // Grouped by the member running each task at the end, in task order within a group (the
     // lines come in task order: sorting into a bucket per member keeps it); tasks nobody
     // runs come last.
-    let last_owner = |l: &timeline::TaskLine| {
+    let last_owner = |l: &series::TaskLine| {
         l.owners
             .last()
             .filter(|o| o.1 >= until)
             .map(|o| o.2.index())
     };
-    let mut groups: Vec<Vec<timeline::TaskLine>> = vec![Vec::new(); roster.members.len() + 1];
+    let mut groups: Vec<Vec<series::TaskLine>> = vec![Vec::new(); roster.members.len() + 1];
     for line in scan.lines(until) {
         let group = last_owner(&line).map_or(roster.members.len(), |m| m.min(roster.members.len()));
         groups[group].push(line);
@@ -205,11 +205,11 @@ fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
     let cumulative = session
         .lanes()
         .iter()
-        .map(|l| (l.strategy, timeline::cumulative_downtime(&l.run, until)))
+        .map(|l| (l.strategy, series::cumulative_downtime(&l.run, until)))
         .collect();
-    let lines = timeline::availability(&lane.run, until);
+    let lines = series::availability(&lane.run, until);
     let total = lines.len();
-    let lines = timeline::most_downtime(lines, AVAILABILITY_ROWS);
+    let lines = series::most_downtime(lines, AVAILABILITY_ROWS);
     let roster = lane.run.engine().roster();
     Charts {
         cumulative: ChartData {
@@ -235,7 +235,7 @@ fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
             end,
             series: Series::Load {
                 title: format!("{}: active tasks per member", lane.strategy),
-                lines: timeline::member_load(&lane.run, until),
+                lines: series::member_load(&lane.run, until),
                 names: roster.members.clone(),
             },
         },

@@ -258,7 +258,7 @@ fn a_closed_form_keeps_its_draft_until_another_scenario_is_loaded() {
     edit(&mut pg, Field::Count, "1x");
     pg.act(Action::Application(FormAction::Close));
     assert!(pg.application().is_none());
-    pg.act(Action::View(crate::link::ViewMode::Compare));
+    pg.act(Action::View(crate::playground::link::ViewMode::Compare));
     pg.act(Action::Application(FormAction::Open));
     assert_eq!(form(&pg).draft.count, "1x", "kept");
     pg.act(Action::Application(FormAction::Close));
@@ -270,7 +270,7 @@ fn a_closed_form_keeps_its_draft_until_another_scenario_is_loaded() {
 #[test]
 fn the_report_is_a_download_of_the_session_under_its_strategies() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::View(crate::link::ViewMode::Compare));
+    pg.act(Action::View(crate::playground::link::ViewMode::Compare));
     pg.act(Action::Seek(1_000));
     pg.act(Action::Command(Command::Join(MemberSpec {
         name: "S6".into(),

@@ -8,7 +8,7 @@
 
 use super::{Effect, Playground};
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
-use crate::session::Session;
+use crate::playground::session::Session;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 

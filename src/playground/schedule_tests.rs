@@ -34,7 +34,7 @@ fn assert_same_as_fresh(pg: &Playground) {
     for (lane, again) in pg.session().lanes().iter().zip(fresh.lanes()) {
         assert_eq!(lane.view(), again.view(), "{}", lane.strategy);
         let clock = pg.session().clock();
-        let until = |l: &crate::session::Lane| {
+        let until = |l: &crate::playground::session::Lane| {
             l.run
                 .events()
                 .iter()

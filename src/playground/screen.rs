@@ -9,7 +9,7 @@ use crate::model::{Command, TimedCommand};
 use crate::views::frame::{ChipRole, Frame};
 use crate::views::metrics::Metrics;
 use crate::views::notation;
-use crate::views::timeline::AvailabilityScan;
+use crate::views::series::AvailabilityScan;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -334,7 +334,9 @@ impl Playground {
         let mut highlight: Vec<String> = self
             .tour
             .as_ref()
-            .and_then(|p| crate::tour::Tour::find(&p.tour).and_then(|t| t.steps.get(p.step)))
+            .and_then(|p| {
+                crate::playground::tour::Tour::find(&p.tour).and_then(|t| t.steps.get(p.step))
+            })
             .map(|s| s.highlight.iter().map(|h| h.to_string()).collect())
             .unwrap_or_default();
         highlight.extend(found.as_ref().map(|f| f.name.clone()));

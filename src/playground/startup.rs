@@ -7,10 +7,10 @@
 //! tour, is named in one line and the default is shown instead; nothing is lost.
 
 use super::{Action, Effect, Playground, Preferences, Theme};
-use crate::link::SavedSession;
+use crate::playground::link::SavedSession;
+use crate::playground::session::Session;
+use crate::playground::tour::Tour;
 use crate::presets::Preset;
-use crate::session::Session;
-use crate::tour::Tour;
 
 /// The page's query parameters that matter at start.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

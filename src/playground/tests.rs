@@ -3,8 +3,8 @@
 
 use super::screen::Mark;
 use super::*;
-use crate::link::{SavedSession, ViewMode};
 use crate::model::{Command, MemberSpec};
+use crate::playground::link::{SavedSession, ViewMode};
 use crate::presets::Preset;
 use crate::views::frame::{ChipRole, Frame};
 use std::rc::Rc;

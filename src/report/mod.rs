@@ -14,11 +14,11 @@ mod summary;
 use crate::compare::{self, Comparison, Outcome};
 use crate::history::RunError;
 use crate::model::{Scenario, Strategy};
-use crate::session::Session;
+use crate::playground::session::Session;
 use crate::views::charts::{ChartData, Series};
 use crate::views::counted;
 use crate::views::notation;
-use crate::views::timeline::{self, CHART_TASKS};
+use crate::views::series::{self, CHART_TASKS};
 pub use page::grouped;
 use page::{escape, figure, seconds, table};
 use std::fmt::Write;
@@ -142,7 +142,7 @@ fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
     let curves: Vec<(Strategy, Vec<(u64, u64)>)> = c
         .outcomes
         .iter()
-        .map(|o| (o.strategy, timeline::cumulative_downtime(&o.run, until)))
+        .map(|o| (o.strategy, series::cumulative_downtime(&o.run, until)))
         .collect();
     let downtime = ChartData {
         end: until,
@@ -186,9 +186,9 @@ fn strategy_section(out: &mut String, o: &Outcome) {
         balance(out, o);
     }
     let roster = o.run.engine().roster();
-    let lines = timeline::availability(&o.run, until);
+    let lines = series::availability(&o.run, until);
     let total = lines.len();
-    let lines = timeline::most_downtime(lines, CHART_TASKS);
+    let lines = series::most_downtime(lines, CHART_TASKS);
     let rows = lines.len().max(1) as u32;
     let height = (rows * 11 + 90).max(CHART_HEIGHT);
     let title = if total > lines.len() {
@@ -226,7 +226,7 @@ fn strategy_section(out: &mut String, o: &Outcome) {
         end: until,
         series: Series::Cumulative(vec![(
             o.strategy,
-            timeline::cumulative_downtime(&o.run, until),
+            series::cumulative_downtime(&o.run, until),
         )]),
     };
     let size = (CHART_WIDTH, CHART_HEIGHT);
@@ -237,9 +237,9 @@ fn strategy_section(out: &mut String, o: &Outcome) {
         size,
         &format!("{name}: task downtime accumulated over the run."),
     );
-    let load = timeline::member_load(&o.run, until);
+    let load = series::member_load(&o.run, until);
     let members = load.len();
-    let load = timeline::most_changes(load, CHART_MEMBERS);
+    let load = series::most_changes(load, CHART_MEMBERS);
     let shown = load.len();
     let load = ChartData {
         end: until,

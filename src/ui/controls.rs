@@ -141,7 +141,7 @@ pub fn transport(props: &TransportProps) -> Html {
             </div>
             <div class="readout" aria-live="off">
                 <span title="virtual time"><b><span data-testid="clock">{ props.clock }</span></b>{ " ms" }</span>
-                <span class="term" title={crate::glossary::define("generation").unwrap_or_default()}>
+                <span class="term" title={crate::playground::glossary::define("generation").unwrap_or_default()}>
                     { "generation " }<b data-testid="generation">{ props.generation }</b>
                 </span>
             </div>

@@ -5,8 +5,8 @@
 //! drawn at its old place and slides to its new one, so the eye follows it.
 
 use super::mini::MiniChips;
-use crate::glossary;
 use crate::model::Command;
+use crate::playground::glossary;
 use crate::playground::{back_in, Action, RestartChoice};
 use crate::views::frame::{duration, Card, Chip, ChipRole, Countdown, Dot};
 use std::collections::HashMap;

@@ -1,7 +1,7 @@
 //! The help dialog: keyboard shortcuts, the settings that can get in a reader's way
 //! (single-key shortcuts, animation), and the glossary.
 
-use crate::glossary::GLOSSARY;
+use crate::playground::glossary::GLOSSARY;
 use crate::playground::Action;
 use yew::prelude::*;
 

@@ -19,8 +19,8 @@ mod operations;
 mod protocol;
 mod schedule;
 mod side;
+mod task_timeline;
 mod term;
-mod timeline;
 mod toolbar;
 mod topbar;
 mod tour;
@@ -109,7 +109,7 @@ pub fn app() -> Html {
                     <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
                     <operations::OperationsBar operations={operations} on_action={on_action.clone()} />
                     <toolbar::Legend />
-                    <timeline::TaskTimelineView data={pg.task_timeline()} clock={clock} dark={dark}
+                    <task_timeline::TaskTimelineView data={pg.task_timeline()} clock={clock} dark={dark}
                         on_action={on_action.clone()} />
                 </section>
                 <aside class="side">

@@ -1,7 +1,7 @@
 //! A term of the glossary in running text: underlined, explained on hover and to screen
 //! readers.
 
-use crate::glossary;
+use crate::playground::glossary;
 use yew::prelude::*;
 
 /// A term with its glossary definition as a tooltip.

@@ -3,10 +3,10 @@
 
 use super::dom;
 use super::hooks::maybe;
-use crate::link::ViewMode;
+use crate::playground::link::ViewMode;
+use crate::playground::tour::TOURS;
 use crate::playground::{Action, Theme};
 use crate::presets::PRESETS;
-use crate::tour::TOURS;
 use yew::prelude::*;
 
 /// Properties of the top bar.

@@ -2,10 +2,10 @@
 //! and leave.
 
 use super::term::Term;
-use crate::glossary;
-use crate::link::TourPosition;
+use crate::playground::glossary;
+use crate::playground::link::TourPosition;
+use crate::playground::tour::Tour;
 use crate::playground::Action;
-use crate::tour::Tour;
 use yew::prelude::*;
 
 /// Properties of the tour panel.

@@ -6,7 +6,7 @@
 //! the same natively and in the browser, whatever fonts it has.
 
 use crate::model::Strategy;
-use crate::views::timeline::{Availability, LoadLine, TaskLine};
+use crate::views::series::{Availability, LoadLine, TaskLine};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -531,7 +531,7 @@ mod tests {
     use super::*;
     use crate::compare::Comparison;
     use crate::presets::Preset;
-    use crate::views::timeline::{availability, cumulative_downtime, member_load};
+    use crate::views::series::{availability, cumulative_downtime, member_load};
 
     /// A colour as the SVG backend writes it.
     fn hex(c: RGBColor) -> String {

@@ -1,6 +1,6 @@
 //! What is read off a history, for people and programs: the measures ([`metrics`]), the seed's
 //! log notation ([`notation`]), the command line's JSON ([`json`]), what the playground draws
-//! at a moment ([`frame`]), series over time ([`timeline`]) and charts drawn from them
+//! at a moment ([`frame`]), series over time ([`series`]) and charts drawn from them
 //! ([`charts`]).
 
 pub mod charts;
@@ -9,7 +9,7 @@ pub mod json;
 pub mod marks;
 pub mod metrics;
 pub mod notation;
-pub mod timeline;
+pub mod series;
 
 /// A count and its noun, plural unless the count is one: "1 rebalance", "3 rebalances".
 pub fn counted(n: impl Into<u64>, noun: &str) -> String {

@@ -12,7 +12,7 @@ use handoff::history::Run;
 use handoff::model::{Command, MemberId, Scenario, Strategy, TaskId, TimedCommand};
 use handoff::views::metrics::Metrics;
 use handoff::views::notation;
-use handoff::views::timeline::{availability, Availability};
+use handoff::views::series::{availability, Availability};
 
 /// Three members in zones a, b and c running two tasks each (T1, T2 on S1, and so on), with
 /// extra config fields and events.

@@ -22,7 +22,7 @@ use handoff::engine::{Engine, EventKind};
 use handoff::history::Run;
 use handoff::model::{Command, MemberSpec, Scenario, TimedCommand};
 use handoff::model::{Config, HandoffMode, Readiness, Strategy as Design, Task, TaskId};
-use handoff::views::timeline::{availability, AvailabilityScan};
+use handoff::views::series::{availability, AvailabilityScan};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 

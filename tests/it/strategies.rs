@@ -11,7 +11,7 @@ use handoff::history::Run;
 use handoff::model::Scenario;
 use handoff::model::{Strategy, TaskId};
 use handoff::views::metrics::Metrics;
-use handoff::views::timeline::{availability, Availability};
+use handoff::views::series::{availability, Availability};
 
 fn run(scenario: &Scenario, strategy: Strategy) -> Run {
     let run = run_to_end(scenario, strategy);

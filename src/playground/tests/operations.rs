@@ -221,7 +221,7 @@ fn the_outcome_of_a_restart_follows_the_membership_and_the_session_timeout() {
 #[test]
 fn controls_are_enabled_only_where_every_compared_lane_takes_the_command() {
     let mut pg = preset("zone-failure");
-    pg.act(Action::View(crate::link::ViewMode::Compare));
+    pg.act(Action::View(crate::playground::link::ViewMode::Compare));
     assert!(pg.session().lanes().len() > 1);
     let ops = pg.operations(&frame(&pg));
     assert!(ops.can_rolling_restart && ops.zones.iter().all(|z| z.can_crash));

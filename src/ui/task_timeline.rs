@@ -7,7 +7,7 @@
 use super::colours::{Colours, DARK, LIGHT};
 use crate::playground::screen::TaskTimeline;
 use crate::playground::Action;
-use crate::views::timeline::Availability;
+use crate::views::series::Availability;
 use std::rc::Rc;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;

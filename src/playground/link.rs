@@ -6,7 +6,7 @@ use crate::format::{ScenarioError, ScenarioFile};
 use crate::history::RunError;
 use crate::model::Scenario;
 use crate::model::Strategy;
-use crate::session::{Session, MAX_LANES};
+use crate::playground::session::{Session, MAX_LANES};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -242,7 +242,7 @@ mod tests {
     #[test]
     fn a_link_carries_the_topology_not_every_task() {
         let scenario = Scenario::from_json(include_str!(
-            "../scenarios/review/scale-out-under-load.json"
+            "../../scenarios/review/scale-out-under-load.json"
         ))
         .expect("parses");
         let mut s = Session::new(scenario, &[Strategy::Learner]).expect("starts");

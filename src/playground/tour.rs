@@ -5,7 +5,7 @@
 
 use crate::engine::coordinator::Round;
 use crate::engine::{EventKind, LeaveReason};
-use crate::session::Session;
+use crate::playground::session::Session;
 
 /// The simulation event a step is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -418,7 +418,7 @@ fn find(
     wait: Wait,
     events: &[crate::engine::Event],
     rounds: &[Round],
-    lane: &crate::session::Lane,
+    lane: &crate::playground::session::Lane,
 ) -> Option<u64> {
     let roster = lane.run.engine().roster();
     let member = |name: &str| roster.member_id(name);
@@ -488,7 +488,7 @@ fn find(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::glossary;
+    use crate::playground::glossary;
     use crate::presets::Preset;
 
     #[test]
