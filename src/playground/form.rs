@@ -164,7 +164,7 @@ impl Playground {
                 );
                 match self.error.take() {
                     None => return effects,
-                    Some(e) => e,
+                    Some(e) => e.message().to_string(),
                 }
             }
             Err(e) => e,

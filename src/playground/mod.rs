@@ -47,6 +47,24 @@ use crate::playground::session::{Session, MAX_LANES};
 use crate::presets::PRESETS;
 use crate::views::notation;
 
+/// What the page's error line shows until it is dismissed or fixed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// The restart's time away does not read (why, in one line); a time that does clears it.
+    DownTime(String),
+    /// Something could not be done (an import, a link, a command), in words.
+    Failed(String),
+}
+
+impl Problem {
+    /// The problem in one line.
+    pub fn message(&self) -> &str {
+        match self {
+            Problem::DownTime(message) | Problem::Failed(message) => message,
+        }
+    }
+}
+
 /// Where the session is autosaved (its JSON; before, the text of a share link).
 pub const AUTOSAVE_KEY: &str = "handoff.session.v1";
 
@@ -92,7 +110,7 @@ pub struct Playground {
     chart_lane: usize,
     find: String,
     preset: Option<&'static str>,
-    error: Option<String>,
+    error: Option<Problem>,
     notice: Option<String>,
     share_link: Option<String>,
     tour: Option<TourPosition>,
@@ -194,7 +212,7 @@ impl Playground {
     }
     /// The latest error, shown until dismissed.
     pub fn error(&self) -> Option<&str> {
-        self.error.as_deref()
+        self.error.as_ref().map(Problem::message)
     }
     /// A short note (saved, copied, restored, at rest).
     pub fn notice(&self) -> Option<&str> {
@@ -383,16 +401,12 @@ impl Playground {
                 match operations::parse_down_time(&text) {
                     Ok(ms) => {
                         self.restart.down_ms = ms;
-                        if self
-                            .error
-                            .as_deref()
-                            .is_some_and(operations::is_down_time_error)
-                        {
+                        if matches!(self.error, Some(Problem::DownTime(_))) {
                             self.error = None;
                         }
                     }
                     // A slip in a field is named; the clock plays on.
-                    Err(e) => self.error = Some(e),
+                    Err(e) => self.error = Some(Problem::DownTime(e.to_string())),
                 }
                 Vec::new()
             }
@@ -615,7 +629,7 @@ impl Playground {
     }
 
     fn fail(&mut self, message: String) -> Vec<Effect> {
-        self.error = Some(message);
+        self.error = Some(Problem::Failed(message));
         self.playing = false;
         self.last_frame = None;
         Vec::new()

@@ -74,29 +74,24 @@ pub fn seconds(ms: u64) -> String {
     format!("{whole}.{}", part.trim_end_matches('0'))
 }
 
-/// How an error about the time away starts.
-const DOWN_TIME_ERROR: &str = "time away: ";
-
-/// Whether an error is about the time away (a valid time then clears it).
-pub(super) fn is_down_time_error(error: &str) -> bool {
-    error.starts_with(DOWN_TIME_ERROR)
+/// Why a time away typed in seconds was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DownTimeError {
+    /// Nothing was typed.
+    #[error("time away: write how many seconds a restarted member is away (above 0, at most {}: a day)", MAX_DOWN_MS / 1000)]
+    Empty,
+    /// What was typed is not a time above 0 and at most a day.
+    #[error("time away: write seconds above 0 and at most {max} (a day), not \"{0}\"", max = MAX_DOWN_MS / 1000)]
+    Unreadable(String),
 }
 
 /// Reads a time away typed in seconds (`6`, `0.5`, `12.25`) exactly, to the millisecond: at
 /// most three decimals, more than 0, at most a day.
-pub fn parse_down_time(text: &str) -> Result<u64, String> {
+pub fn parse_down_time(text: &str) -> Result<u64, DownTimeError> {
     let text = text.trim();
-    let refuse = || {
-        format!(
-            "{DOWN_TIME_ERROR}write seconds above 0 and at most {} (a day), not \"{text}\"",
-            MAX_DOWN_MS / 1000
-        )
-    };
+    let refuse = || DownTimeError::Unreadable(text.to_string());
     if text.is_empty() {
-        return Err(format!(
-            "{DOWN_TIME_ERROR}write how many seconds a restarted member is away (above 0, at most {}: a day)",
-            MAX_DOWN_MS / 1000
-        ));
+        return Err(DownTimeError::Empty);
     }
     let (whole, part) = text.split_once('.').unwrap_or((text, ""));
     let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());

@@ -31,7 +31,7 @@ fn a_time_away_is_read_in_seconds_without_floats_and_refused_with_the_field_name
         "",
         "99999999999999999999",
     ] {
-        let error = parse_down_time(bad).expect_err(bad);
+        let error = parse_down_time(bad).expect_err(bad).to_string();
         assert!(error.starts_with("time away: write "), "{bad}: {error}");
         if !bad.is_empty() {
             assert!(
