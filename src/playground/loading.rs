@@ -5,11 +5,52 @@
 use super::{Effect, Playground};
 use crate::model::{Scenario, Strategy};
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};
-use crate::playground::session::Session;
+use crate::playground::session::{Session, MAX_LANES};
 use crate::playground::tour::Tour;
 use crate::presets::{Preset, PRESETS};
 
 impl Playground {
+    /// Opens a scenario file a person chose; a bad one is named and the session kept.
+    pub(super) fn import(&mut self, name: &str, text: &str) -> Vec<Effect> {
+        match Scenario::from_json(text) {
+            Ok(scenario) => self.load_scenario(scenario, format!("Imported {name}.")),
+            Err(e) => self.fail(format!(
+                "{name} was not imported: {e}. The current session is kept."
+            )),
+        }
+    }
+
+    /// Shows the single or the compare view, with the lanes it needs.
+    pub(super) fn show_view(&mut self, view: ViewMode) -> Vec<Effect> {
+        if view == self.view {
+            return Vec::new();
+        }
+        self.view = view;
+        let strategies = self.strategies_for(view);
+        self.relane(strategies)
+    }
+
+    /// Adds a strategy's lane to the comparison or takes it out (two to [`MAX_LANES`]).
+    pub(super) fn toggle_strategy(&mut self, strategy: Strategy) -> Vec<Effect> {
+        let mut next = self.session.strategies();
+        if let Some(i) = next.iter().position(|s| *s == strategy) {
+            if next.len() <= 2 {
+                return Vec::new();
+            }
+            next.remove(i);
+        } else if next.len() < MAX_LANES {
+            next.push(strategy);
+        } else {
+            return Vec::new();
+        }
+        let ordered = Strategy::ALL
+            .iter()
+            .copied()
+            .filter(|s| next.contains(s))
+            .collect();
+        self.relane(ordered)
+    }
+
     /// The first preset, as a fallback that always works.
     pub fn default_session() -> (Session, &'static str) {
         let preset = PRESETS[0];

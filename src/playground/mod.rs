@@ -9,6 +9,7 @@
 mod action;
 mod application;
 mod config_form;
+mod export;
 mod find;
 mod form;
 pub mod glossary;
@@ -18,6 +19,7 @@ mod loading;
 mod log;
 mod operations;
 mod over_time;
+mod playback;
 mod preferences;
 #[cfg(test)]
 mod review_tests;
@@ -41,11 +43,9 @@ pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{moment, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};
 
-use crate::model::{Scenario, Strategy};
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};
-use crate::playground::session::{Session, MAX_LANES};
+use crate::playground::session::Session;
 use crate::presets::PRESETS;
-use crate::views::notation;
 
 /// What the page's error line shows until it is dismissed or fixed.
 #[derive(Clone, Debug, PartialEq)]
@@ -333,35 +333,13 @@ impl Playground {
 
     fn carry_out(&mut self, action: Action) -> Vec<Effect> {
         match action {
+            // Playback (`playback.rs`).
             Action::Frame(now) => self.frame(now),
             Action::Play(play) => self.play(play),
             Action::TogglePlay => self.play(!self.playing),
-            Action::StepEvent => {
-                self.playing = false;
-                match self.session.next_event() {
-                    Some(t) => self.seek(t),
-                    None => {
-                        self.notice = Some("Nothing more happens: the group is at rest.".into());
-                        Vec::new()
-                    }
-                }
-            }
-            Action::StepBack => {
-                self.playing = false;
-                let target = self.session.previous_event().unwrap_or(0);
-                self.seek(target)
-            }
-            Action::StepRound => {
-                self.playing = false;
-                match self.session.next_round() {
-                    Ok(Some(t)) => self.seek(t),
-                    Ok(None) => {
-                        self.notice = Some("No further rebalance: the group is at rest.".into());
-                        Vec::new()
-                    }
-                    Err(e) => self.fail(e.to_string()),
-                }
-            }
+            Action::StepEvent => self.step_event(),
+            Action::StepBack => self.step_back(),
+            Action::StepRound => self.step_round(),
             Action::Seek(t) => {
                 self.playing = false;
                 self.seek(t)
@@ -370,77 +348,32 @@ impl Playground {
                 self.speed = speed.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
                 Vec::new()
             }
-            Action::Reset => {
-                let scenario = self.session.scenario().clone();
-                let strategies = self.session.strategies();
-                self.notice = None;
-                self.tour = None;
-                self.load(scenario, &strategies)
-            }
+            Action::Reset => self.reset(),
+            // Scenarios, sessions and lanes (`loading.rs`).
             Action::Preset(id) => self.load_preset(&id, None),
-            Action::Import { name, text } => match Scenario::from_json(&text) {
-                Ok(scenario) => self.load_scenario(scenario, format!("Imported {name}.")),
-                Err(e) => self.fail(format!(
-                    "{name} was not imported: {e}. The current session is kept."
-                )),
-            },
+            Action::Import { name, text } => self.import(&name, &text),
             Action::Unreadable(name) => self.fail(format!(
                 "{name} could not be read. The current session is kept."
             )),
-            Action::Config(action) => self.configure(action),
-            Action::Join(action) => self.join_member(action),
-            Action::Application(action) => self.application_form(action),
-            Action::Schedule(edit) => self.edit_schedule(edit),
             Action::NewSession => {
                 let effects = self.load_preset(PRESETS[0].id, None);
                 self.notice = Some("Started a clean session.".into());
                 effects
             }
+            Action::View(view) => self.show_view(view),
+            Action::ToggleStrategy(strategy) => self.toggle_strategy(strategy),
+            // Forms, the schedule and commands.
+            Action::Config(action) => self.configure(action),
+            Action::Join(action) => self.join_member(action),
+            Action::Application(action) => self.application_form(action),
+            Action::Schedule(edit) => self.edit_schedule(edit),
             Action::Command(command) => self.command(command),
-            Action::DownTime(text) => {
-                match operations::parse_down_time(&text) {
-                    Ok(ms) => {
-                        self.restart.down_ms = ms;
-                        if matches!(self.error, Some(Problem::DownTime(_))) {
-                            self.error = None;
-                        }
-                    }
-                    // A slip in a field is named; the clock plays on.
-                    Err(e) => self.error = Some(Problem::DownTime(e.to_string())),
-                }
-                Vec::new()
-            }
+            Action::DownTime(text) => self.set_down_time(&text),
             Action::KeepState(keep) => {
                 self.restart.keep_state = keep;
                 Vec::new()
             }
-            Action::View(view) => {
-                if view == self.view {
-                    return Vec::new();
-                }
-                self.view = view;
-                let strategies = self.strategies_for(view);
-                self.relane(strategies)
-            }
-            Action::ToggleStrategy(strategy) => {
-                let mut next = self.session.strategies();
-                if let Some(i) = next.iter().position(|s| *s == strategy) {
-                    if next.len() <= 2 {
-                        return Vec::new();
-                    }
-                    next.remove(i);
-                } else if next.len() < MAX_LANES {
-                    next.push(strategy);
-                } else {
-                    return Vec::new();
-                }
-                let ordered = Strategy::ALL
-                    .iter()
-                    .copied()
-                    .filter(|s| next.contains(s))
-                    .collect();
-                self.relane(ordered)
-            }
+            // What the page shows.
             Action::Find(text) => {
                 self.find = text.trim().to_string();
                 Vec::new()
@@ -454,64 +387,17 @@ impl Playground {
                 self.error = None;
                 Vec::new()
             }
-            Action::Share(base) => {
-                let link = format!("{base}#s={}", self.saved().encode());
-                self.notice = Some(format!(
-                    "Link copied ({} characters): it opens exactly this moment.",
-                    link.len()
-                ));
-                self.share_link = Some(link.clone());
-                vec![Effect::Copy(link)]
-            }
-            Action::ExportScenario => {
-                let s = &self.session;
-                vec![Effect::Download {
-                    name: "handoff-scenario.json".into(),
-                    mime: "application/json",
-                    text: s.scenario().to_json(s.main().run.commands()),
-                }]
-            }
-            Action::ExportLog => {
-                let lane = self.session.main();
-                let rounds = lane.rounds_as_of(self.session.clock());
-                vec![Effect::Download {
-                    name: "handoff-log.txt".into(),
-                    mime: "text/plain",
-                    text: notation::log(lane.view(), &rounds),
-                }]
-            }
-            Action::ExportChart(kind) => match screen::chart_svg(self, kind) {
-                Ok(text) => vec![Effect::Download {
-                    name: format!("handoff-{}.svg", kind.id()),
-                    mime: "image/svg+xml",
-                    text,
-                }],
-                Err(e) => self.fail(format!("the chart could not be drawn: {e}")),
-            },
-            Action::ExportReport => match crate::report::of_session(&self.session) {
-                Ok(text) => {
-                    self.notice = Some(format!(
-                        "Report saved: {} under {}, as one HTML page.",
-                        self.session.scenario().name,
-                        self.session
-                            .strategies()
-                            .iter()
-                            .map(|s| s.name())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                    vec![Effect::Download {
-                        name: "handoff-report.html".into(),
-                        mime: "text/html",
-                        text,
-                    }]
-                }
-                Err(e) => self.fail(format!("the report could not be made: {e}")),
-            },
             Action::Help(open) => {
                 self.help = open;
                 Vec::new()
             }
+            // Links and downloads (`export.rs`).
+            Action::Share(base) => self.share(&base),
+            Action::ExportScenario => self.export_scenario(),
+            Action::ExportLog => self.export_log(),
+            Action::ExportChart(kind) => self.export_chart(kind),
+            Action::ExportReport => self.export_report(),
+            // Preferences, saved as they change.
             Action::Shortcuts(on) => {
                 self.shortcuts = on;
                 vec![Effect::SavePreferences(self.preferences())]
@@ -524,6 +410,7 @@ impl Playground {
                 self.motion = on;
                 vec![Effect::SavePreferences(self.preferences())]
             }
+            // Tours (`loading.rs`).
             Action::StartTour(id) => self.start_tour(&id),
             Action::TourStep(step) => self.tour_step(step),
             Action::LeaveTour => {
@@ -531,60 +418,6 @@ impl Playground {
                 self.notice = Some("You left the tour: play on freely from here.".into());
                 vec![Effect::Autosave]
             }
-        }
-    }
-
-    /// The clock moves on by the real time since the last frame, times the speed.
-    fn frame(&mut self, now: f64) -> Vec<Effect> {
-        if !self.playing {
-            return Vec::new();
-        }
-        let Some(last) = self.last_frame.replace(now) else {
-            self.last_save = now;
-            return Vec::new();
-        };
-        // A long gap (a hidden tab) is not played through.
-        let real = (now - last).clamp(0.0, 100.0);
-        let virtual_ms = (real * self.speed).round() as u64;
-        if virtual_ms == 0 {
-            return Vec::new();
-        }
-        let clock = self.session.clock();
-        if let Err(e) = self.session.seek(clock + virtual_ms) {
-            return self.fail(e.to_string());
-        }
-        // The timeline first: were both due (frames 50 ms apart or more), both are read.
-        if self.timeline_behind && now - self.panels_at >= PANELS_EVERY_MS / 2.0 {
-            self.timeline_epoch += 1;
-            self.timeline_behind = false;
-        }
-        if now - self.panels_at >= PANELS_EVERY_MS {
-            self.panels_at = now;
-            self.panels_epoch += 1;
-            self.timeline_behind = true;
-        }
-        if self.session.settled() {
-            self.playing = false;
-            self.last_frame = None;
-            self.paused_at_rest = true;
-            self.notice = Some(AT_REST.into());
-            return vec![Effect::Autosave];
-        }
-        if now - self.last_save >= SAVE_WHILE_PLAYING_MS {
-            self.last_save = now;
-            return vec![Effect::Autosave];
-        }
-        Vec::new()
-    }
-
-    fn play(&mut self, play: bool) -> Vec<Effect> {
-        self.playing = play;
-        self.last_frame = None;
-        if play {
-            self.notice = None;
-            Vec::new()
-        } else {
-            vec![Effect::Autosave]
         }
     }
 
@@ -633,12 +466,5 @@ impl Playground {
         self.playing = false;
         self.last_frame = None;
         Vec::new()
-    }
-
-    fn seek(&mut self, time: u64) -> Vec<Effect> {
-        match self.session.seek(time) {
-            Ok(()) => vec![Effect::Autosave],
-            Err(e) => self.fail(e.to_string()),
-        }
     }
 }

@@ -3,7 +3,7 @@
 //! scenario's membership, which zones can fail and the rolling restart under way; and the
 //! zone a new member is suggested.
 
-use super::Playground;
+use super::{Effect, Playground, Problem};
 use crate::engine::member::MemberStatus;
 use crate::engine::Engine;
 use crate::model::{Command, MAX_DOWN_MS};
@@ -206,6 +206,21 @@ pub fn least_used_zone<'a>(
 }
 
 impl Playground {
+    /// Sets the restart's time away from what was typed; a slip is named and the last good
+    /// time kept (the clock plays on).
+    pub(super) fn set_down_time(&mut self, text: &str) -> Vec<Effect> {
+        match parse_down_time(text) {
+            Ok(ms) => {
+                self.restart.down_ms = ms;
+                if matches!(self.error, Some(Problem::DownTime(_))) {
+                    self.error = None;
+                }
+            }
+            Err(e) => self.error = Some(Problem::DownTime(e.to_string())),
+        }
+        Vec::new()
+    }
+
     /// What every restart button does now.
     pub fn restart_choice(&self) -> RestartChoice {
         self.restart

@@ -5,6 +5,7 @@
 
 use super::tests::{preset, scale_out};
 use super::*;
+use crate::model::Scenario;
 use crate::model::{Command, MemberSpec, TimedCommand};
 
 /// A fresh session of the playground's scenario with `commands`, at the same clock.

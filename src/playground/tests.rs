@@ -3,7 +3,7 @@
 
 use super::screen::Mark;
 use super::*;
-use crate::model::{Command, MemberSpec};
+use crate::model::{Command, MemberSpec, Scenario, Strategy};
 use crate::playground::link::{SavedSession, ViewMode};
 use crate::presets::Preset;
 use crate::views::frame::{ChipRole, Frame};

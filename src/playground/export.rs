@@ -1,0 +1,77 @@
+//! Links and downloads: a share link of this moment, the scenario, the log, a chart and the
+//! design-review report.
+
+use super::screen;
+use super::{Effect, Playground};
+use crate::views::charts::ChartKind;
+use crate::views::notation;
+
+impl Playground {
+    /// A link that opens exactly this moment, copied.
+    pub(super) fn share(&mut self, base: &str) -> Vec<Effect> {
+        let link = format!("{base}#s={}", self.saved().encode());
+        self.notice = Some(format!(
+            "Link copied ({} characters): it opens exactly this moment.",
+            link.len()
+        ));
+        self.share_link = Some(link.clone());
+        vec![Effect::Copy(link)]
+    }
+
+    /// The scenario with the commands given so far, as a file.
+    pub(super) fn export_scenario(&self) -> Vec<Effect> {
+        let s = &self.session;
+        vec![Effect::Download {
+            name: "handoff-scenario.json".into(),
+            mime: "application/json",
+            text: s.scenario().to_json(s.main().run.commands()),
+        }]
+    }
+
+    /// The round log up to the clock, in the seed's notation.
+    pub(super) fn export_log(&self) -> Vec<Effect> {
+        let lane = self.session.main();
+        let rounds = lane.rounds_as_of(self.session.clock());
+        vec![Effect::Download {
+            name: "handoff-log.txt".into(),
+            mime: "text/plain",
+            text: notation::log(lane.view(), &rounds),
+        }]
+    }
+
+    /// A compare chart as SVG, with the clock marked.
+    pub(super) fn export_chart(&mut self, kind: ChartKind) -> Vec<Effect> {
+        match screen::chart_svg(self, kind) {
+            Ok(text) => vec![Effect::Download {
+                name: format!("handoff-{}.svg", kind.id()),
+                mime: "image/svg+xml",
+                text,
+            }],
+            Err(e) => self.fail(format!("the chart could not be drawn: {e}")),
+        }
+    }
+
+    /// The design-review report of the session under its strategies, as one HTML page.
+    pub(super) fn export_report(&mut self) -> Vec<Effect> {
+        match crate::report::of_session(&self.session) {
+            Ok(text) => {
+                self.notice = Some(format!(
+                    "Report saved: {} under {}, as one HTML page.",
+                    self.session.scenario().name,
+                    self.session
+                        .strategies()
+                        .iter()
+                        .map(|s| s.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                vec![Effect::Download {
+                    name: "handoff-report.html".into(),
+                    mime: "text/html",
+                    text,
+                }]
+            }
+            Err(e) => self.fail(format!("the report could not be made: {e}")),
+        }
+    }
+}
