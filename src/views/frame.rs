@@ -350,10 +350,8 @@ fn percent(part: f64, whole: f64) -> u8 {
 impl Frame {
     /// Reads the frame off an engine.
     pub fn of(engine: &Engine) -> Frame {
-        let roster = engine.roster();
-        let leader = engine.leader();
-        let ready_lag = engine.config().ready_lag() as f64;
         let n = engine.tasks().len();
+        // Actives some live learner replays are drawn as learned.
         let mut learned = vec![false; n];
         for m in engine.members() {
             if m.status.alive() {
@@ -362,81 +360,10 @@ impl Frame {
                 }
             }
         }
-        let cards = engine
-            .members()
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let id = MemberId(i as u32);
-                let replays = if m.status.alive() {
-                    engine.replays(id)
-                } else {
-                    &[]
-                };
-                let chip = |task: TaskId, role: ChipRole| {
-                    let spec = &engine.tasks()[task.index()];
-                    let end = engine.changelog_end(task);
-                    let lag = engine.lag(id, task).unwrap_or(end);
-                    // A learner is ready within the acceptable lag; anything else caught up.
-                    let (target, done) = if role == ChipRole::Learner {
-                        (ready_lag, engine.learner_ready(id, task))
-                    } else {
-                        (0.0, engine.caught_up(id, task))
-                    };
-                    let replaying =
-                        spec.stateful && !done && (role != ChipRole::Active || !engine.is_up(task));
-                    let ready_in_ms = replaying
-                        .then(|| replays.iter().find(|r| r.task == task))
-                        .flatten()
-                        .map(|r| r.rate - r.write_rate)
-                        .filter(|&gain| gain > 1e-9)
-                        .map(|gain| two_digits(((lag - target) / gain * 1000.0).ceil() as u64));
-                    Chip {
-                        task,
-                        name: roster.task_shared(task),
-                        role,
-                        stateful: spec.stateful,
-                        learned: role == ChipRole::Active && learned[task.index()],
-                        ready: role == ChipRole::Learner && done,
-                        progress: if spec.stateful {
-                            percent(end - lag, end)
-                        } else {
-                            100
-                        },
-                        lag: two_digits(lag.ceil() as u64),
-                        up: role == ChipRole::Active && engine.is_up(task),
-                        ready_in_ms,
-                    }
-                };
-                let mut chips: Vec<Chip> =
-                    Vec::with_capacity(m.active.len() + m.learning.len() + m.standby.len());
-                chips.extend(m.active.iter().map(|&t| chip(t, ChipRole::Active)));
-                // A member restarting under static membership keeps its learners and standbys.
-                if m.status.alive() || m.status == MemberStatus::Restarting {
-                    chips.extend(m.learning.iter().map(|&t| chip(t, ChipRole::Learner)));
-                    chips.extend(m.standby.iter().map(|&t| chip(t, ChipRole::Standby)));
-                }
-                Card {
-                    id,
-                    name: m.name.clone(),
-                    status: m.status,
-                    leader: leader == Some(id),
-                    capacity: m.capacity,
-                    restore_rate: m.restore_rate.round() as u64,
-                    chips,
-                    can_crash: engine.check_crash(id).is_ok(),
-                    can_drain: engine.check_drain(id).is_ok(),
-                    can_restart: engine.check_restart(id).is_ok(),
-                    zone: m.zone.clone(),
-                    restart: m.away.map(|a| Countdown {
-                        since: a.since,
-                        back_at: a.back_at,
-                        back_in_ms: a.back_at.saturating_sub(engine.time()).div_ceil(100) * 100,
-                        keep_state: a.keep_state,
-                    }),
-                }
-            })
+        let cards = (0..engine.members().len())
+            .map(|i| card(engine, MemberId(i as u32), &learned))
             .collect::<Vec<_>>();
+        let roster = engine.roster();
         let unowned = (0..n)
             .map(|t| TaskId(t as u32))
             .filter(|&t| engine.owner(t).is_none())
@@ -451,64 +378,6 @@ impl Frame {
                 lag: 0,
                 up: false,
                 ready_in_ms: None,
-            })
-            .collect();
-        let coordinator = engine.coordinator();
-        let round = match &coordinator.round {
-            None => RoundView {
-                generation: coordinator.generation,
-                index: None,
-                phase: PhaseView::Stable,
-                leader: leader.map(|l| roster.member(l).to_string()),
-                causes: Vec::new(),
-                cause_kinds: Vec::new(),
-                cause_labels: Vec::new(),
-                started_at: None,
-                phase_span: None,
-                members: engine.participants().len(),
-            },
-            Some(r) => RoundView {
-                generation: coordinator.generation,
-                index: Some(r.index),
-                phase: match r.phase {
-                    Phase::Joining { .. } => PhaseView::Joining,
-                    Phase::Syncing { .. } => PhaseView::Syncing,
-                },
-                leader: match &r.phase {
-                    Phase::Syncing { round, .. } => Some(roster.member(round.leader).to_string()),
-                    Phase::Joining { .. } => leader.map(|l| roster.member(l).to_string()),
-                },
-                causes: crate::views::notation::cause_sentences(&r.causes, roster),
-                cause_kinds: r.causes.iter().map(Cause::kind).collect(),
-                cause_labels: r.causes.iter().map(|c| cause_label(c, roster)).collect(),
-                started_at: Some(r.started_at),
-                phase_span: Some(match &r.phase {
-                    Phase::Joining { deadline } => (r.started_at, *deadline),
-                    Phase::Syncing { sync_at, round } => (round.assigned_at, *sync_at),
-                }),
-                members: match &r.phase {
-                    Phase::Syncing { round, .. } => round.joined.len(),
-                    Phase::Joining { .. } => engine.participants().len(),
-                },
-            },
-        };
-        let zones = engine
-            .zones()
-            .into_iter()
-            .map(|name| {
-                let members: Vec<MemberId> = (0..engine.members().len())
-                    .map(|i| MemberId(i as u32))
-                    .filter(|&m| engine.member(m).zone.as_deref() == Some(name.as_str()))
-                    .collect();
-                ZoneView {
-                    alive: members
-                        .iter()
-                        .filter(|&&m| engine.member(m).status.alive())
-                        .count(),
-                    can_crash: engine.check(&Command::CrashZone(name.clone())).is_ok(),
-                    name,
-                    members,
-                }
             })
             .collect();
         let rolling_restart = engine.rolling_restart().map(|r| RollingView {
@@ -529,12 +398,165 @@ impl Frame {
             time: engine.time(),
             cards: Rc::new(cards),
             unowned,
-            round,
-            zones,
+            round: round_view(engine),
+            zones: zone_views(engine),
             rolling_restart,
             can_rolling_restart,
         }
     }
+}
+
+/// One member's card: its state, role, countdown and actions, and its tasks as chips.
+fn card(engine: &Engine, id: MemberId, learned: &[bool]) -> Card {
+    let m = engine.member(id);
+    let mut chips: Vec<Chip> =
+        Vec::with_capacity(m.active.len() + m.learning.len() + m.standby.len());
+    chips.extend(
+        m.active
+            .iter()
+            .map(|&t| chip(engine, id, t, ChipRole::Active, learned)),
+    );
+    // A member restarting under static membership keeps its learners and standbys.
+    if m.status.alive() || m.status == MemberStatus::Restarting {
+        chips.extend(
+            m.learning
+                .iter()
+                .map(|&t| chip(engine, id, t, ChipRole::Learner, learned)),
+        );
+        chips.extend(
+            m.standby
+                .iter()
+                .map(|&t| chip(engine, id, t, ChipRole::Standby, learned)),
+        );
+    }
+    Card {
+        id,
+        name: m.name.clone(),
+        status: m.status,
+        leader: engine.leader() == Some(id),
+        capacity: m.capacity,
+        restore_rate: m.restore_rate.round() as u64,
+        chips,
+        can_crash: engine.check_crash(id).is_ok(),
+        can_drain: engine.check_drain(id).is_ok(),
+        can_restart: engine.check_restart(id).is_ok(),
+        zone: m.zone.clone(),
+        restart: m.away.map(|a| Countdown {
+            since: a.since,
+            back_at: a.back_at,
+            back_in_ms: a.back_at.saturating_sub(engine.time()).div_ceil(100) * 100,
+            keep_state: a.keep_state,
+        }),
+    }
+}
+
+/// A task on a member's card in a role: how far its store has come, whether it is up, ready,
+/// and when it will be (at the rate it replays now).
+fn chip(engine: &Engine, id: MemberId, task: TaskId, role: ChipRole, learned: &[bool]) -> Chip {
+    let spec = &engine.tasks()[task.index()];
+    let end = engine.changelog_end(task);
+    let lag = engine.lag(id, task).unwrap_or(end);
+    // A learner is ready within the acceptable lag; anything else caught up.
+    let (target, done) = if role == ChipRole::Learner {
+        (
+            engine.config().ready_lag() as f64,
+            engine.learner_ready(id, task),
+        )
+    } else {
+        (0.0, engine.caught_up(id, task))
+    };
+    let replaying = spec.stateful && !done && (role != ChipRole::Active || !engine.is_up(task));
+    let alive = engine.member(id).status.alive();
+    let ready_in_ms = (replaying && alive)
+        .then(|| engine.replays(id).iter().find(|r| r.task == task))
+        .flatten()
+        .map(|r| r.rate - r.write_rate)
+        .filter(|&gain| gain > 1e-9)
+        .map(|gain| two_digits(((lag - target) / gain * 1000.0).ceil() as u64));
+    Chip {
+        task,
+        name: engine.roster().task_shared(task),
+        role,
+        stateful: spec.stateful,
+        learned: role == ChipRole::Active && learned[task.index()],
+        ready: role == ChipRole::Learner && done,
+        progress: if spec.stateful {
+            percent(end - lag, end)
+        } else {
+            100
+        },
+        lag: two_digits(lag.ceil() as u64),
+        up: role == ChipRole::Active && engine.is_up(task),
+        ready_in_ms,
+    }
+}
+
+/// The round in progress, or the stable group between rounds.
+fn round_view(engine: &Engine) -> RoundView {
+    let roster = engine.roster();
+    let leader = engine.leader();
+    let coordinator = engine.coordinator();
+    let Some(r) = &coordinator.round else {
+        return RoundView {
+            generation: coordinator.generation,
+            index: None,
+            phase: PhaseView::Stable,
+            leader: leader.map(|l| roster.member(l).to_string()),
+            causes: Vec::new(),
+            cause_kinds: Vec::new(),
+            cause_labels: Vec::new(),
+            started_at: None,
+            phase_span: None,
+            members: engine.participants().len(),
+        };
+    };
+    RoundView {
+        generation: coordinator.generation,
+        index: Some(r.index),
+        phase: match r.phase {
+            Phase::Joining { .. } => PhaseView::Joining,
+            Phase::Syncing { .. } => PhaseView::Syncing,
+        },
+        leader: match &r.phase {
+            Phase::Syncing { round, .. } => Some(roster.member(round.leader).to_string()),
+            Phase::Joining { .. } => leader.map(|l| roster.member(l).to_string()),
+        },
+        causes: crate::views::notation::cause_sentences(&r.causes, roster),
+        cause_kinds: r.causes.iter().map(Cause::kind).collect(),
+        cause_labels: r.causes.iter().map(|c| cause_label(c, roster)).collect(),
+        started_at: Some(r.started_at),
+        phase_span: Some(match &r.phase {
+            Phase::Joining { deadline } => (r.started_at, *deadline),
+            Phase::Syncing { sync_at, round } => (round.assigned_at, *sync_at),
+        }),
+        members: match &r.phase {
+            Phase::Syncing { round, .. } => round.joined.len(),
+            Phase::Joining { .. } => engine.participants().len(),
+        },
+    }
+}
+
+/// Each zone with its members, how many are alive, and whether it can fail now.
+fn zone_views(engine: &Engine) -> Vec<ZoneView> {
+    engine
+        .zones()
+        .into_iter()
+        .map(|name| {
+            let members: Vec<MemberId> = (0..engine.members().len())
+                .map(|i| MemberId(i as u32))
+                .filter(|&m| engine.member(m).zone.as_deref() == Some(name.as_str()))
+                .collect();
+            ZoneView {
+                alive: members
+                    .iter()
+                    .filter(|&&m| engine.member(m).status.alive())
+                    .count(),
+                can_crash: engine.check(&Command::CrashZone(name.clone())).is_ok(),
+                name,
+                members,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
