@@ -5,10 +5,13 @@
 //! drawn at its old place and slides to its new one, so the eye follows it.
 
 use super::mini::MiniChips;
+use crate::engine::member::MemberStatus;
 use crate::model::Command;
 use crate::playground::glossary;
 use crate::playground::{back_in, Action, RestartChoice};
-use crate::views::frame::{duration, Card, Chip, ChipRole, Countdown, Dot};
+use crate::views::frame::{
+    marks_summary, orphans_text, state_text, Card, Chip, ChipRole, Countdown, Dot,
+};
 use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -44,26 +47,9 @@ pub fn task_chip(props: &ChipProps) -> Html {
         ChipRole::Learner => "\u{25D0}",
         ChipRole::Standby => "\u{25A2}",
     };
-    let shows_bar = chip.stateful && !away && (chip.role != ChipRole::Active || !chip.up);
-    let label = if away {
-        format!(
-            "{} on {} \u{00B7} active, down while {} restarts",
-            chip.name, props.member, props.member
-        )
-    } else {
-        chip.describe(&props.member)
-    };
-    // What the bar says, shown on hover and focus: how far, and how long to go.
-    let tip = shows_bar.then(|| match chip.ready_in_ms {
-        Some(ms) if chip.role == ChipRole::Learner => {
-            format!("{}% \u{00B7} ready in {}", chip.progress, duration(ms))
-        }
-        Some(ms) => format!("{}% \u{00B7} caught up in {}", chip.progress, duration(ms)),
-        None if chip.role == ChipRole::Learner && chip.ready => {
-            format!("{}% \u{00B7} ready", chip.progress)
-        }
-        None => format!("{}%", chip.progress),
-    });
+    let shows_bar = chip.shows_bar(away);
+    let label = chip.label(&props.member, away);
+    let tip = chip.bar_tip(away);
     html! {
         <div
             class={classes!("chip", props.highlight.then_some("highlight"))}
@@ -129,39 +115,14 @@ fn countdown(c: &Countdown) -> Html {
     }
 }
 
-/// What a member holds, in words, for a card whose tasks are drawn as marks.
-/// Its tasks that are not processed are restoring, or simply down while it is away.
-fn summary(dots: &[Dot], away: bool) -> String {
-    let count = |role: ChipRole| dots.iter().filter(|c| c.role == role).count();
-    let down = dots
-        .iter()
-        .filter(|c| c.role == ChipRole::Active && !c.up)
-        .count();
-    format!(
-        ": {} active ({down} {}), {} learning, {} standby",
-        count(ChipRole::Active),
-        if away { "down" } else { "restoring" },
-        count(ChipRole::Learner),
-        count(ChipRole::Standby)
-    )
-}
-
 /// A card's header: name, leader mark, state, capacity and restore rate.
 #[derive(Properties, PartialEq)]
 struct HeaderProps {
     name: AttrValue,
     leader: bool,
-    state: &'static str,
+    state: MemberStatus,
     capacity: u32,
     restore_rate: u64,
-}
-
-/// What a member's state is called on its card.
-fn state_text(state: &'static str) -> &'static str {
-    match state {
-        "leaving" => "draining",
-        other => other,
-    }
 }
 
 /// A card's header, drawn again only when it changes (not when the member's tasks do).
@@ -173,8 +134,8 @@ fn card_header(props: &HeaderProps) -> Html {
             if props.leader {
                 <span class="leader-mark term" title={glossary::define("leader").unwrap_or_default()}>{ "\u{2605} leader" }</span>
             }
-            if props.state != "live" {
-                <span class={classes!("state", props.state)}>{ state_text(props.state) }</span>
+            if props.state != MemberStatus::Live {
+                <span class={classes!("state", props.state.name())}>{ state_text(props.state) }</span>
             }
             <span class="meta" title={format!("capacity {}, restores {} records/s", props.capacity, props.restore_rate)}>
                 { format!("cap {} · {}k/s", props.capacity, props.restore_rate / 1000) }
@@ -243,13 +204,13 @@ pub fn member_card(props: &CardProps) -> Html {
             data-state={state_name}
             data-leader={card.leader.to_string()}
             data-zone={card.zone.clone()}
-            aria-label={format!("member {}, {}{}{}{}{}", card.name, state_text(state_name),
+            aria-label={format!("member {}, {}{}{}{}{}", card.name, state_text(card.status),
                 card.restart.map(|c| format!(", {}", back_in(c.back_in_ms))).unwrap_or_default(),
                 card.zone.as_ref().map(|z| format!(", zone {z}")).unwrap_or_default(),
                 if card.leader { ", leader" } else { "" },
-                props.dots.as_ref().map(|d| summary(d, away)).unwrap_or_default())}
+                props.dots.as_ref().map(|d| marks_summary(d, away)).unwrap_or_default())}
         >
-            <CardHeader name={name.clone()} leader={card.leader} state={state_name}
+            <CardHeader name={name.clone()} leader={card.leader} state={card.status}
                 capacity={card.capacity} restore_rate={card.restore_rate} />
             if let Some(c) = &card.restart {
                 { countdown(c) }
@@ -424,7 +385,9 @@ pub fn group_view(props: &GroupProps) -> Html {
     };
     let zones = zones(&props.cards);
     // The tray of a large group in words, one line (see below).
-    let tray = props.mini.then(|| AttrValue::from(orphans(&props.unowned)));
+    let tray = props
+        .mini
+        .then(|| AttrValue::from(orphans_text(&props.unowned)));
     html! {
         <div ref={container} class={classes!("group", props.small.then_some("small"), props.mini.then_some("mini-group"),
             (!zones.is_empty()).then_some("zoned"))} role="region" aria-label={props.label.clone()}>
@@ -515,25 +478,4 @@ fn without_chips(card: &Card) -> Card {
         can_restart: card.can_restart,
         restart: card.restart,
     }
-}
-
-/// The tasks nobody runs, in words (the first few by name).
-fn orphans(chips: &[Chip]) -> String {
-    const NAMED: usize = 24;
-    if chips.is_empty() {
-        return "none".to_string();
-    }
-    let names: Vec<&str> = chips.iter().take(NAMED).map(|c| &*c.name).collect();
-    let more = chips.len().saturating_sub(NAMED);
-    format!(
-        "{} task{}: {}{}",
-        chips.len(),
-        if chips.len() == 1 { "" } else { "s" },
-        names.join(", "),
-        if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        }
-    )
 }

@@ -57,6 +57,39 @@ pub struct Chip {
 }
 
 impl Chip {
+    /// Whether the chip shows a replay bar: a stateful task that is replayed here (a learner,
+    /// a standby, an active still restoring), unless its member is away.
+    pub fn shows_bar(&self, away: bool) -> bool {
+        self.stateful && !away && (self.role != ChipRole::Active || !self.up)
+    }
+
+    /// The chip's accessible name: [`Chip::describe`], or, for an active whose member is
+    /// restarting, that it is down until the member is back.
+    pub fn label(&self, member: &str, away: bool) -> String {
+        if away && self.role == ChipRole::Active {
+            format!(
+                "{} on {member} \u{00B7} active, down while {member} restarts",
+                self.name
+            )
+        } else {
+            self.describe(member)
+        }
+    }
+
+    /// What the replay bar says on hover and focus: how far, and how long to go.
+    pub fn bar_tip(&self, away: bool) -> Option<String> {
+        self.shows_bar(away).then(|| match self.ready_in_ms {
+            Some(ms) if self.role == ChipRole::Learner => {
+                format!("{}% \u{00B7} ready in {}", self.progress, duration(ms))
+            }
+            Some(ms) => format!("{}% \u{00B7} caught up in {}", self.progress, duration(ms)),
+            None if self.role == ChipRole::Learner && self.ready => {
+                format!("{}% \u{00B7} ready", self.progress)
+            }
+            None => format!("{}%", self.progress),
+        })
+    }
+
     /// The chip in words, as one member holds it: role, state, replay progress and the
     /// time to ready (tooltips and screen readers).
     pub fn describe(&self, member: &str) -> String {
@@ -156,6 +189,52 @@ impl Dot {
         };
         format!("{task} on {member} \u{00B7} {what}{learned}")
     }
+}
+
+/// What a member's state is called on its card and in its accessible name (a leaving member
+/// is draining).
+pub fn state_text(status: MemberStatus) -> &'static str {
+    match status {
+        MemberStatus::Leaving => "draining",
+        other => other.name(),
+    }
+}
+
+/// What a member holds, in words, for a card whose tasks are drawn as marks: its tasks that
+/// are not processed are restoring, or simply down while it is away.
+pub fn marks_summary(dots: &[Dot], away: bool) -> String {
+    let count = |role: ChipRole| dots.iter().filter(|c| c.role == role).count();
+    let down = dots
+        .iter()
+        .filter(|c| c.role == ChipRole::Active && !c.up)
+        .count();
+    format!(
+        ": {} active ({down} {}), {} learning, {} standby",
+        count(ChipRole::Active),
+        if away { "down" } else { "restoring" },
+        count(ChipRole::Learner),
+        count(ChipRole::Standby)
+    )
+}
+
+/// The tasks nobody runs, in words: how many, and the first few by name.
+pub fn orphans_text(chips: &[Chip]) -> String {
+    const NAMED: usize = 24;
+    if chips.is_empty() {
+        return "none".to_string();
+    }
+    let names: Vec<&str> = chips.iter().take(NAMED).map(|c| &*c.name).collect();
+    let more = chips.len().saturating_sub(NAMED);
+    format!(
+        "{}: {}{}",
+        super::counted(chips.len() as u64, "task"),
+        names.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// A duration for people: `850 ms`, `3.2 s`, `2 min 5 s`.
@@ -684,5 +763,71 @@ mod tests {
         let after = Frame::of(&run_to("zone-failure", 1_500));
         assert_eq!((after.zones[0].alive, after.zones[0].can_crash), (0, false));
         assert!(after.zones[1].can_crash);
+    }
+}
+
+#[cfg(test)]
+mod wording {
+    use super::*;
+
+    fn chip(name: &str, role: ChipRole, up: bool) -> Chip {
+        Chip {
+            task: TaskId(0),
+            name: name.into(),
+            role,
+            stateful: true,
+            learned: false,
+            ready: false,
+            progress: 40,
+            lag: 6_000,
+            up,
+            ready_in_ms: Some(3_200),
+        }
+    }
+
+    #[test]
+    fn a_leaving_member_reads_as_draining_and_the_others_by_their_state() {
+        assert_eq!(state_text(MemberStatus::Leaving), "draining");
+        assert_eq!(state_text(MemberStatus::Live), "live");
+        assert_eq!(
+            state_text(MemberStatus::Crashed),
+            MemberStatus::Crashed.name()
+        );
+    }
+
+    #[test]
+    fn the_orphans_are_counted_and_the_first_two_dozen_named() {
+        assert_eq!(orphans_text(&[]), "none");
+        assert_eq!(
+            orphans_text(&[chip("T1", ChipRole::Active, false)]),
+            "1 task: T1"
+        );
+        let many: Vec<Chip> = (0..30)
+            .map(|i| chip(&format!("T{i}"), ChipRole::Active, false))
+            .collect();
+        let text = orphans_text(&many);
+        assert!(text.starts_with("30 tasks: T0, T1, "), "{text}");
+        assert!(text.ends_with("T23 and 6 more"), "{text}");
+    }
+
+    #[test]
+    fn a_chip_says_how_far_it_replayed_and_how_long_to_go_unless_its_member_is_away() {
+        let learner = chip("T2", ChipRole::Learner, false);
+        assert_eq!(
+            learner.bar_tip(false).as_deref(),
+            Some("40% · ready in 3.2 s")
+        );
+        let restoring = chip("T3", ChipRole::Active, false);
+        assert_eq!(
+            restoring.bar_tip(false).as_deref(),
+            Some("40% · caught up in 3.2 s")
+        );
+        assert_eq!(restoring.bar_tip(true), None, "away: no bar");
+        assert_eq!(
+            restoring.label("S2", true),
+            "T3 on S2 · active, down while S2 restarts"
+        );
+        assert_eq!(restoring.label("S2", false), restoring.describe("S2"));
+        assert_eq!(chip("T4", ChipRole::Active, true).bar_tip(false), None);
     }
 }
