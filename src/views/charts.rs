@@ -271,9 +271,14 @@ pub type Drawn<DB> = Result<PlotMap, DrawingAreaErrorKind<<DB as DrawingBackend>
 /// The charts' coordinates: time across (ms), a value up.
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-/// Seconds with one decimal (`12.5s`), from milliseconds.
+/// Seconds from milliseconds: one decimal below ten seconds (`2.5s`), whole above (`500s`).
 fn seconds(ms: &f64) -> String {
-    format!("{:.1}s", ms.max(0.0) / 1000.0)
+    let s = ms.max(0.0) / 1000.0;
+    if s < 10.0 {
+        format!("{s:.1}s")
+    } else {
+        format!("{s:.0}s")
+    }
 }
 
 /// The labels' font.
@@ -300,7 +305,7 @@ fn start<'a, DB: DrawingBackend>(
     ChartBuilder::on(area)
         .margin(8)
         .margin_top(30)
-        .margin_right(20)
+        .margin_right(28)
         .x_label_area_size(26)
         .y_label_area_size(y_labels)
         .build_cartesian_2d(0f64..end, 0f64..top)
@@ -454,7 +459,7 @@ fn draw_load<DB: DrawingBackend>(
         .configure_mesh()
         .x_labels(6)
         .x_label_formatter(&seconds)
-        .y_labels((top as usize).min(8))
+        .y_labels((top as usize + 1).min(9))
         .y_label_formatter(&whole)
         .label_style(label_font(paper))
         .axis_style(paper.ink)
