@@ -272,7 +272,11 @@ impl Engine {
             return false;
         };
         let waiting_for_silent = self.members.iter().any(|m| {
-            (m.in_group && matches!(m.status, MemberStatus::Crashed | MemberStatus::Restarting))
+            (m.in_group
+                && matches!(
+                    m.status,
+                    MemberStatus::Crashed | MemberStatus::Restarting(_)
+                ))
                 || m.stale_session_until.is_some()
         });
         if self.time < deadline || waiting_for_silent {
@@ -409,7 +413,7 @@ impl Engine {
         if !leader.status.alive() {
             round.abandoned = true;
             out.push(self.event(EventKind::RoundAbandoned(round.index)));
-            if leader.status == MemberStatus::Restarting {
+            if leader.status.restarting() {
                 // A crashed leader is noticed at its session timeout, which starts the next
                 // round; a restarting one may be back before that without a word (static
                 // membership), so what this round was for is asked for again.
@@ -427,9 +431,7 @@ impl Engine {
             .filter(|(m, _)| {
                 let member = &self.members[m.index()];
                 member.status.alive()
-                    || (keeps_identity
-                        && member.in_group
-                        && member.status == MemberStatus::Restarting)
+                    || (keeps_identity && member.in_group && member.status.restarting())
             })
             .cloned()
             .collect();

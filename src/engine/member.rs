@@ -20,8 +20,9 @@ pub enum MemberStatus {
     Leaving,
     /// Killed; the coordinator may not have noticed yet.
     Crashed,
-    /// Its process stopped and comes back at [`Absence::back_at`].
-    Restarting,
+    /// Its process stopped; the absence says since when, when it is back, and whether its
+    /// stores survive.
+    Restarting(Absence),
     /// Left the group after draining (or at its scale-down timeout).
     Left,
 }
@@ -36,11 +37,24 @@ impl MemberStatus {
     pub fn alive(self) -> bool {
         matches!(self, MemberStatus::Live | MemberStatus::Leaving)
     }
+
+    /// Whether its process is stopped for a restart.
+    pub fn restarting(self) -> bool {
+        matches!(self, MemberStatus::Restarting(_))
+    }
+
+    /// The restart in progress, while it is restarting.
+    pub fn absence(self) -> Option<Absence> {
+        match self {
+            MemberStatus::Restarting(absence) => Some(absence),
+            _ => None,
+        }
+    }
 }
 
 /// A restart in progress: when the member went away, when it is back, and whether its stores
 /// survive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Absence {
     /// When its process stopped.
     pub since: u64,
@@ -96,8 +110,6 @@ pub struct Member {
     pub crashed_at: Option<u64>,
     /// When it left or was removed from the group.
     pub left_at: Option<u64>,
-    /// The restart in progress, while it is restarting.
-    pub away: Option<Absence>,
     /// Restarts so far: the timers of a restart carry its number, so that those of an
     /// earlier restart do nothing.
     pub restarts: u32,
@@ -129,7 +141,6 @@ impl Member {
             drained_at: None,
             crashed_at: None,
             left_at: None,
-            away: None,
             restarts: 0,
             stale_session_until: None,
         }
@@ -368,7 +379,7 @@ impl Engine {
         match member.status {
             MemberStatus::Crashed => Err(CommandError::AlreadyCrashed(member.name.clone())),
             MemberStatus::Left => Err(CommandError::AlreadyLeft(member.name.clone())),
-            MemberStatus::Restarting => Err(CommandError::Restarting(member.name.clone())),
+            MemberStatus::Restarting(_) => Err(CommandError::Restarting(member.name.clone())),
             MemberStatus::Live | MemberStatus::Leaving => Ok(()),
         }
     }

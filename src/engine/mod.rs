@@ -329,7 +329,7 @@ impl Engine {
             && self.coordinator.pending.is_empty()
             && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
             && self.members.iter().all(|m| {
-                let waiting = m.status == MemberStatus::Restarting
+                let waiting = m.status.restarting()
                     || m.stale_session_until.is_some()
                     || (m.in_group
                         && matches!(m.status, MemberStatus::Crashed | MemberStatus::Leaving));
@@ -475,10 +475,7 @@ impl Engine {
             if self.participants().is_empty() {
                 // Nobody to run a round: the causes wait for a restarting member to come
                 // back, or are moot.
-                let returning = self
-                    .members
-                    .iter()
-                    .any(|m| m.status == MemberStatus::Restarting);
+                let returning = self.members.iter().any(|m| m.status.restarting());
                 if !returning {
                     self.coordinator.pending.clear();
                     changed = true;
@@ -506,7 +503,7 @@ impl Engine {
         let alive = self
             .members
             .iter()
-            .any(|m| m.status.alive() || m.status == MemberStatus::Restarting);
+            .any(|m| m.status.alive() || m.status.restarting());
         let now = self.time;
         for t in 0..self.tasks.len() {
             let task = TaskId(t as u32);

@@ -83,13 +83,12 @@ impl Engine {
             member.learned.clear();
         }
         let member = &mut self.members[id.index()];
-        member.status = MemberStatus::Restarting;
-        member.restarts += 1;
-        member.away = Some(Absence {
+        member.status = MemberStatus::Restarting(Absence {
             since: now,
             back_at: now + down_ms,
             keep_state,
         });
+        member.restarts += 1;
         member.ready.clear();
         member.reported.clear();
         if !keep_state {
@@ -133,12 +132,15 @@ impl Engine {
         let now = self.time;
         let keeps_identity = self.config.static_membership;
         let member = &mut self.members[id.index()];
-        if member.restarts != restart || member.status != MemberStatus::Restarting {
+        let Some(absence) = member
+            .status
+            .absence()
+            .filter(|_| member.restarts == restart)
+        else {
             return;
-        }
-        let since = member.away.map_or(now, |a| a.since);
+        };
+        let since = absence.since;
         member.status = MemberStatus::Live;
-        member.away = None;
         out.push(self.event(EventKind::MemberReturned(id)));
         let member = &mut self.members[id.index()];
         if member.in_group && keeps_identity {
@@ -179,10 +181,7 @@ impl Engine {
     pub(super) fn expire_session(&mut self, id: MemberId, restart: u32, out: &mut Vec<Event>) {
         let now = self.time;
         let member = &self.members[id.index()];
-        if member.restarts == restart
-            && member.status == MemberStatus::Restarting
-            && member.in_group
-        {
+        if member.restarts == restart && member.status.restarting() && member.in_group {
             self.stop_all(id, out);
             let member = &mut self.members[id.index()];
             member.in_group = false;

@@ -284,7 +284,7 @@ fn checks_of_a_member_by_id_answer_as_the_commands_by_name_do_in_every_state() {
             let id = MemberId(i as u32);
             if i < engine.members().len() {
                 assert_eq!(by_id(engine, id), by_name(engine, name), "{name}");
-                seen.push(engine.members()[i].status);
+                seen.push(engine.members()[i].status.name());
             }
         }
     };
@@ -309,14 +309,8 @@ fn checks_of_a_member_by_id_answer_as_the_commands_by_name_do_in_every_state() {
     compare(&engine);
     engine.advance_to(60_000, &mut out);
     compare(&engine);
-    for status in [
-        MemberStatus::Live,
-        MemberStatus::Leaving,
-        MemberStatus::Crashed,
-        MemberStatus::Restarting,
-        MemberStatus::Left,
-    ] {
-        assert!(seen.contains(&status), "{status:?} was checked");
+    for status in ["live", "leaving", "crashed", "restarting", "left"] {
+        assert!(seen.contains(&status), "{status} was checked");
     }
 }
 

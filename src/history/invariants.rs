@@ -3,7 +3,6 @@
 //! shown in red in the playground's log and failing the property tests.
 
 use crate::engine::coordinator::Round;
-use crate::engine::member::MemberStatus;
 use crate::engine::Engine;
 use crate::model::{MemberId, Strategy, TaskId};
 
@@ -70,7 +69,7 @@ pub fn check_state(engine: &Engine) -> Vec<Violation> {
     let mut holder: Vec<Option<MemberId>> = vec![None; engine.tasks().len()];
     for (i, member) in engine.members().iter().enumerate() {
         // A member restarting under static membership still owns its tasks.
-        let counts = member.status.alive() || member.status == MemberStatus::Restarting;
+        let counts = member.status.alive() || member.status.restarting();
         for &t in &member.active {
             holder[t.index()] = Some(MemberId(i as u32));
             if !counts {

@@ -4,7 +4,6 @@
 //! zone a new member is suggested.
 
 use super::{Effect, Playground, Problem};
-use crate::engine::member::MemberStatus;
 use crate::engine::Engine;
 use crate::model::{Command, MAX_DOWN_MS};
 use crate::views::frame::{Frame, RollingView, ZoneView};
@@ -143,7 +142,7 @@ fn rolling_words(rolling: &RollingView, frame: &Frame) -> String {
             .cards
             .iter()
             .find(|c| c.name == name)
-            .and_then(|c| c.restart.filter(|_| c.status == MemberStatus::Restarting))
+            .and_then(|c| c.restart.filter(|_| c.status.restarting()))
     };
     match &rolling.current {
         None => match rolling.remaining.first() {

@@ -496,7 +496,7 @@ fn card(engine: &Engine, id: MemberId, learned: &[bool]) -> Card {
             .map(|&t| chip(engine, id, t, ChipRole::Active, learned)),
     );
     // A member restarting under static membership keeps its learners and standbys.
-    if m.status.alive() || m.status == MemberStatus::Restarting {
+    if m.status.alive() || m.status.restarting() {
         chips.extend(
             m.learning
                 .iter()
@@ -520,7 +520,7 @@ fn card(engine: &Engine, id: MemberId, learned: &[bool]) -> Card {
         can_drain: engine.check_drain(id).is_ok(),
         can_restart: engine.check_restart(id).is_ok(),
         zone: m.zone.clone(),
-        restart: m.away.map(|a| Countdown {
+        restart: m.status.absence().map(|a| Countdown {
             since: a.since,
             back_at: a.back_at,
             back_in_ms: a.back_at.saturating_sub(engine.time()).div_ceil(100) * 100,
