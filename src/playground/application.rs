@@ -182,13 +182,13 @@ impl SubtopologyDraft {
 }
 
 /// A whole number as typed: thousands separators (`,`, `_`, spaces) are allowed.
-fn whole<T: std::str::FromStr>(field: Field, text: &str) -> Result<T, FieldError> {
+pub(super) fn whole<T: std::str::FromStr>(path: String, text: &str) -> Result<T, FieldError> {
     let digits: String = text
         .chars()
         .filter(|c| !matches!(c, ',' | '_' | ' '))
         .collect();
     let error = |reason: String| FieldError {
-        field: field.path(),
+        field: path.clone(),
         reason,
     };
     if digits.is_empty() {
@@ -308,13 +308,16 @@ impl ApplicationDraft {
     /// The topology as typed, or every field that does not read.
     fn topology(&self) -> Result<Topology, Vec<FieldError>> {
         let mut errors = Vec::new();
-        let seed = take(&mut errors, whole(Field::Seed, &self.seed));
+        let seed = take(&mut errors, whole(Field::Seed.path(), &self.seed));
         let mut subtopologies = Vec::new();
         for (i, s) in self.subtopologies.iter().enumerate() {
-            let partitions = take(&mut errors, whole(Field::Partitions(i), &s.partitions));
+            let partitions = take(
+                &mut errors,
+                whole(Field::Partitions(i).path(), &s.partitions),
+            );
             let (changelog, write_rate) = if s.stateful {
-                let min = take(&mut errors, whole(Field::Min(i), &s.min));
-                let max = take(&mut errors, whole(Field::Max(i), &s.max));
+                let min = take(&mut errors, whole(Field::Min(i).path(), &s.min));
+                let max = take(&mut errors, whole(Field::Max(i).path(), &s.max));
                 let distribution = match s.distribution.trim() {
                     "uniform" => SizeDistribution::Uniform,
                     "zipf" => SizeDistribution::Zipf,
@@ -331,7 +334,10 @@ impl ApplicationDraft {
                     max,
                     distribution,
                 };
-                let rate = take(&mut errors, whole(Field::WriteRate(i), &s.write_rate));
+                let rate = take(
+                    &mut errors,
+                    whole(Field::WriteRate(i).path(), &s.write_rate),
+                );
                 (Some(sizes), rate)
             } else {
                 (None, 0)
@@ -356,11 +362,11 @@ impl ApplicationDraft {
 
     /// The instances as typed, or every field that does not read.
     fn instances(&self) -> Result<Instances, Vec<FieldError>> {
-        let count = whole::<u32>(Field::Count, &self.count);
-        let threads = whole::<u32>(Field::Threads, &self.threads);
+        let count = whole::<u32>(Field::Count.path(), &self.count);
+        let threads = whole::<u32>(Field::Threads.path(), &self.threads);
         let restore_rate = match self.restore_rate.trim() {
             "" => Ok(None),
-            text => whole::<u64>(Field::RestoreRate, text).map(Some),
+            text => whole::<u64>(Field::RestoreRate.path(), text).map(Some),
         };
         match (count, threads, restore_rate) {
             (Ok(count), Ok(threads), Ok(restore_rate)) => Ok(Instances {
@@ -491,5 +497,5 @@ fn take<T: Default>(errors: &mut Vec<FieldError>, read: Result<T, FieldError>) -
 
 /// A subtopology's partitions as typed, if they read as a whole number.
 fn keep_partitions(text: &str) -> Option<u64> {
-    whole::<u64>(Field::Partitions(0), text).ok()
+    whole::<u64>(Field::Partitions(0).path(), text).ok()
 }

@@ -339,9 +339,9 @@ impl ConfigDraft {
         });
     }
 
-    /// The scenario file the draft gives, or every field that does not read (each named, in
-    /// the order of the form), then the first problem the scenario format finds in it.
-    pub fn file(&self) -> Result<ScenarioFile, Vec<FieldError>> {
+    /// The scenario the draft gives, or every field that does not read (each named, in the
+    /// order of the form), then the first problem the scenario format finds in it.
+    pub fn scenario(&self) -> Result<Scenario, Vec<FieldError>> {
         let mut errors = Vec::new();
         let mut file = self.base.clone();
         let config = self.config(&mut errors);
@@ -384,10 +384,7 @@ impl ConfigDraft {
             file.tasks = tasks;
             file.members = members;
         }
-        match Scenario::from_file(file.clone()) {
-            Ok(_) => Ok(file),
-            Err(e) => Err(vec![e.into()]),
-        }
+        Scenario::from_file(file).map_err(|e| vec![e.into()])
     }
 
     /// The configuration the fields give, with a problem for each that does not read.
@@ -428,22 +425,12 @@ impl ConfigDraft {
     }
 }
 
-/// A whole number typed into a field, or its problem.
+/// A whole number typed into a field (read as the application form reads one), or its
+/// problem.
 fn whole<T: FromStr>(errors: &mut Vec<FieldError>, field: ConfigField, text: &str) -> Option<T> {
-    let text = text.trim();
-    let reason = if text.is_empty() {
-        "give a whole number".to_string()
-    } else {
-        match text.parse() {
-            Ok(v) => return Some(v),
-            Err(_) => format!("{text:?} is not a whole number"),
-        }
-    };
-    errors.push(FieldError {
-        field: field.path(),
-        reason,
-    });
-    None
+    super::application::whole(field.path(), text)
+        .map_err(|e| errors.push(e))
+        .ok()
 }
 
 /// A whole number, or none for an empty field.
@@ -496,7 +483,7 @@ impl ConfigForm {
     }
 
     fn recheck(&mut self) {
-        self.errors = self.draft.file().err().unwrap_or_default();
+        self.errors = self.draft.scenario().err().unwrap_or_default();
         self.problem = None;
     }
 
@@ -587,8 +574,10 @@ impl Playground {
         let Some(form) = self.config_form.as_mut() else {
             return Vec::new();
         };
-        let file = match form.draft.file() {
-            Ok(file) => file,
+        match form.draft.scenario() {
+            Ok(scenario) => {
+                self.load_scenario(scenario, "Restarted with the new configuration.".into())
+            }
             Err(errors) => {
                 form.problem = Some(format!(
                     "Not applied: {}. The current session is kept.",
@@ -599,15 +588,6 @@ impl Playground {
                         .join("; ")
                 ));
                 form.errors = errors;
-                return Vec::new();
-            }
-        };
-        match Scenario::from_file(file) {
-            Ok(scenario) => {
-                self.load_scenario(scenario, "Restarted with the new configuration.".into())
-            }
-            Err(e) => {
-                form.problem = Some(format!("Not applied: {e}. The current session is kept."));
                 Vec::new()
             }
         }
