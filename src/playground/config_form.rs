@@ -319,7 +319,7 @@ impl ConfigDraft {
             id: name,
             capacity: "1".into(),
             restore_rate: String::new(),
-            zone: least_used_zone(zones, members.iter().map(String::as_str)).unwrap_or_default(),
+            zone: least_used_zone(&zones, members.iter().map(String::as_str)).unwrap_or_default(),
         });
     }
 

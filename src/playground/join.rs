@@ -72,21 +72,24 @@ fn whole<T: std::str::FromStr>(field: JoinField, text: &str) -> Result<T, FieldE
 }
 
 impl Playground {
-    /// The zone the new member goes to: the one picked while it still exists, else the
-    /// suggestion (the zone with the fewest live members); none when no member has a zone.
-    pub(super) fn join_zone(&self) -> Option<String> {
-        let view = self.session.main().view();
-        let zones = view.zones();
+    /// The zone the new member goes to, of the group's `zones`: the one picked while it still
+    /// exists, else the suggestion (the zone with the fewest live members); none when no
+    /// member has a zone.
+    pub(super) fn join_zone(&self, zones: &[String]) -> Option<String> {
         self.join
             .zone
             .clone()
             .filter(|z| z.is_empty() || zones.contains(z))
-            .or_else(|| super::suggested_zone(view))
+            .or_else(|| super::suggested_zone(self.session.main().view(), zones))
             .filter(|z| !z.is_empty())
     }
 
     /// The new member the toolbar gives, or the problem of each field that is wrong.
-    pub(super) fn join_spec(&self, name: &str) -> Result<MemberSpec, Vec<FieldError>> {
+    pub(super) fn join_spec(
+        &self,
+        name: &str,
+        zone: Option<&str>,
+    ) -> Result<MemberSpec, Vec<FieldError>> {
         let mut errors = Vec::new();
         let capacity = whole::<u32>(JoinField::Capacity, &self.join.capacity)
             .map_err(|e| errors.push(e))
@@ -103,9 +106,7 @@ impl Playground {
         let (Some(capacity), Some(restore_rate)) = (capacity, restore_rate) else {
             return Err(errors);
         };
-        let zone = self.join_zone();
-        member_spec("new member", name, capacity, restore_rate, zone.as_deref())
-            .map_err(|e| vec![e.into()])
+        member_spec("new member", name, capacity, restore_rate, zone).map_err(|e| vec![e.into()])
     }
 
     /// Carries out what a person does in the member toolbar.
@@ -115,9 +116,10 @@ impl Playground {
             JoinAction::Edit(JoinField::Capacity, text) => self.join.capacity = text,
             JoinAction::Edit(JoinField::Zone, text) => self.join.zone = Some(text),
             JoinAction::Add => {
-                let name =
-                    super::screen::next_member_name(&self.session.main().view().roster().members);
-                return match self.join_spec(&name) {
+                let view = self.session.main().view();
+                let name = super::screen::next_member_name(&view.roster().members);
+                let zone = self.join_zone(&view.zones());
+                return match self.join_spec(&name, zone.as_deref()) {
                     Ok(spec) => self.carry_out(super::Action::Command(Command::Join(spec))),
                     Err(_) => Vec::new(),
                 };

@@ -182,26 +182,28 @@ pub struct Operations {
     pub zones: Vec<ZoneView>,
 }
 
-/// The zone a new member is suggested: the one with the fewest live members (the first by
-/// name among equals), as a deployment spreads its members; none when no member has a zone.
-pub fn suggested_zone(engine: &Engine) -> Option<String> {
+/// The zone a new member is suggested among the group's `zones`: the one with the fewest
+/// live members (the first by name among equals), as a deployment spreads its members; none
+/// when no member has a zone.
+pub fn suggested_zone(engine: &Engine, zones: &[String]) -> Option<String> {
     let live = engine
         .members()
         .iter()
         .filter(|m| m.status.alive())
         .filter_map(|m| m.zone.as_deref());
-    least_used_zone(engine.zones(), live)
+    least_used_zone(zones, live)
 }
 
 /// Of `zones` (in name order), the one the fewest of `members` (their zones) are in, the
 /// first among equals; none when there are no zones.
 pub fn least_used_zone<'a>(
-    zones: Vec<String>,
+    zones: &[String],
     members: impl Iterator<Item = &'a str> + Clone,
 ) -> Option<String> {
     zones
-        .into_iter()
-        .min_by_key(|zone| members.clone().filter(|m| *m == zone).count())
+        .iter()
+        .min_by_key(|zone| members.clone().filter(|m| m == zone).count())
+        .cloned()
 }
 
 impl Playground {

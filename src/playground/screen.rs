@@ -301,14 +301,20 @@ impl Playground {
 
     /// What the member toolbar needs.
     pub fn toolbar(&self) -> Toolbar {
-        let next_name = next_member_name(&self.session.main().view().roster().members);
+        let view = self.session.main().view();
+        let next_name = next_member_name(&view.roster().members);
+        let zones = view.zones();
+        let zone = self.join_zone(&zones);
         Toolbar {
             default_rate: self.session.scenario().config.restore_rate,
             can_crash_leader: self.session.check(&Command::CrashLeader).is_ok(),
-            zones: self.session.main().view().zones(),
-            zone: self.join_zone(),
+            errors: self
+                .join_spec(&next_name, zone.as_deref())
+                .err()
+                .unwrap_or_default(),
+            zones,
+            zone,
             join: self.join.clone(),
-            errors: self.join_spec(&next_name).err().unwrap_or_default(),
             next_name,
         }
     }
