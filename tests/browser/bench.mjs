@@ -3,7 +3,8 @@
 //   BENCH_RUNS=3 node tests/browser/bench.mjs   three runs, medians reported
 // It reports what issue 11 budgets, on the release build in headless Chromium:
 // - the bundle size (raw and gzipped) and the time until the page is interactive;
-// - the first frame from a cold cache over a 10 Mbit/s, 40 ms link (served uncompressed);
+// - the first frame from a cold cache over a 10 Mbit/s, 40 ms link (served uncompressed), and
+//   the bytes the page fetched for it;
 // - playing 50 members x 500 tasks at 2x (the first benchmark, kept for comparison);
 // - the heavier scenario: 50 x 500 scaling out with one standby, a drain and a crash, at
 //   top speed (16x) with commands in flight;
@@ -317,6 +318,7 @@ async function scenarios(browser, server) {
     // emulation at 10 Mbit/s with 40 ms latency, the files served uncompressed, navigation
     // start to the first animation frame that shows a member card.
     const loads = [];
+    let fetched = 0;
     for (let i = 0; i < 5; i++) {
       const page = await openPage(browser, server.origin);
       const cdp = await page.context().newCDPSession(page);
@@ -331,9 +333,13 @@ async function scenarios(browser, server) {
       await page.goto(server.url + '?preset=scale-up-running');
       await page.waitForSelector('[data-testid=member]', { timeout: 60000 });
       loads.push(await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(performance.now())))));
+      fetched = await page.evaluate(() =>
+        [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].reduce((sum, e) => sum + e.encodedBodySize, 0),
+      );
       await done(page);
     }
     results.first_frame_ms_10mbit_40ms = { median: round(percentile(loads, 50)), max: round(Math.max(...loads)), runs: loads.map(round) };
+    results.bytes_fetched_for_first_frame = fetched;
   }
   if (wanted('floor')) {
     const blank = await openPage(browser, server.origin);
@@ -455,6 +461,7 @@ const walkPair = (w) => (w ? `${w.view_mean_ms}/${w.render_mean_ms}` : undefined
 const HEADLINES = {
   'wasm gzip KB': (r) => r.bundle.wasm_gzip_bytes / 1000,
   'first frame 10 Mbit/s 40 ms': (r) => r.first_frame_ms_10mbit_40ms?.median,
+  'KB fetched for the first frame': (r) => (r.bytes_fetched_for_first_frame === undefined ? undefined : r.bytes_fetched_for_first_frame / 1000),
   'floor blank task cpu p95': (r) => r.floor_blank?.main_thread_task_cpu_p95_ms,
   'floor 50x500 task cpu p95': (r) => r.floor_50x500?.main_thread_task_cpu_p95_ms,
   '50x500 2x late %': (r) => r.playing_50x500?.frames_late_percent,

@@ -1,0 +1,57 @@
+// Ships the playground's wasm gzipped, for hosts that serve files as they are (trunk serve,
+// `python3 -m http.server`, many static hosts): dist/ gets `<name>_bg.wasm.gz` beside the
+// plain wasm, and the page's loader fetches the gzipped file and unpacks it with the
+// browser's DecompressionStream while it compiles. A browser without DecompressionStream, or a
+// failed fetch, loads the plain wasm. A host that itself marks `.gz` files as gzip-encoded
+// hands over unpacked bytes, which the loader recognises by the wasm magic number.
+// Usage: node scripts/pack-wasm.mjs [dist]
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { gzipSync, constants } from 'node:zlib';
+import { join } from 'node:path';
+
+const dist = process.argv[2] || 'dist';
+const wasm = readdirSync(dist).find((f) => f.endsWith('_bg.wasm'));
+if (!wasm) {
+  console.error(`pack-wasm: ${dist} has no *_bg.wasm`);
+  process.exit(1);
+}
+const packed = gzipSync(readFileSync(join(dist, wasm)), { level: constants.Z_BEST_COMPRESSION });
+writeFileSync(join(dist, `${wasm}.gz`), packed);
+const integrity = `sha384-${createHash('sha384').update(packed).digest('base64')}`;
+
+// Resolves to a Response with the wasm, unpacked, typed for streaming compilation.
+const loader = `function unpacked(packed, plain) {
+  const typed = (body) => new Response(body, { headers: { 'content-type': 'application/wasm' } });
+  if (typeof DecompressionStream !== 'function') return fetch(plain);
+  return fetch(packed, { integrity: '${integrity}' }).then(async (response) => {
+    if (!response.ok) return fetch(plain);
+    const reader = response.body.getReader();
+    const first = await reader.read();
+    const gzip = !first.done && first.value[0] === 0x1f && first.value[1] === 0x8b;
+    const body = new ReadableStream({
+      start(queue) { if (!first.done) queue.enqueue(first.value); },
+      async pull(queue) {
+        const next = await reader.read();
+        if (next.done) queue.close(); else queue.enqueue(next.value);
+      },
+    });
+    return typed(gzip ? body.pipeThrough(new DecompressionStream('gzip')) : body);
+  }).catch(() => fetch(plain));
+}
+`;
+
+const file = join(dist, 'index.html');
+const html = readFileSync(file, 'utf8');
+const call = `init({ module_or_path: './${wasm}' })`;
+const preload = new RegExp(`<link rel="preload" href="\\./${wasm.replace(/\./g, '\\.')}"[^>]*>`);
+if (!html.includes(call) || !preload.test(html)) {
+  console.error(`pack-wasm: ${file} does not load ./${wasm} as Trunk writes it`);
+  process.exit(1);
+}
+const out = html
+  .replace(/(<script type="module">\n)/, `$1${loader}`)
+  .replace(call, `init({ module_or_path: unpacked('./${wasm}.gz', './${wasm}') })`)
+  .replace(preload, `<link rel="preload" href="./${wasm}.gz" crossorigin="anonymous" integrity="${integrity}" as="fetch">`);
+writeFileSync(file, out);
+console.log(`pack-wasm: ${wasm}.gz, ${packed.length} bytes (${readFileSync(join(dist, wasm)).length} unpacked)`);
