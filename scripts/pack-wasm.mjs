@@ -3,9 +3,10 @@
 // plain wasm, and the page's loader fetches the gzipped file and unpacks it with the
 // browser's DecompressionStream while it compiles. A browser without DecompressionStream, or a
 // failed fetch, loads the plain wasm. A host that itself marks `.gz` files as gzip-encoded
-// hands over unpacked bytes, which the loader recognises by the wasm magic number.
+// hands over unpacked bytes, which the loader recognises by the gzip magic number missing.
+// No integrity hash on that fetch: with one, the browser holds the body back until all of it
+// has come and been checked, and the wasm could not compile while it downloads.
 // Usage: node scripts/pack-wasm.mjs [dist]
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { gzipSync, constants } from 'node:zlib';
 import { join } from 'node:path';
@@ -18,13 +19,12 @@ if (!wasm) {
 }
 const packed = gzipSync(readFileSync(join(dist, wasm)), { level: constants.Z_BEST_COMPRESSION });
 writeFileSync(join(dist, `${wasm}.gz`), packed);
-const integrity = `sha384-${createHash('sha384').update(packed).digest('base64')}`;
 
 // Resolves to a Response with the wasm, unpacked, typed for streaming compilation.
 const loader = `function unpacked(packed, plain) {
   const typed = (body) => new Response(body, { headers: { 'content-type': 'application/wasm' } });
   if (typeof DecompressionStream !== 'function') return fetch(plain);
-  return fetch(packed, { integrity: '${integrity}' }).then(async (response) => {
+  return fetch(packed).then(async (response) => {
     if (!response.ok) return fetch(plain);
     const reader = response.body.getReader();
     const first = await reader.read();
@@ -52,6 +52,6 @@ if (!html.includes(call) || !preload.test(html)) {
 const out = html
   .replace(/(<script type="module">\n)/, `$1${loader}`)
   .replace(call, `init({ module_or_path: unpacked('./${wasm}.gz', './${wasm}') })`)
-  .replace(preload, `<link rel="preload" href="./${wasm}.gz" crossorigin="anonymous" integrity="${integrity}" as="fetch">`);
+  .replace(preload, `<link rel="preload" href="./${wasm}.gz" crossorigin="anonymous" as="fetch">`);
 writeFileSync(file, out);
 console.log(`pack-wasm: ${wasm}.gz, ${packed.length} bytes (${readFileSync(join(dist, wasm)).length} unpacked)`);

@@ -83,6 +83,47 @@ async function playToRest(page, timeout = 20000) {
   await page.waitForSelector('[data-testid=at-rest]');
 }
 
+test('loads the gzipped wasm, and the plain one when the gzipped cannot be had or unpacked', async () => {
+  const wasm = (page) => {
+    const asked = [];
+    page.on('request', (r) => {
+      if (/_bg\.wasm(\.gz)?$/.test(r.url())) asked.push(r.url().endsWith('.gz') ? 'gz' : 'plain');
+    });
+    return asked;
+  };
+  const packed = await site.page();
+  const asked = wasm(packed);
+  await packed.goto(site.url);
+  await packed.waitForSelector('[data-testid=member]');
+  assert.deepEqual([...new Set(asked)], ['gz'], 'only the gzipped wasm is fetched');
+
+  const blocked = await site.page();
+  const fellBack = wasm(blocked);
+  await blocked.route(/_bg\.wasm\.gz$/, (route) => route.fulfill({ status: 404, body: 'not here' }));
+  await blocked.goto(site.url);
+  await blocked.waitForSelector('[data-testid=member]');
+  assert.ok(fellBack.includes('plain'), `the plain wasm is fetched when the gzipped is missing: ${fellBack}`);
+  // The 404 is the point of this check, not a problem of the page.
+  blocked.problems = blocked.problems.filter((p) => !/404/.test(p));
+
+  const old = await site.page();
+  const withoutStreams = wasm(old);
+  await old.addInitScript(() => delete window.DecompressionStream);
+  await old.goto(site.url);
+  await old.waitForSelector('[data-testid=member]');
+  // The preload link still fetches the gzipped file; the loader then asks for the plain one.
+  assert.equal(withoutStreams.at(-1), 'plain', `a browser without DecompressionStream loads the plain wasm: ${withoutStreams}`);
+
+  // A host that marks .gz files as gzip-encoded hands over the unpacked bytes.
+  const encoded = await site.page();
+  const unpackedByHost = wasm(encoded);
+  const plain = await (await fetch(site.url + readFileSync('dist/index.html', 'utf8').match(/\.\/([^'"]+_bg\.wasm)'/)[1])).arrayBuffer();
+  await encoded.route(/_bg\.wasm\.gz$/, (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body: Buffer.from(plain) }));
+  await encoded.goto(site.url);
+  await encoded.waitForSelector('[data-testid=member]');
+  assert.deepEqual([...new Set(unpackedByHost)], ['gz'], 'bytes the host unpacked are used as they come');
+});
+
 test('loads and offers the seed scenarios as presets', async () => {
   const page = await open();
   const names = await page.$$eval('[data-testid=preset] option', (o) => o.map((x) => x.textContent));
