@@ -4,7 +4,7 @@
 
 use crate::engine::coordinator::Round;
 use crate::engine::Engine;
-use crate::model::{MemberId, Strategy, TaskId};
+use crate::model::{JoinMetadata, MemberAssignment, MemberId, Strategy, TaskId};
 
 /// A rule that must always hold; its name (as the log shows it) is its `Display`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::Display, strum::IntoStaticStr)]
@@ -120,60 +120,101 @@ pub fn check_state(engine: &Engine) -> Vec<Violation> {
 /// Checks a leader's decision against what the members reported.
 pub fn check_round(engine: &Engine, round: &Round) -> Vec<Violation> {
     let roster = engine.roster();
-    let config = engine.config();
-    let ready_lag = config.ready_lag();
-    let n = engine.tasks().len();
-    let mut found = Vec::new();
-    let mut violation = |invariant, detail: String| {
-        found.push(Violation {
-            at_ms: round.assigned_at,
-            invariant,
-            round: Some(round.index),
-            detail,
-        })
-    };
-    let mut reported: Vec<Option<usize>> = vec![None; n];
-    let mut running: Vec<Option<usize>> = vec![None; n];
-    for (pos, meta) in round.joined.iter().enumerate() {
-        for &t in meta.assigned.iter().chain(&meta.revoked) {
-            reported[t.index()].get_or_insert(pos);
-        }
-        for &t in &meta.assigned {
-            running[t.index()].get_or_insert(pos);
-        }
-    }
-    let mut revoked = vec![false; n];
-    for (_, a) in &round.assignment.members {
-        for &t in &a.revoked {
-            revoked[t.index()] = true;
-        }
-    }
-    let mut owner: Vec<Option<usize>> = vec![None; n];
+    let mut check = RoundCheck::new(engine, round);
+    // Member by member, so that the violations come in the order the leader handed work out.
     for (pos, (member, a)) in round.assignment.members.iter().enumerate() {
         let name = roster.member(*member);
         let meta = &round.joined[pos];
+        check.never_two_owners(pos, name, a);
+        check.no_replica_beside_active(name, a);
+        check.no_new_work_while_leaving(name, meta, a);
+    }
+    check.every_task_owned();
+    check.planned_handoffs_wait_for_ready_learners();
+    check.found
+}
+
+/// A leader's decision under check: who reported each task, who is handed it, what broke.
+struct RoundCheck<'a> {
+    /// The group the round ran in.
+    engine: &'a Engine,
+    /// The round checked.
+    round: &'a Round,
+    /// For each task, the first member (by join position) that reported it, running or revoked.
+    reported: Vec<Option<usize>>,
+    /// For each task, the first member (by join position) that reported still running it.
+    running: Vec<Option<usize>>,
+    /// For each task, the member (by join position) the leader hands it to.
+    owner: Vec<Option<usize>>,
+    /// The violations found, in the order they were seen.
+    found: Vec<Violation>,
+}
+
+impl<'a> RoundCheck<'a> {
+    /// Reads what the members reported, before any member's assignment is checked.
+    fn new(engine: &'a Engine, round: &'a Round) -> Self {
+        let n = engine.tasks().len();
+        let mut reported: Vec<Option<usize>> = vec![None; n];
+        let mut running: Vec<Option<usize>> = vec![None; n];
+        for (pos, meta) in round.joined.iter().enumerate() {
+            for &t in meta.assigned.iter().chain(&meta.revoked) {
+                reported[t.index()].get_or_insert(pos);
+            }
+            for &t in &meta.assigned {
+                running[t.index()].get_or_insert(pos);
+            }
+        }
+        RoundCheck {
+            engine,
+            round,
+            reported,
+            running,
+            owner: vec![None; n],
+            found: Vec::new(),
+        }
+    }
+
+    /// Records a violation of this round.
+    fn violation(&mut self, invariant: Invariant, detail: String) {
+        self.found.push(Violation {
+            at_ms: self.round.assigned_at,
+            invariant,
+            round: Some(self.round.index),
+            detail,
+        });
+    }
+
+    /// Never two owners: the member at `pos` gets no task handed twice or still run elsewhere.
+    fn never_two_owners(&mut self, pos: usize, name: &str, a: &MemberAssignment) {
+        let roster = self.engine.roster();
         for &t in &a.assigned {
-            if owner[t.index()].replace(pos).is_some() {
-                violation(
+            if self.owner[t.index()].replace(pos).is_some() {
+                self.violation(
                     Invariant::NeverTwoOwners,
                     format!("{} is assigned twice", roster.task(t)),
                 );
             }
-            let runner = running[t.index()];
+            let runner = self.running[t.index()];
             if runner.is_some_and(|r| r != pos) {
-                violation(
+                let still_runs = self.round.joined[runner.unwrap_or(pos)].member;
+                self.violation(
                     Invariant::NeverTwoOwners,
                     format!(
                         "{} goes to {name} while {} still runs it",
                         roster.task(t),
-                        roster.member(round.joined[runner.unwrap_or(pos)].member)
+                        roster.member(still_runs)
                     ),
                 );
             }
         }
+    }
+
+    /// No member gets a task both to run and to replicate.
+    fn no_replica_beside_active(&mut self, name: &str, a: &MemberAssignment) {
+        let roster = self.engine.roster();
         for &t in a.learning.iter().chain(&a.standby) {
             if a.assigned.binary_search(&t).is_ok() {
-                violation(
+                self.violation(
                     Invariant::NoReplicaBesideActive,
                     format!(
                         "{name} gets {} both as active and as replica",
@@ -182,82 +223,118 @@ pub fn check_round(engine: &Engine, round: &Round) -> Vec<Violation> {
                 );
             }
         }
-        if meta.leaving {
-            let new_active: Vec<TaskId> = a
-                .assigned
-                .iter()
-                .copied()
-                .filter(|t| !meta.assigned.contains(t) && !meta.revoked.contains(t))
-                .collect();
-            if !new_active.is_empty() || !a.learning.is_empty() || !a.standby.is_empty() {
-                let leaving_alone = round.joined.iter().all(|m| m.leaving);
-                if !leaving_alone {
-                    violation(
-                        Invariant::NoNewWorkWhileLeaving,
-                        format!("{name} is leaving but gets new work"),
-                    );
-                }
-            }
-        }
     }
-    if !round.joined.is_empty() {
-        for (t, o) in owner.iter().enumerate() {
-            if o.is_none() && !(revoked[t] && round.assignment.followup) {
-                violation(
-                    Invariant::EveryTaskOwned,
-                    format!(
-                        "{} has no owner after the round",
-                        roster.task(TaskId(t as u32))
-                    ),
+
+    /// A leaving member gets no new work, unless every member is leaving.
+    fn no_new_work_while_leaving(&mut self, name: &str, meta: &JoinMetadata, a: &MemberAssignment) {
+        if !meta.leaving {
+            return;
+        }
+        let new_active: Vec<TaskId> = a
+            .assigned
+            .iter()
+            .copied()
+            .filter(|t| !meta.assigned.contains(t) && !meta.revoked.contains(t))
+            .collect();
+        if !new_active.is_empty() || !a.learning.is_empty() || !a.standby.is_empty() {
+            let leaving_alone = self.round.joined.iter().all(|m| m.leaving);
+            if !leaving_alone {
+                self.violation(
+                    Invariant::NoNewWorkWhileLeaving,
+                    format!("{name} is leaving but gets new work"),
                 );
             }
         }
     }
-    let checks_handoffs = matches!(config.strategy, Strategy::Learner | Strategy::Kip441);
-    if checks_handoffs {
-        for t in 0..n {
+
+    /// Every task has an owner after the round, unless it was revoked for the follow-up.
+    fn every_task_owned(&mut self) {
+        let round = self.round;
+        if round.joined.is_empty() {
+            return;
+        }
+        let roster = self.engine.roster();
+        let mut revoked = vec![false; self.owner.len()];
+        for (_, a) in &round.assignment.members {
+            for &t in &a.revoked {
+                revoked[t.index()] = true;
+            }
+        }
+        let unowned: Vec<TaskId> = self
+            .owner
+            .iter()
+            .enumerate()
+            .filter(|&(t, o)| o.is_none() && !(revoked[t] && round.assignment.followup))
+            .map(|(t, _)| TaskId(t as u32))
+            .collect();
+        for task in unowned {
+            self.violation(
+                Invariant::EveryTaskOwned,
+                format!("{} has no owner after the round", roster.task(task)),
+            );
+        }
+    }
+
+    /// A stateful task taken from the member that reported it goes to a member ready for it.
+    fn planned_handoffs_wait_for_ready_learners(&mut self) {
+        let engine = self.engine;
+        if !matches!(
+            engine.config().strategy,
+            Strategy::Learner | Strategy::Kip441
+        ) {
+            return;
+        }
+        let roster = engine.roster();
+        for t in 0..engine.tasks().len() {
             let task = TaskId(t as u32);
             if !engine.tasks()[t].stateful {
                 continue;
             }
-            let Some(from) = reported[t] else { continue };
-            let new_owner = owner[t];
+            let Some(from) = self.reported[t] else {
+                continue;
+            };
+            let new_owner = self.owner[t];
             if new_owner == Some(from) {
                 continue;
             }
-            // Without local state a member is as far behind as the whole changelog.
-            let lag = |pos: usize| {
-                round.joined[pos]
-                    .lag(task)
-                    .unwrap_or(engine.changelog_end(task).ceil() as u64)
-            };
-            let ready = |pos: usize| {
-                let meta = &round.joined[pos];
-                match config.strategy {
-                    Strategy::Learner => {
-                        meta.learning.contains(&task)
-                            && meta.lag(task).is_some_and(|l| l <= ready_lag)
-                    }
-                    // Kafka Streams also moves a task that is still restoring to a member
-                    // at least as far along, when nobody is caught up: it loses nothing.
-                    _ => lag(pos) <= ready_lag || lag(pos) <= lag(from),
+            let fine = match new_owner {
+                Some(to) => self.ready(task, to, from),
+                None => {
+                    (0..self.round.joined.len()).any(|p| p != from && self.ready(task, p, from))
                 }
             };
-            let fine = match new_owner {
-                Some(to) => ready(to),
-                None => (0..round.joined.len()).any(|p| p != from && ready(p)),
-            };
             if !fine {
-                violation(
+                let left = self.round.joined[from].member;
+                self.violation(
                     Invariant::PlannedHandoffWaitsForReadyLearner,
                     format!(
                         "{} leaves {} without a ready learner to take it",
                         roster.task(task),
-                        roster.member(round.joined[from].member)
+                        roster.member(left)
                     ),
                 );
             }
         }
     }
-    found
+
+    /// Whether the member at `pos` is ready to take `task` from the member at `from`.
+    fn ready(&self, task: TaskId, pos: usize, from: usize) -> bool {
+        let config = self.engine.config();
+        let ready_lag = config.ready_lag();
+        // Without local state a member is as far behind as the whole changelog.
+        let lag = |pos: usize| {
+            self.round.joined[pos]
+                .lag(task)
+                .unwrap_or(self.engine.changelog_end(task).ceil() as u64)
+        };
+        let meta = &self.round.joined[pos];
+        match config.strategy {
+            Strategy::Learner => {
+                meta.learning.contains(&task) && meta.lag(task).is_some_and(|l| l <= ready_lag)
+            }
+            // Kafka Streams also moves a task that is still restoring to a member
+            // at least as far along, when nobody is caught up: it loses nothing.
+            _ => lag(pos) <= ready_lag || lag(pos) <= lag(from),
+        }
+    }
 }

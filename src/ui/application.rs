@@ -10,7 +10,9 @@
 //! `app-keep-commands`, `app-totals`, `app-error` (one per problem, with `data-field`),
 //! `app-problem`, `app-apply`, `app-close`.
 
-use crate::playground::{Action, ApplicationForm, Field, FieldError, FormAction};
+use crate::playground::{
+    Action, ApplicationForm, Field, FieldError, FormAction, SubtopologyDraft, Totals,
+};
 use crate::report::grouped;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -169,11 +171,144 @@ fn checkbox(on: &Callback<Action>, form: &ApplicationForm, field: Field, label: 
     }
 }
 
+/// How the sizes of a subtopology's changelogs spread: uniform or zipf.
+fn distribution_select(
+    on: &Callback<Action>,
+    form: &ApplicationForm,
+    i: usize,
+    s: &SubtopologyDraft,
+    named: &str,
+) -> Html {
+    let distribution = on.reform(move |e: Event| {
+        Action::Application(FormAction::Edit(
+            Field::Distribution(i),
+            e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value(),
+        ))
+    });
+    html! {
+        <select data-testid={format!("app-distribution-{i}")} aria-label={format!("how sizes spread in {named}")} onchange={distribution}
+            aria-invalid={form.invalid(Field::Distribution(i)).then_some("true")}>
+            <option value="uniform" selected={s.distribution == "uniform"}>{ "uniform" }</option>
+            <option value="zipf" selected={s.distribution == "zipf"}>{ "zipf: a few hot" }</option>
+        </select>
+    }
+}
+
+/// A subtopology's row of the table, and the row of its problems under it when it has any.
+fn subtopology_row(
+    on: &Callback<Action>,
+    form: &ApplicationForm,
+    i: usize,
+    s: &SubtopologyDraft,
+) -> Html {
+    let text = |field: Field, label: String| text_input(on, form, field, label);
+    let flag = |field: Field, label: String| checkbox(on, form, field, label);
+    let prefix = format!("topology.subtopologies[{i}]");
+    let named = if s.name.trim().is_empty() {
+        format!("subtopology {i}")
+    } else {
+        s.name.clone()
+    };
+    let remove =
+        on.reform(move |_: MouseEvent| Action::Application(FormAction::RemoveSubtopology(i)));
+    let stateless = !s.stateful;
+    html! {
+        <>
+            <tr key={format!("sub-{i}")} class={classes!(stateless.then_some("stateless"))}>
+                <th scope="row">{ i }</th>
+                <td>{ text(Field::SubtopologyName(i), format!("name of subtopology {i}")) }</td>
+                <td>{ text(Field::Partitions(i), format!("partitions of {named}")) }</td>
+                <td class="flag">{ flag(Field::Stateful(i), format!("{named} is stateful")) }</td>
+                if stateless {
+                    <td colspan="4" class="muted">{ "no state: nothing to restore" }</td>
+                } else {
+                    <td>{ text(Field::Min(i), format!("smallest changelog of {named}, records")) }</td>
+                    <td>{ text(Field::Max(i), format!("largest changelog of {named}, records")) }</td>
+                    <td>{ distribution_select(on, form, i, s, &named) }</td>
+                    <td>{ text(Field::WriteRate(i), format!("records per second each task of {named} writes")) }</td>
+                }
+                <td>
+                    <button data-testid={format!("app-remove-{i}")} onclick={remove} disabled={form.draft.subtopologies.len() == 1}
+                        aria-label={format!("remove {named}")}>{ "\u{2715}" }</button>
+                </td>
+            </tr>
+            if form.errors_under(&prefix).next().is_some() {
+                <tr key={format!("errors-{i}")} class="errors-row"><td></td><td colspan="8">{ problems(form.errors_under(&prefix), &prefix) }</td></tr>
+            }
+        </>
+    }
+}
+
+/// The table of subtopologies, one row each.
+fn subtopology_table(on: &Callback<Action>, form: &ApplicationForm) -> Html {
+    let rows = form
+        .draft
+        .subtopologies
+        .iter()
+        .enumerate()
+        .map(|(i, s)| subtopology_row(on, form, i, s));
+    html! {
+        <table class="app-table" aria-label="subtopologies">
+            <thead><tr>
+                <th scope="col">{ "#" }</th><th scope="col">{ "subtopology" }</th><th scope="col">{ "partitions" }</th>
+                <th scope="col">{ "stateful" }</th><th scope="col">{ "changelog min" }</th><th scope="col">{ "max (records)" }</th>
+                <th scope="col">{ "sizes" }</th><th scope="col">{ "writes/s per task" }</th><th></th>
+            </tr></thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+    }
+}
+
+/// The instances: how many, their threads, zones and restore rate, and their problems.
+fn instances_fieldset(on: &Callback<Action>, form: &ApplicationForm) -> Html {
+    let text = |field: Field, label: String| text_input(on, form, field, label);
+    html! {
+        <fieldset class="app-instances">
+            <legend>{ "Instances" }</legend>
+            <label>{ "count " }{ text(Field::Count, "number of instances".into()) }</label>
+            <label>{ "threads each " }{ text(Field::Threads, "stream threads per instance".into()) }</label>
+            <label>{ "zones " }{ text(Field::Zones, "zones, dealt in turn (for example: a, b, c)".into()) }</label>
+            <label>{ "restore rate " }{ text(Field::RestoreRate, "records per second each instance restores (empty: the configuration's)".into()) }</label>
+            <label class="check">{ checkbox(on, form, Field::Running, "the instances already run the application, caught up".into()) }
+                { " already running, caught up" }</label>
+            { problems(form.errors_under("instances"), "instances") }
+        </fieldset>
+    }
+}
+
+/// The totals the draft gives: tasks, changelog records, instances and threads.
+fn totals_line(t: &Totals) -> Html {
+    html! {
+        <p class="app-totals" data-testid="app-totals" aria-live="polite">
+            <b>{ total(t.tasks) }</b>{ " tasks (" }<b>{ total(t.stateful) }</b>{ " stateful), " }
+            <b>{ total(t.changelog) }</b>{ " changelog records, " }
+            <b>{ total(t.instances) }</b>{ " instances, " }<b>{ total(t.threads) }</b>{ " threads" }
+        </p>
+    }
+}
+
+/// Close, and apply while the draft has no problem (else how many are left to fix).
+fn dialog_toolbar(on: &Callback<Action>, form: &ApplicationForm) -> Html {
+    let close = on.reform(|_: MouseEvent| Action::Application(FormAction::Close));
+    let apply = on.reform(|_: MouseEvent| Action::Application(FormAction::Apply));
+    html! {
+        <div class="toolbar">
+            <button data-testid="app-close" onclick={close}>{ "Close" }</button>
+            <button data-testid="app-apply" class="primary" onclick={apply} disabled={!form.errors.is_empty()}>
+                { "Apply and restart" }
+            </button>
+            if !form.errors.is_empty() {
+                <span class="muted">{ format!("{} to fix first", if form.errors.len() == 1 { "1 problem".to_string() } else { format!("{} problems", form.errors.len()) }) }</span>
+            }
+        </div>
+    }
+}
+
 /// Describes the application and restarts with it.
 #[function_component(ApplicationDialog)]
 pub fn application_dialog(props: &ApplicationProps) -> Html {
     let form = &props.form;
-    let d = &form.draft;
     let on = &props.on_action;
     use_effect_with((), move |_| {
         // The first field has the focus when the dialog opens.
@@ -185,55 +320,7 @@ pub fn application_dialog(props: &ApplicationProps) -> Html {
             let _ = first.focus();
         }
     });
-    let form_action = |a: FormAction| Action::Application(a);
     let text = |field: Field, label: String| text_input(on, form, field, label);
-    let flag = |field: Field, label: String| checkbox(on, form, field, label);
-    let rows = d.subtopologies.iter().enumerate().map(|(i, s)| {
-        let prefix = format!("topology.subtopologies[{i}]");
-        let named = if s.name.trim().is_empty() { format!("subtopology {i}") } else { s.name.clone() };
-        let distribution = on.reform(move |e: Event| {
-            form_action(FormAction::Edit(
-                Field::Distribution(i),
-                e.target_unchecked_into::<web_sys::HtmlSelectElement>().value(),
-            ))
-        });
-        let remove = on.reform(move |_: MouseEvent| form_action(FormAction::RemoveSubtopology(i)));
-        let stateless = !s.stateful;
-        html! {
-            <>
-                <tr key={format!("sub-{i}")} class={classes!(stateless.then_some("stateless"))}>
-                    <th scope="row">{ i }</th>
-                    <td>{ text(Field::SubtopologyName(i), format!("name of subtopology {i}")) }</td>
-                    <td>{ text(Field::Partitions(i), format!("partitions of {named}")) }</td>
-                    <td class="flag">{ flag(Field::Stateful(i), format!("{named} is stateful")) }</td>
-                    if stateless {
-                        <td colspan="4" class="muted">{ "no state: nothing to restore" }</td>
-                    } else {
-                        <td>{ text(Field::Min(i), format!("smallest changelog of {named}, records")) }</td>
-                        <td>{ text(Field::Max(i), format!("largest changelog of {named}, records")) }</td>
-                        <td>
-                            <select data-testid={format!("app-distribution-{i}")} aria-label={format!("how sizes spread in {named}")} onchange={distribution}
-                                aria-invalid={form.invalid(Field::Distribution(i)).then_some("true")}>
-                                <option value="uniform" selected={s.distribution == "uniform"}>{ "uniform" }</option>
-                                <option value="zipf" selected={s.distribution == "zipf"}>{ "zipf: a few hot" }</option>
-                            </select>
-                        </td>
-                        <td>{ text(Field::WriteRate(i), format!("records per second each task of {named} writes")) }</td>
-                    }
-                    <td>
-                        <button data-testid={format!("app-remove-{i}")} onclick={remove} disabled={d.subtopologies.len() == 1}
-                            aria-label={format!("remove {named}")}>{ "\u{2715}" }</button>
-                    </td>
-                </tr>
-                if form.errors_under(&prefix).next().is_some() {
-                    <tr key={format!("errors-{i}")} class="errors-row"><td></td><td colspan="8">{ problems(form.errors_under(&prefix), &prefix) }</td></tr>
-                }
-            </>
-        }
-    });
-    let t = &form.totals;
-    let close = on.reform(|_: MouseEvent| Action::Application(FormAction::Close));
-    let apply = on.reform(|_: MouseEvent| Action::Application(FormAction::Apply));
     let add = on.reform(|_: MouseEvent| Action::Application(FormAction::AddSubtopology));
     let on_key = {
         let on = on.clone();
@@ -260,48 +347,20 @@ pub fn application_dialog(props: &ApplicationProps) -> Html {
                 </div>
                 { problems_at(form, "name") }
                 { problems_at(form, "topology.seed") }
-                <table class="app-table" aria-label="subtopologies">
-                    <thead><tr>
-                        <th scope="col">{ "#" }</th><th scope="col">{ "subtopology" }</th><th scope="col">{ "partitions" }</th>
-                        <th scope="col">{ "stateful" }</th><th scope="col">{ "changelog min" }</th><th scope="col">{ "max (records)" }</th>
-                        <th scope="col">{ "sizes" }</th><th scope="col">{ "writes/s per task" }</th><th></th>
-                    </tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
+                { subtopology_table(on, form) }
                 <button data-testid="app-add-subtopology" onclick={add}>{ "+ subtopology" }</button>
                 { problems_at(form, "topology") }
                 { problems_at(form, "topology.subtopologies") }
-                <fieldset class="app-instances">
-                    <legend>{ "Instances" }</legend>
-                    <label>{ "count " }{ text(Field::Count, "number of instances".into()) }</label>
-                    <label>{ "threads each " }{ text(Field::Threads, "stream threads per instance".into()) }</label>
-                    <label>{ "zones " }{ text(Field::Zones, "zones, dealt in turn (for example: a, b, c)".into()) }</label>
-                    <label>{ "restore rate " }{ text(Field::RestoreRate, "records per second each instance restores (empty: the configuration's)".into()) }</label>
-                    <label class="check">{ flag(Field::Running, "the instances already run the application, caught up".into()) }
-                        { " already running, caught up" }</label>
-                    { problems(form.errors_under("instances"), "instances") }
-                </fieldset>
+                { instances_fieldset(on, form) }
                 if form.commands > 0 {
-                    <label class="check">{ flag(Field::KeepCommands, format!("keep the {} scheduled commands", form.commands)) }
+                    <label class="check">{ checkbox(on, form, Field::KeepCommands, format!("keep the {} scheduled commands", form.commands)) }
                         { format!(" keep the {} scheduled commands", form.commands) }</label>
                 }
-                <p class="app-totals" data-testid="app-totals" aria-live="polite">
-                    <b>{ total(t.tasks) }</b>{ " tasks (" }<b>{ total(t.stateful) }</b>{ " stateful), " }
-                    <b>{ total(t.changelog) }</b>{ " changelog records, " }
-                    <b>{ total(t.instances) }</b>{ " instances, " }<b>{ total(t.threads) }</b>{ " threads" }
-                </p>
+                { totals_line(&form.totals) }
                 if let Some(problem) = &form.problem {
                     <p class="app-problem" role="alert" data-testid="app-problem">{ problem.clone() }</p>
                 }
-                <div class="toolbar">
-                    <button data-testid="app-close" onclick={close}>{ "Close" }</button>
-                    <button data-testid="app-apply" class="primary" onclick={apply} disabled={!form.errors.is_empty()}>
-                        { "Apply and restart" }
-                    </button>
-                    if !form.errors.is_empty() {
-                        <span class="muted">{ format!("{} to fix first", if form.errors.len() == 1 { "1 problem".to_string() } else { format!("{} problems", form.errors.len()) }) }</span>
-                    }
-                </div>
+                { dialog_toolbar(on, form) }
             </div>
         </div>
     }

@@ -5,7 +5,7 @@
 //! click moves the clock there.
 
 use super::colours::{Colours, DARK, LIGHT};
-use crate::playground::screen::TaskTimeline;
+use crate::playground::screen::{TaskTimeline, TimelineRow};
 use crate::playground::Action;
 use crate::views::series::Availability;
 use std::rc::Rc;
@@ -66,10 +66,25 @@ fn draw(
     c: &Colours,
 ) {
     let visible = data.rows.len().clamp(1, VISIBLE_ROWS);
-    let row = row_height(data.rows.len());
-    let height = AXIS + visible as f64 * row;
+    let row_height = row_height(data.rows.len());
+    let height = AXIS + visible as f64 * row_height;
     ctx.set_fill_style_str(c.panel);
     ctx.fill_rect(0.0, 0.0, width, height);
+    draw_axis_and_rounds(ctx, data, width, height, c);
+    for (i, row) in data.rows.iter().enumerate().skip(first).take(visible + 1) {
+        let y = AXIS + (i - first) as f64 * row_height;
+        draw_row(ctx, data, row, y, width, c);
+    }
+}
+
+/// The time axis above the rows, and the rounds shaded over them.
+fn draw_axis_and_rounds(
+    ctx: &CanvasRenderingContext2d,
+    data: &TaskTimeline,
+    width: f64,
+    height: f64,
+    c: &Colours,
+) {
     let x = |t: u64| x_of(t, width, data.end);
     // The time axis: a label every fifth of the scrubber's range.
     // One font for the axis and the rows, so that redrawing never has to set it again.
@@ -94,62 +109,72 @@ fn draw(
         ctx.set_global_alpha(1.0);
         ctx.fill_rect(x(start), AXIS, 1.0, height - AXIS);
     }
+}
+
+/// One task's row from `y` down: its group's heading, its name, its states, its learners and
+/// standbys, and who ran it.
+fn draw_row(
+    ctx: &CanvasRenderingContext2d,
+    data: &TaskTimeline,
+    row: &TimelineRow,
+    y: f64,
+    width: f64,
+    c: &Colours,
+) {
+    let x = |t: u64| x_of(t, width, data.end);
+    let row_height = row_height(data.rows.len());
     // Roomy rows get thicker bars.
-    let bar = if row > 20.0 { 1.4 } else { 1.0 };
-    let row_height = row;
-    for (i, row) in data.rows.iter().enumerate().skip(first).take(visible + 1) {
-        let y = AXIS + (i - first) as f64 * row_height;
-        let mid = y + row_height / 2.0;
-        if let Some(group) = &row.group {
-            ctx.set_fill_style_str(c.muted);
-            ctx.fill_rect(0.0, y, width, 1.0);
-            ctx.set_text_align("left");
-            ctx.set_fill_style_str(c.ink);
-            let _ = ctx.fill_text(group.as_deref().unwrap_or("nobody"), 2.0, mid);
-        }
-        ctx.set_text_align("right");
+    let bar = if row_height > 20.0 { 1.4 } else { 1.0 };
+    let mid = y + row_height / 2.0;
+    if let Some(group) = &row.group {
+        ctx.set_fill_style_str(c.muted);
+        ctx.fill_rect(0.0, y, width, 1.0);
+        ctx.set_text_align("left");
         ctx.set_fill_style_str(c.ink);
-        let _ = ctx.fill_text(&row.name, LABELS - 6.0, mid);
-        for span in &row.line.spans {
-            let (colour, h) = match span.state {
-                Availability::Up => (c.active, 6.0 * bar),
-                Availability::Restoring => (c.learner, 8.0 * bar),
-                Availability::Down => (c.down, 10.0 * bar),
-            };
-            ctx.set_fill_style_str(colour);
-            ctx.fill_rect(
-                x(span.from),
-                mid - h / 2.0,
-                (x(span.to) - x(span.from)).max(0.5),
-                h,
-            );
+        let _ = ctx.fill_text(group.as_deref().unwrap_or("nobody"), 2.0, mid);
+    }
+    ctx.set_text_align("right");
+    ctx.set_fill_style_str(c.ink);
+    let _ = ctx.fill_text(&row.name, LABELS - 6.0, mid);
+    for span in &row.line.spans {
+        let (colour, h) = match span.state {
+            Availability::Up => (c.active, 6.0 * bar),
+            Availability::Restoring => (c.learner, 8.0 * bar),
+            Availability::Down => (c.down, 10.0 * bar),
+        };
+        ctx.set_fill_style_str(colour);
+        ctx.fill_rect(
+            x(span.from),
+            mid - h / 2.0,
+            (x(span.to) - x(span.from)).max(0.5),
+            h,
+        );
+    }
+    // A learner replaying it (above) and a standby kept (below).
+    ctx.set_fill_style_str(c.learned);
+    for &(from, to) in &row.line.learning {
+        ctx.fill_rect(x(from), y + 1.0, (x(to) - x(from)).max(0.5), 2.0);
+    }
+    ctx.set_fill_style_str(c.standby);
+    for &(from, to) in &row.line.standby {
+        ctx.fill_rect(
+            x(from),
+            y + row_height - 3.0,
+            (x(to) - x(from)).max(0.5),
+            2.0,
+        );
+    }
+    // Who ran it: a tick where the owner changes, the name where there is room.
+    for (k, &(from, to, member)) in row.line.owners.iter().enumerate() {
+        if k > 0 {
+            ctx.set_fill_style_str(c.ink);
+            ctx.fill_rect(x(from) - 0.5, mid - 6.0 * bar, 1.5, 12.0 * bar);
         }
-        // A learner replaying it (above) and a standby kept (below).
-        ctx.set_fill_style_str(c.learned);
-        for &(from, to) in &row.line.learning {
-            ctx.fill_rect(x(from), y + 1.0, (x(to) - x(from)).max(0.5), 2.0);
-        }
-        ctx.set_fill_style_str(c.standby);
-        for &(from, to) in &row.line.standby {
-            ctx.fill_rect(
-                x(from),
-                y + row_height - 3.0,
-                (x(to) - x(from)).max(0.5),
-                2.0,
-            );
-        }
-        // Who ran it: a tick where the owner changes, the name where there is room.
-        for (k, &(from, to, member)) in row.line.owners.iter().enumerate() {
-            if k > 0 {
-                ctx.set_fill_style_str(c.ink);
-                ctx.fill_rect(x(from) - 0.5, mid - 6.0 * bar, 1.5, 12.0 * bar);
-            }
-            if x(to) - x(from) > 26.0 {
-                ctx.set_text_align("left");
-                ctx.set_fill_style_str(c.chip_ink);
-                let name = data.members.get(member.index()).map_or("", String::as_str);
-                let _ = ctx.fill_text(name, x(from) + 3.0, mid);
-            }
+        if x(to) - x(from) > 26.0 {
+            ctx.set_text_align("left");
+            ctx.set_fill_style_str(c.chip_ink);
+            let name = data.members.get(member.index()).map_or("", String::as_str);
+            let _ = ctx.fill_text(name, x(from) + 3.0, mid);
         }
     }
 }
@@ -184,18 +209,12 @@ fn describe(data: &TaskTimeline, row: usize, t: u64) -> Option<String> {
     Some(words.join(" \u{00B7} "))
 }
 
-/// The task timeline.
-#[function_component(TaskTimelineView)]
-pub fn task_timeline(props: &TimelineProps) -> Html {
-    let canvas = use_node_ref();
-    let scroller = use_node_ref();
-    let first = use_state(|| 0usize);
+/// The canvas's width, from a ResizeObserver: reading clientWidth while drawing each frame
+/// would force the browser to lay out the whole page first.
+#[hook]
+fn use_canvas_width(canvas: &NodeRef) -> f64 {
     let width = use_state_eq(|| 0.0f64);
-    let hover = use_state(|| None::<(f64, f64, String)>);
-    let rows = props.data.rows.len();
     {
-        // The canvas's width, from a ResizeObserver: reading clientWidth while drawing each
-        // frame forced the browser to lay out the whole page first.
         let (canvas, width) = (canvas.clone(), width.clone());
         use_effect_with((), move |_| {
             let observer = canvas.cast::<HtmlCanvasElement>().and_then(|c| {
@@ -216,39 +235,80 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
             }
         });
     }
-    {
-        let canvas = canvas.clone();
-        use_effect_with(
-            (props.data.clone(), *first, props.dark, *width),
-            move |(data, first, dark, w)| {
-                let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
-                    return;
-                };
-                if *w <= 0.0 {
-                    return;
-                }
-                // The backing store is sized only when the size changes (that reallocates
-                // it); every draw paints the whole canvas anyway.
-                let rows = data.rows.len();
-                let scale = super::dom::pixel_ratio();
-                let (pixels_wide, pixels_high) = (
-                    (w * scale) as u32,
-                    ((AXIS + rows.clamp(1, VISIBLE_ROWS) as f64 * row_height(rows)) * scale) as u32,
-                );
-                if c.width() != pixels_wide || c.height() != pixels_high {
-                    c.set_width(pixels_wide);
-                    c.set_height(pixels_high);
-                }
-                if let Some(ctx) = super::dom::canvas_2d(&c) {
-                    let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
-                    draw(&ctx, data, *first, *w, if *dark { &DARK } else { &LIGHT });
-                }
-            },
+    *width
+}
+
+/// Draws the rows from `first` on the canvas again whenever the data, the scroll, the theme
+/// or the width change.
+#[hook]
+fn use_timeline_drawing(
+    canvas: &NodeRef,
+    data: Rc<TaskTimeline>,
+    first: usize,
+    dark: bool,
+    width: f64,
+) {
+    let canvas = canvas.clone();
+    use_effect_with((data, first, dark, width), move |(data, first, dark, w)| {
+        let Some(c) = canvas.cast::<HtmlCanvasElement>() else {
+            return;
+        };
+        if *w <= 0.0 {
+            return;
+        }
+        // The backing store is sized only when the size changes (that reallocates
+        // it); every draw paints the whole canvas anyway.
+        let rows = data.rows.len();
+        let scale = super::dom::pixel_ratio();
+        let (pixels_wide, pixels_high) = (
+            (w * scale) as u32,
+            ((AXIS + rows.clamp(1, VISIBLE_ROWS) as f64 * row_height(rows)) * scale) as u32,
         );
+        if c.width() != pixels_wide || c.height() != pixels_high {
+            c.set_width(pixels_wide);
+            c.set_height(pixels_high);
+        }
+        if let Some(ctx) = super::dom::canvas_2d(&c) {
+            let _ = ctx.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0);
+            draw(&ctx, data, *first, *w, if *dark { &DARK } else { &LIGHT });
+        }
+    });
+}
+
+/// What each colour and mark of the timeline means.
+fn timeline_legend() -> Html {
+    html! {
+        <p class="timeline-legend" aria-hidden="true">
+            <span class="key up"></span>{ "running (owner named)" }
+            <span class="key restoring"></span>{ "restoring (down)" }
+            <span class="key down"></span>{ "down, nobody runs it" }
+            <span class="key learning"></span>{ "learner replaying" }
+            <span class="key standby"></span>{ "standby kept" }
+            <span class="key round"></span>{ "a round, start to sync" }
+        </p>
     }
+}
+
+/// The words for the point under the pointer, beside it and kept inside the timeline.
+fn hover_box(x: f64, y: f64, text: &str, width: f64) -> Html {
+    html! {
+        <div class="hover" data-testid="timeline-hover"
+            style={format!("left: {:.0}px; top: {:.0}px", (x + 12.0).min(width - 260.0).max(0.0), y + 14.0)}>{ text }</div>
+    }
+}
+
+/// The task timeline.
+#[function_component(TaskTimelineView)]
+pub fn task_timeline(props: &TimelineProps) -> Html {
+    let canvas = use_node_ref();
+    let scroller = use_node_ref();
+    let first = use_state(|| 0usize);
+    let width = use_canvas_width(&canvas);
+    let hover = use_state(|| None::<(f64, f64, String)>);
+    let rows = props.data.rows.len();
+    use_timeline_drawing(&canvas, props.data.clone(), *first, props.dark, width);
     let on_scroll = {
         let (scroller, first) = (scroller.clone(), first.clone());
-        let rows = props.data.rows.len();
         Callback::from(move |_: Event| {
             if let Some(el) = scroller.cast::<HtmlElement>() {
                 let row = (f64::from(el.scroll_top()) / row_height(rows)) as usize;
@@ -259,7 +319,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         })
     };
     let on_move = {
-        let (hover, data, first, width) = (hover.clone(), props.data.clone(), *first, *width);
+        let (hover, data, first) = (hover.clone(), props.data.clone(), *first);
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
             let row = ((y - AXIS) / row_height(data.rows.len())).floor();
@@ -275,7 +335,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         Callback::from(move |_| hover.set(None))
     };
     let on_click = {
-        let (on, end, width) = (props.on_action.clone(), props.data.end, *width);
+        let (on, end) = (props.on_action.clone(), props.data.end);
         Callback::from(move |e: MouseEvent| {
             if let Some(t) = t_of(f64::from(e.offset_x()), width, end) {
                 on.emit(Action::Seek(t));
@@ -285,19 +345,12 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     let visible = rows.clamp(1, VISIBLE_ROWS);
     let row = row_height(rows);
     let view_height = AXIS + visible as f64 * row;
-    let clock_left = (*width > 0.0).then(|| x_of(props.clock, *width, props.data.end));
+    let clock_left = (width > 0.0).then(|| x_of(props.clock, width, props.data.end));
     html! {
         <section class="panel task-timeline" aria-labelledby="timeline-title" data-testid="task-timeline"
             data-rows={rows.to_string()}>
             <h2 id="timeline-title">{ "Task timeline" }</h2>
-            <p class="timeline-legend" aria-hidden="true">
-                <span class="key up"></span>{ "running (owner named)" }
-                <span class="key restoring"></span>{ "restoring (down)" }
-                <span class="key down"></span>{ "down, nobody runs it" }
-                <span class="key learning"></span>{ "learner replaying" }
-                <span class="key standby"></span>{ "standby kept" }
-                <span class="key round"></span>{ "a round, start to sync" }
-            </p>
+            { timeline_legend() }
             <div class="tt-scroll" ref={scroller} onscroll={on_scroll}
                 style={format!("height: {:.0}px", view_height)}>
                 <div class="tt-view" style={format!("height: {:.0}px", view_height)}>
@@ -308,8 +361,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                         <span class="clock-line" style={format!("left: {:.1}px", left)} aria-hidden="true"></span>
                     }
                     if let Some((x, y, text)) = &*hover {
-                        <div class="hover" data-testid="timeline-hover"
-                            style={format!("left: {:.0}px; top: {:.0}px", (x + 12.0).min(*width - 260.0).max(0.0), y + 14.0)}>{ text }</div>
+                        { hover_box(*x, *y, text, width) }
                     }
                 </div>
                 <div style={format!("height: {:.0}px", (rows - visible.min(rows)) as f64 * row)}></div>
