@@ -15,7 +15,7 @@ mod native {
     use handoff::history::Run;
     use handoff::model::{AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo};
     use handoff::playground::session::Session;
-    use handoff::playground::{Action, Playground};
+    use handoff::playground::{Action, Playback, Playground};
     use handoff::presets::scale_out;
     use std::hint::black_box;
 
@@ -194,13 +194,13 @@ mod native {
         let mut group = c.benchmark_group("playground 300 members x 3000 tasks");
         group.sample_size(20);
         let mut playground = Playground::new(Session::new(scenario, &[]).expect("starts"), None);
-        playground.act(Action::Speed(16.0));
-        playground.act(Action::Play(true));
+        playground.act(Action::Playback(Playback::Speed(16.0)));
+        playground.act(Action::Playback(Playback::Play(true)));
         let mut now = 0.0;
         // Into the scale-out, with learners replaying and tasks restoring.
         while playground.session().clock() < 2_000 {
             now += 1000.0 / 60.0;
-            playground.act(Action::Frame(now));
+            playground.act(Action::Playback(Playback::Frame(now)));
         }
         group.bench_function("read the single view", |b| {
             b.iter(|| black_box(playground.single()))

@@ -29,24 +29,8 @@ pub enum Theme {
 /// Something that changes the playground.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// An animation frame at this timestamp (real ms).
-    Frame(f64),
-    /// Play or pause.
-    Play(bool),
-    /// Toggle play and pause.
-    TogglePlay,
-    /// Jump to the next event.
-    StepEvent,
-    /// Jump back to the previous event.
-    StepBack,
-    /// Jump to the start of the next rebalance round.
-    StepRound,
-    /// Move the clock.
-    Seek(u64),
-    /// Set the speed.
-    Speed(f64),
-    /// Restart the current scenario from time 0.
-    Reset,
+    /// The clock: frames, play and pause, steps, seeking, speed (`playback.rs`).
+    Playback(Playback),
     /// Load a preset by its id.
     Preset(String),
     /// Load a scenario file a person chose: its name and its text.
@@ -86,30 +70,74 @@ pub enum Action {
     Error(String),
     /// Hide the error.
     DismissError,
+    /// Open or close the help.
+    Help(bool),
+    /// A share link or a download (`export.rs`).
+    Export(Export),
+    /// A reader's preference, saved as it changes (`preferences.rs`).
+    Preference(Preference),
+    /// Start, step through or leave a tour (`loading.rs`).
+    Tour(TourAction),
+}
+
+/// The clock.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Playback {
+    /// An animation frame at this timestamp (real ms).
+    Frame(f64),
+    /// Play or pause.
+    Play(bool),
+    /// Toggle play and pause.
+    Toggle,
+    /// Jump to the next event.
+    StepEvent,
+    /// Jump back to the previous event.
+    StepBack,
+    /// Jump to the start of the next rebalance round.
+    StepRound,
+    /// Move the clock (and pause).
+    Seek(u64),
+    /// Set the speed.
+    Speed(f64),
+    /// Restart the current scenario from time 0.
+    Reset,
+}
+
+/// A share link or a download.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Export {
     /// Make a share link of this moment; the page's address without its fragment is given.
     Share(String),
     /// Download the scenario with every command as JSON.
-    ExportScenario,
+    Scenario,
     /// Download the log in the seed's notation.
-    ExportLog,
+    Log,
     /// Download a compare chart as SVG.
-    ExportChart(ChartKind),
+    Chart(ChartKind),
     /// Download the design-review report of the session's scenario, commands and strategies.
-    ExportReport,
-    /// Open or close the help.
-    Help(bool),
+    Report,
+}
+
+/// A reader's preference.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Preference {
     /// Turn single-key shortcuts on or off.
     Shortcuts(bool),
     /// Set the theme.
     Theme(Theme),
     /// Animate chip movements or not.
     Motion(bool),
+}
+
+/// A tour.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TourAction {
     /// Start a tour by its id.
-    StartTour(String),
+    Start(String),
     /// Go to a tour step.
-    TourStep(usize),
+    Step(usize),
     /// Leave the tour and play freely from here.
-    LeaveTour,
+    Leave,
 }
 
 /// What the browser must do after an action.

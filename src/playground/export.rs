@@ -2,11 +2,22 @@
 //! design-review report.
 
 use super::screen;
-use super::{Effect, Playground};
+use super::{Effect, Export, Playground};
 use crate::views::charts::ChartKind;
 use crate::views::notation;
 
 impl Playground {
+    /// Makes the link or the download asked for.
+    pub(super) fn export(&mut self, action: Export) -> Vec<Effect> {
+        match action {
+            Export::Share(base) => self.share(&base),
+            Export::Scenario => self.export_scenario(),
+            Export::Log => self.export_log(),
+            Export::Chart(kind) => self.export_chart(kind),
+            Export::Report => self.export_report(),
+        }
+    }
+
     /// A link that opens exactly this moment, copied.
     pub(super) fn share(&mut self, base: &str) -> Vec<Effect> {
         let link = format!("{base}#s={}", self.saved().encode());

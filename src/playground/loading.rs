@@ -2,7 +2,7 @@
 //! link or the autosave), other strategies for the same commands, a tour's preset; and the
 //! fallback that always starts.
 
-use super::{Effect, Playground};
+use super::{Effect, Playground, TourAction};
 use crate::model::{Scenario, Strategy};
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};
 use crate::playground::session::{Session, MAX_LANES};
@@ -142,6 +142,19 @@ impl Playground {
                 vec![Effect::Autosave]
             }
             Err(e) => self.fail(e.to_string()),
+        }
+    }
+
+    /// Starts, steps through or leaves a tour.
+    pub(super) fn take_tour(&mut self, action: TourAction) -> Vec<Effect> {
+        match action {
+            TourAction::Start(id) => self.start_tour(&id),
+            TourAction::Step(step) => self.tour_step(step),
+            TourAction::Leave => {
+                self.tour = None;
+                self.notice = Some("You left the tour: play on freely from here.".into());
+                vec![Effect::Autosave]
+            }
         }
     }
 

@@ -33,7 +33,9 @@ mod startup;
 mod tests;
 pub mod tour;
 
-pub use action::{Action, Effect, Theme, SPEEDS, SPEED_LABELS};
+pub use action::{
+    Action, Effect, Export, Playback, Preference, Theme, TourAction, SPEEDS, SPEED_LABELS,
+};
 pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
 pub use config_form::{ConfigAction, ConfigDraft, ConfigField, ConfigForm, MemberDraft, TaskDraft};
 pub use form::{ApplicationForm, FormAction};
@@ -285,22 +287,22 @@ impl Playground {
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
         self.continuous = matches!(
             action,
-            Action::Frame(_)
-                | Action::StepEvent
-                | Action::StepRound
+            Action::Playback(Playback::Frame(_))
+                | Action::Playback(Playback::StepEvent)
+                | Action::Playback(Playback::StepRound)
                 | Action::Command(_)
-                | Action::TourStep(_)
+                | Action::Tour(TourAction::Step(_))
         );
         // Taking the clock in hand (or loading anything) ends "play on when the reader acts".
         if matches!(
             action,
-            Action::Play(_)
-                | Action::TogglePlay
-                | Action::StepEvent
-                | Action::StepBack
-                | Action::StepRound
-                | Action::Seek(_)
-                | Action::Reset
+            Action::Playback(Playback::Play(_))
+                | Action::Playback(Playback::Toggle)
+                | Action::Playback(Playback::StepEvent)
+                | Action::Playback(Playback::StepBack)
+                | Action::Playback(Playback::StepRound)
+                | Action::Playback(Playback::Seek(_))
+                | Action::Playback(Playback::Reset)
                 | Action::Preset(_)
                 | Action::Import { .. }
                 | Action::Config(ConfigAction::Apply)
@@ -308,13 +310,13 @@ impl Playground {
                 | Action::Application(FormAction::Apply)
                 | Action::Schedule(_)
                 | Action::NewSession
-                | Action::StartTour(_)
-                | Action::TourStep(_)
+                | Action::Tour(TourAction::Start(_))
+                | Action::Tour(TourAction::Step(_))
         ) {
             self.paused_at_rest = false;
         }
-        let sharing = matches!(action, Action::Share(_));
-        let frame = matches!(action, Action::Frame(_));
+        let sharing = matches!(action, Action::Export(Export::Share(_)));
+        let frame = matches!(action, Action::Playback(Playback::Frame(_)));
         let notice = self.notice.clone();
         let effects = self.carry_out(action);
         // Anything but a frame of play, or a frame that ends it, is shown everywhere at once;
@@ -333,22 +335,7 @@ impl Playground {
 
     fn carry_out(&mut self, action: Action) -> Vec<Effect> {
         match action {
-            // Playback (`playback.rs`).
-            Action::Frame(now) => self.frame(now),
-            Action::Play(play) => self.play(play),
-            Action::TogglePlay => self.play(!self.playing),
-            Action::StepEvent => self.step_event(),
-            Action::StepBack => self.step_back(),
-            Action::StepRound => self.step_round(),
-            Action::Seek(t) => {
-                self.playing = false;
-                self.seek(t)
-            }
-            Action::Speed(speed) => {
-                self.speed = speed.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
-                Vec::new()
-            }
-            Action::Reset => self.reset(),
+            Action::Playback(action) => self.playback(action),
             // Scenarios, sessions and lanes (`loading.rs`).
             Action::Preset(id) => self.load_preset(&id, None),
             Action::Import { name, text } => self.import(&name, &text),
@@ -362,6 +349,7 @@ impl Playground {
             }
             Action::View(view) => self.show_view(view),
             Action::ToggleStrategy(strategy) => self.toggle_strategy(strategy),
+            Action::Tour(action) => self.take_tour(action),
             // Forms, the schedule and commands.
             Action::Config(action) => self.configure(action),
             Action::Join(action) => self.join_member(action),
@@ -391,33 +379,8 @@ impl Playground {
                 self.help = open;
                 Vec::new()
             }
-            // Links and downloads (`export.rs`).
-            Action::Share(base) => self.share(&base),
-            Action::ExportScenario => self.export_scenario(),
-            Action::ExportLog => self.export_log(),
-            Action::ExportChart(kind) => self.export_chart(kind),
-            Action::ExportReport => self.export_report(),
-            // Preferences, saved as they change.
-            Action::Shortcuts(on) => {
-                self.shortcuts = on;
-                vec![Effect::SavePreferences(self.preferences())]
-            }
-            Action::Theme(theme) => {
-                self.theme = theme;
-                vec![Effect::SavePreferences(self.preferences())]
-            }
-            Action::Motion(on) => {
-                self.motion = on;
-                vec![Effect::SavePreferences(self.preferences())]
-            }
-            // Tours (`loading.rs`).
-            Action::StartTour(id) => self.start_tour(&id),
-            Action::TourStep(step) => self.tour_step(step),
-            Action::LeaveTour => {
-                self.tour = None;
-                self.notice = Some("You left the tour: play on freely from here.".into());
-                vec![Effect::Autosave]
-            }
+            Action::Export(action) => self.export(action),
+            Action::Preference(preference) => self.set_preference(preference),
         }
     }
 

@@ -1,9 +1,32 @@
 //! Playback: the clock playing by real time times the speed, stepping from event to event or
 //! round to round, seeking, and starting the scenario again.
 
-use super::{Effect, Playground, AT_REST, PANELS_EVERY_MS, SAVE_WHILE_PLAYING_MS};
+use super::{
+    Effect, Playback, Playground, AT_REST, PANELS_EVERY_MS, SAVE_WHILE_PLAYING_MS, SPEEDS,
+};
 
 impl Playground {
+    /// Carries out what the clock was asked to do.
+    pub(super) fn playback(&mut self, action: Playback) -> Vec<Effect> {
+        match action {
+            Playback::Frame(now) => self.frame(now),
+            Playback::Play(play) => self.play(play),
+            Playback::Toggle => self.play(!self.playing),
+            Playback::StepEvent => self.step_event(),
+            Playback::StepBack => self.step_back(),
+            Playback::StepRound => self.step_round(),
+            Playback::Seek(t) => {
+                self.playing = false;
+                self.seek(t)
+            }
+            Playback::Speed(speed) => {
+                self.speed = speed.clamp(SPEEDS[0], SPEEDS[SPEEDS.len() - 1]);
+                Vec::new()
+            }
+            Playback::Reset => self.reset(),
+        }
+    }
+
     /// The clock moves on by the real time since the last frame, times the speed.
     pub(super) fn frame(&mut self, now: f64) -> Vec<Effect> {
         if !self.playing {

@@ -2,7 +2,8 @@
 //! object; the first format (`theme=dark;motion=reduce;shortcuts=off`) is still read, so a
 //! returning reader keeps their choices.
 
-use super::action::Theme;
+use super::action::{Preference, Theme};
+use super::{Effect, Playground};
 use serde::{Deserialize, Serialize};
 
 /// Where the preferences are kept now (JSON).
@@ -42,6 +43,18 @@ impl Preferences {
             }
         }
         p
+    }
+}
+
+impl Playground {
+    /// Sets a preference and saves them all.
+    pub(super) fn set_preference(&mut self, preference: Preference) -> Vec<Effect> {
+        match preference {
+            Preference::Shortcuts(on) => self.shortcuts = on,
+            Preference::Theme(theme) => self.theme = theme,
+            Preference::Motion(on) => self.motion = on,
+        }
+        vec![Effect::SavePreferences(self.preferences())]
     }
 }
 

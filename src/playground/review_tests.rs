@@ -177,7 +177,7 @@ fn bad_input_is_named_on_its_field_live_and_what_was_typed_is_kept() {
 #[test]
 fn applying_the_form_restarts_with_the_application_and_the_config_kept() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Seek(3_000));
+    pg.act(Action::Playback(Playback::Seek(3_000)));
     pg.act(Action::Application(FormAction::Open));
     assert_eq!(form(&pg).draft.count, "3", "as many instances as members");
     assert!(
@@ -271,14 +271,14 @@ fn a_closed_form_keeps_its_draft_until_another_scenario_is_loaded() {
 fn the_report_is_a_download_of_the_session_under_its_strategies() {
     let mut pg = preset("scale-up-running");
     pg.act(Action::View(crate::playground::link::ViewMode::Compare));
-    pg.act(Action::Seek(1_000));
+    pg.act(Action::Playback(Playback::Seek(1_000)));
     pg.act(Action::Command(Command::Join(MemberSpec {
         name: "S6".into(),
         capacity: 1,
         restore_rate: None,
         zone: None,
     })));
-    let effects = pg.act(Action::ExportReport);
+    let effects = pg.act(Action::Export(Export::Report));
     let [Effect::Download { name, mime, text }] = effects.as_slice() else {
         panic!("one download: {effects:?}")
     };

@@ -85,7 +85,7 @@ fn the_scheduled_commands_are_marks_with_rows_menus_and_steps() {
         (s.snap_ms, s.step_ms, s.big_step_ms),
         (s.scale / 200, s.scale / 100, s.scale / 10)
     );
-    pg.act(Action::Seek(60_000));
+    pg.act(Action::Playback(Playback::Seek(60_000)));
     assert!(pg.schedule().marks.iter().all(|m| m.done));
     pg.act(Action::Schedule(ScheduleEdit::Select(Some(1))));
     assert_eq!(pg.schedule().selected, Some(1));
@@ -106,7 +106,7 @@ fn the_scheduled_commands_are_marks_with_rows_menus_and_steps() {
 #[test]
 fn adding_a_command_runs_the_history_again_as_a_fresh_run_would() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Seek(3_000));
+    pg.act(Action::Playback(Playback::Seek(3_000)));
     let before = pg.session().main().run.state_at(1_000);
     let effects = pg.act(Action::Schedule(ScheduleEdit::Add(TimedCommand {
         at_ms: 1_500,
@@ -145,14 +145,14 @@ fn adding_a_command_runs_the_history_again_as_a_fresh_run_would() {
         .is_some());
     assert_same_as_fresh(&pg);
     // Reset replays the edited scenario.
-    pg.act(Action::Reset);
+    pg.act(Action::Playback(Playback::Reset));
     assert_eq!(commands(&pg).len(), 3);
 }
 
 #[test]
 fn moving_a_command_reorders_the_schedule_and_keeps_it_selected() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Seek(6_000));
+    pg.act(Action::Playback(Playback::Seek(6_000)));
     pg.act(Action::Schedule(ScheduleEdit::Select(Some(0))));
     pg.act(Action::Schedule(ScheduleEdit::Move {
         index: 0,
@@ -186,7 +186,7 @@ fn moving_a_command_reorders_the_schedule_and_keeps_it_selected() {
 #[test]
 fn changing_and_deleting_commands() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Seek(2_500));
+    pg.act(Action::Playback(Playback::Seek(2_500)));
     pg.act(Action::Schedule(ScheduleEdit::Add(TimedCommand {
         at_ms: 5_000,
         command: Command::Restart {
@@ -244,7 +244,7 @@ fn changing_and_deleting_commands() {
 #[test]
 fn an_edit_the_scenario_cannot_run_is_refused_in_one_line_and_nothing_changes() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Seek(3_000));
+    pg.act(Action::Playback(Playback::Seek(3_000)));
     pg.act(Action::Schedule(ScheduleEdit::Add(TimedCommand {
         at_ms: 2_500,
         command: Command::Crash("S5".into()),

@@ -6,7 +6,7 @@
 //! else the first preset. A link or autosave that cannot be opened, or an unknown preset or
 //! tour, is named in one line and the default is shown instead; nothing is lost.
 
-use super::{Action, Effect, Playground, Preferences, Problem, Theme};
+use super::{Action, Effect, Playground, Preferences, Problem, Theme, TourAction};
 use crate::playground::link::SavedSession;
 use crate::playground::session::Session;
 use crate::playground::tour::Tour;
@@ -141,7 +141,7 @@ impl Playground {
         }
         if let Some(id) = query.tour.as_deref().filter(|_| pg.tour.is_none()) {
             if Tour::find(id).is_some() {
-                pg.act(Action::StartTour(id.to_string()));
+                pg.act(Action::Tour(TourAction::Start(id.to_string())));
             } else {
                 pg.error = Some(Problem::Failed(format!(
                     "There is no tour named {id:?}; the playground is shown without one."

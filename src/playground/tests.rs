@@ -34,7 +34,7 @@ pub(super) fn scale_out() -> Playground {
 /// The text of a share link of a preset at a moment.
 fn link_of(id: &str, clock: u64) -> String {
     let mut pg = preset(id);
-    pg.act(Action::Seek(clock));
+    pg.act(Action::Playback(Playback::Seek(clock)));
     pg.saved().encode()
 }
 
@@ -57,12 +57,12 @@ fn embed(preset: Option<&str>) -> Query {
 
 /// Plays with 16 ms frames until the playground pauses itself (or gives up).
 fn play_until_paused(pg: &mut Playground, from: f64) -> f64 {
-    pg.act(Action::Speed(16.0));
-    pg.act(Action::Play(true));
+    pg.act(Action::Playback(Playback::Speed(16.0)));
+    pg.act(Action::Playback(Playback::Play(true)));
     let mut now = from;
     while pg.playing() && now < from + 600_000.0 {
         now += 16.0;
-        pg.act(Action::Frame(now));
+        pg.act(Action::Playback(Playback::Frame(now)));
     }
     now
 }
@@ -89,7 +89,7 @@ fn a_share_link_wins_over_the_autosave_and_is_taken_out_of_the_address() {
 #[test]
 fn the_autosave_opens_when_there_is_no_link() {
     let mut saving = preset("scale-down-running");
-    saving.act(Action::Seek(1_000));
+    saving.act(Action::Playback(Playback::Seek(1_000)));
     let autosave = saving.autosave_text().expect("the full playground saves");
     // Written before autosaves were JSON (or compressed for a full storage): a link's text.
     let compressed = saving
@@ -262,7 +262,7 @@ fn saved_preferences_override_the_system_and_the_system_is_the_default() {
 #[test]
 fn changing_a_preference_saves_them_all() {
     let mut pg = preset("scale-up-running");
-    let effects = pg.act(Action::Theme(Theme::Dark));
+    let effects = pg.act(Action::Preference(Preference::Theme(Theme::Dark)));
     assert_eq!(
         effects,
         [Effect::SavePreferences(Preferences {
@@ -277,19 +277,19 @@ fn changing_a_preference_saves_them_all() {
 #[test]
 fn playing_moves_the_clock_by_real_time_times_the_speed() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Speed(2.0));
-    pg.act(Action::Play(true));
-    pg.act(Action::Frame(1_000.0));
+    pg.act(Action::Playback(Playback::Speed(2.0)));
+    pg.act(Action::Playback(Playback::Play(true)));
+    pg.act(Action::Playback(Playback::Frame(1_000.0)));
     assert_eq!(
         pg.session().clock(),
         0,
         "the first frame only starts the count"
     );
-    pg.act(Action::Frame(1_016.0));
+    pg.act(Action::Playback(Playback::Frame(1_016.0)));
     assert_eq!(pg.session().clock(), 32);
-    pg.act(Action::Frame(6_000.0));
+    pg.act(Action::Playback(Playback::Frame(6_000.0)));
     assert_eq!(pg.session().clock(), 232, "a long gap counts as 100 ms");
-    pg.act(Action::Speed(100.0));
+    pg.act(Action::Playback(Playback::Speed(100.0)));
     assert_eq!(pg.speed(), 16.0, "speeds are clamped to those offered");
 }
 
@@ -325,7 +325,7 @@ fn grouped_by_last_owner(t: &super::over_time::TaskTimeline) -> usize {
 #[test]
 fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_after_a_fork() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Speed(16.0));
+    pg.act(Action::Playback(Playback::Speed(16.0)));
     let from_start = |pg: &Playground| {
         let shown = pg.task_timeline_now();
         let fresh =
@@ -336,11 +336,11 @@ fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_a
     let mut rebuilds = 0;
     let mut unowned = 0;
     let mut play = |pg: &mut Playground, frames: usize| {
-        pg.act(Action::Play(true));
+        pg.act(Action::Playback(Playback::Play(true)));
         let mut last = pg.task_timeline_now();
         for _ in 0..frames {
             now += 16.0;
-            pg.act(Action::Frame(now));
+            pg.act(Action::Playback(Playback::Frame(now)));
             let (shown, fresh) = from_start(pg);
             assert_eq!(*shown, fresh, "at {} ms", pg.session().clock());
             unowned += grouped_by_last_owner(&shown);
@@ -352,9 +352,9 @@ fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_a
     };
     play(&mut pg, 40);
     // Back to the middle, a command there forks the history: the reading starts again.
-    pg.act(Action::Play(false));
+    pg.act(Action::Playback(Playback::Play(false)));
     let forks = pg.session().main().run.forks().len();
-    pg.act(Action::Seek(pg.session().clock() / 2));
+    pg.act(Action::Playback(Playback::Seek(pg.session().clock() / 2)));
     pg.act(Action::Command(Command::Crash("S2".into())));
     assert_eq!(pg.session().main().run.forks().len(), forks + 1);
     play(&mut pg, 40);
@@ -365,10 +365,10 @@ fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_a
 #[test]
 fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_a_pause() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Speed(16.0));
-    pg.act(Action::Play(true));
-    pg.act(Action::Frame(1_000.0));
-    pg.act(Action::Frame(1_016.0));
+    pg.act(Action::Playback(Playback::Speed(16.0)));
+    pg.act(Action::Playback(Playback::Play(true)));
+    pg.act(Action::Playback(Playback::Frame(1_000.0)));
+    pg.act(Action::Playback(Playback::Frame(1_016.0)));
     let shown = pg.panels(&pg.single());
     let timeline = pg.task_timeline();
     assert_eq!(shown.metrics.at_ms, pg.session().clock());
@@ -378,7 +378,7 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_
     let mut timelines = Vec::new();
     for _ in 0..6 {
         now += 16.0;
-        pg.act(Action::Frame(now));
+        pg.act(Action::Playback(Playback::Frame(now)));
         assert_eq!(pg.single().frame.time, pg.session().clock());
         assert!(Rc::ptr_eq(&shown, &pg.panels(&pg.single())));
         timelines.push(pg.task_timeline());
@@ -392,7 +392,7 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_
     assert!(timelines[3..].iter().all(|t| Rc::ptr_eq(t, &timelines[3])));
     assert!(shown.metrics.at_ms < pg.session().clock());
     now += 16.0;
-    pg.act(Action::Frame(now));
+    pg.act(Action::Playback(Playback::Frame(now)));
     assert_eq!(
         pg.panels(&pg.single()).metrics.at_ms,
         pg.session().clock(),
@@ -402,9 +402,9 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_
         Rc::ptr_eq(&timelines[3], &pg.task_timeline()),
         "the timeline waits for its own turn"
     );
-    pg.act(Action::Frame(now + 16.0));
+    pg.act(Action::Playback(Playback::Frame(now + 16.0)));
     assert!(pg.panels(&pg.single()).metrics.at_ms < pg.session().clock());
-    pg.act(Action::Play(false));
+    pg.act(Action::Playback(Playback::Play(false)));
     assert_eq!(
         pg.panels(&pg.single()).metrics.at_ms,
         pg.session().clock(),
@@ -448,10 +448,10 @@ fn at_rest_the_playground_pauses_and_the_readers_next_command_plays_on() {
 fn after_taking_the_clock_in_hand_a_command_does_not_play() {
     let mut pg = preset("scale-up-running");
     play_until_paused(&mut pg, 0.0);
-    pg.act(Action::Speed(4.0));
-    pg.act(Action::Theme(Theme::Dark));
+    pg.act(Action::Playback(Playback::Speed(4.0)));
+    pg.act(Action::Preference(Preference::Theme(Theme::Dark)));
     let end = pg.session().clock();
-    pg.act(Action::Seek(end - 100));
+    pg.act(Action::Playback(Playback::Seek(end - 100)));
     pg.act(Action::Command(Command::Crash("S2".into())));
     assert!(!pg.playing(), "a scrub ends the pause at rest");
     let mut paused = preset("scale-up-running");
@@ -479,14 +479,14 @@ fn a_refused_command_is_named_and_changes_nothing() {
 #[test]
 fn a_share_link_is_copied_and_reopens_the_same_moment() {
     let mut pg = preset("scale-down-running");
-    pg.act(Action::StepRound);
+    pg.act(Action::Playback(Playback::StepRound));
     pg.act(Action::Command(Command::Join(MemberSpec {
         name: "S4".into(),
         capacity: 1,
         restore_rate: None,
         zone: None,
     })));
-    let effects = pg.act(Action::Share("http://x/handoff/".into()));
+    let effects = pg.act(Action::Export(Export::Share("http://x/handoff/".into())));
     let [Effect::Copy(link)] = effects.as_slice() else {
         panic!("{effects:?}")
     };
@@ -503,15 +503,15 @@ fn a_share_link_is_copied_and_reopens_the_same_moment() {
         Frame::of(pg.session().main().view())
     );
     // The link goes away with its notice.
-    pg.act(Action::Play(true));
+    pg.act(Action::Playback(Playback::Play(true)));
     assert_eq!(pg.share_link(), None);
 }
 
 #[test]
 fn exports_are_downloads_of_the_scenario_and_the_log() {
     let mut pg = preset("scale-down-running");
-    pg.act(Action::StepRound);
-    let effects = pg.act(Action::ExportScenario);
+    pg.act(Action::Playback(Playback::StepRound));
+    let effects = pg.act(Action::Export(Export::Scenario));
     let [Effect::Download { name, mime, text }] = effects.as_slice() else {
         panic!("one download")
     };
@@ -520,7 +520,7 @@ fn exports_are_downloads_of_the_scenario_and_the_log() {
         ("handoff-scenario.json", "application/json")
     );
     assert!(Scenario::from_json(text).is_ok());
-    let effects = pg.act(Action::ExportLog);
+    let effects = pg.act(Action::Export(Export::Log));
     let [Effect::Download { text, .. }] = effects.as_slice() else {
         panic!("one download")
     };
@@ -530,7 +530,7 @@ fn exports_are_downloads_of_the_scenario_and_the_log() {
 #[test]
 fn an_import_is_loaded_or_refused_with_the_field_named() {
     let mut pg = preset("leader-transfer");
-    pg.act(Action::StepRound);
+    pg.act(Action::Playback(Playback::StepRound));
     let kept = pg.session().clock();
     pg.act(Action::Import {
         name: "bad.json".into(),
@@ -553,7 +553,7 @@ fn an_import_is_loaded_or_refused_with_the_field_named() {
 #[test]
 fn the_compare_view_keeps_between_two_and_four_strategies() {
     let mut pg = preset("scale-down-running");
-    pg.act(Action::Seek(1_500));
+    pg.act(Action::Playback(Playback::Seek(1_500)));
     pg.act(Action::View(ViewMode::Compare));
     assert!(pg.comparing());
     assert_eq!(pg.session().lanes().len(), 4);
@@ -580,15 +580,15 @@ fn the_compare_view_keeps_between_two_and_four_strategies() {
 fn compare_charts_are_kept_between_frames_and_rebuilt_as_the_history_grows() {
     let mut pg = preset("scale-down-running");
     pg.act(Action::View(ViewMode::Compare));
-    pg.act(Action::Seek(4_000));
+    pg.act(Action::Playback(Playback::Seek(4_000)));
     let first = pg.charts();
     assert!(Rc::ptr_eq(&first, &pg.charts()));
-    pg.act(Action::Seek(1_000));
+    pg.act(Action::Playback(Playback::Seek(1_000)));
     assert!(
         Rc::ptr_eq(&first, &pg.charts()),
         "scrubbing back shows the same history"
     );
-    pg.act(Action::Seek(9_000));
+    pg.act(Action::Playback(Playback::Seek(9_000)));
     let later = pg.charts();
     assert!(!Rc::ptr_eq(&first, &later));
     pg.act(Action::ChartLane(1));
@@ -598,9 +598,9 @@ fn compare_charts_are_kept_between_frames_and_rebuilt_as_the_history_grows() {
         panic!("availability")
     };
     assert!(title.starts_with("kip441"), "{title}");
-    let effects = pg.act(Action::ExportChart(
+    let effects = pg.act(Action::Export(Export::Chart(
         crate::views::charts::ChartKind::Cumulative,
-    ));
+    )));
     let [Effect::Download { name, text, .. }] = effects.as_slice() else {
         panic!("a download")
     };
@@ -611,26 +611,26 @@ fn compare_charts_are_kept_between_frames_and_rebuilt_as_the_history_grows() {
 #[test]
 fn a_tour_walks_its_steps_and_can_be_left() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::StartTour("scale-down-running".into()));
+    pg.act(Action::Tour(TourAction::Start("scale-down-running".into())));
     assert_eq!(pg.preset(), Some("scale-down-running"));
     let mut times = vec![pg.session().clock()];
     for step in 1..4 {
-        pg.act(Action::TourStep(step));
+        pg.act(Action::Tour(TourAction::Step(step)));
         times.push(pg.session().clock());
     }
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
     assert_eq!(pg.tour().map(|t| t.step), Some(3));
     assert!(!pg.single().highlight.is_empty());
-    assert_eq!(pg.act(Action::LeaveTour), [Effect::Autosave]);
+    assert_eq!(pg.act(Action::Tour(TourAction::Leave)), [Effect::Autosave]);
     assert_eq!(pg.tour(), None);
-    pg.act(Action::StartTour("nope".into()));
+    pg.act(Action::Tour(TourAction::Start("nope".into())));
     assert!(pg.error().is_some());
 }
 
 #[test]
 fn a_new_session_starts_the_first_preset_clean() {
     let mut pg = preset("leader-transfer");
-    pg.act(Action::StepRound);
+    pg.act(Action::Playback(Playback::StepRound));
     let effects = pg.act(Action::NewSession);
     assert_eq!(effects, [Effect::Autosave]);
     assert_eq!(pg.preset(), Some(PRESETS[0].id));
@@ -641,15 +641,15 @@ fn a_new_session_starts_the_first_preset_clean() {
 #[test]
 fn the_single_view_reads_the_log_as_known_at_the_clock() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Seek(9_000));
+    pg.act(Action::Playback(Playback::Seek(9_000)));
     let later = pg.panels(&pg.single());
-    pg.act(Action::Seek(300));
+    pg.act(Action::Playback(Playback::Seek(300)));
     let early = pg.panels(&pg.single());
     assert_eq!(early.log.rounds.len(), 1);
     assert!(later.log.rounds.len() > 1);
     assert!(early.log.rounds[0].heading.starts_with("#First Rebalance"));
     assert_eq!(early.current_round, Some(1));
-    pg.act(Action::Seek(301));
+    pg.act(Action::Playback(Playback::Seek(301)));
     let again = pg.panels(&pg.single());
     assert_eq!(again.log.rounds, early.log.rounds);
     assert!(Rc::ptr_eq(&again.log.rounds, &early.log.rounds), "kept");
@@ -668,7 +668,7 @@ fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
     let mut pg = Playground::new(session, None);
     assert!(pg.single().compact, "200 tasks are drawn compactly");
     assert!(!preset("scale-up-running").single().compact);
-    pg.act(Action::Seek(2_000));
+    pg.act(Action::Playback(Playback::Seek(2_000)));
     let frame = pg.single().frame;
     let (learner, chip) = frame
         .cards
@@ -723,8 +723,10 @@ fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
 fn the_log_of_a_large_group_shows_only_the_members_with_news() {
     let session = Session::new(crate::presets::scale_out(45, 50, 100), &[]).expect("starts");
     let mut pg = Playground::new(session, None);
-    pg.act(Action::StepRound);
-    pg.act(Action::Seek(pg.session().clock() + 2_000));
+    pg.act(Action::Playback(Playback::StepRound));
+    pg.act(Action::Playback(Playback::Seek(
+        pg.session().clock() + 2_000,
+    )));
     let log = pg.panels(&pg.single()).log.clone();
     let first = &log.rounds[0];
     assert!(first
@@ -736,7 +738,7 @@ fn the_log_of_a_large_group_shows_only_the_members_with_news() {
     assert!(first.body.contains("\tS46("), "{}", first.body);
     assert!(first.body.contains("more, unchanged)"), "{}", first.body);
     // The export keeps every line.
-    let effects = pg.act(Action::ExportLog);
+    let effects = pg.act(Action::Export(Export::Log));
     let [Effect::Download { text, .. }] = effects.as_slice() else {
         panic!("a download")
     };
@@ -769,7 +771,7 @@ fn a_new_member_gets_the_first_free_name() {
 fn the_compare_lanes_are_each_lanes_group_and_measures_at_the_clock() {
     let mut pg = preset("scale-down-running");
     pg.act(Action::View(ViewMode::Compare));
-    pg.act(Action::Seek(4_000));
+    pg.act(Action::Playback(Playback::Seek(4_000)));
     let single = pg.single();
     let lanes = pg.lanes(&single);
     assert_eq!(lanes.len(), pg.session().lanes().len());

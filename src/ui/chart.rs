@@ -6,7 +6,7 @@ use super::colours::DARK;
 use super::dom;
 use super::hooks::maybe;
 use crate::playground::screen::{Charts, CHART_SIZE};
-use crate::playground::Action;
+use crate::playground::{Action, Export, Playback};
 use crate::views::charts::{ChartData, ChartKind, Paper, PlotMap};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -139,7 +139,7 @@ pub fn chart(props: &ChartProps) -> Html {
         maybe(&props.on_action, move |e: MouseEvent| {
             let (bx, by, _, _) = pixel(&canvas, &e)?;
             let (t, _) = map.and_then(|m| m.at(bx, by))?;
-            Some(Action::Seek(t.max(0.0).round() as u64))
+            Some(Action::Playback(Playback::Seek(t.max(0.0).round() as u64)))
         })
     };
     let export_png = {
@@ -153,7 +153,7 @@ pub fn chart(props: &ChartProps) -> Html {
     let kind = props.kind;
     let export_svg = props
         .on_action
-        .reform(move |_: MouseEvent| Action::ExportChart(kind));
+        .reform(move |_: MouseEvent| Action::Export(Export::Chart(kind)));
     // The clock's line, placed over the plot in percent of the canvas.
     let clock_line = map.map(|m| {
         let end = data(&props.charts, kind).end.max(1) as f64;

@@ -4,7 +4,7 @@
 use super::hooks::maybe;
 use super::schedule::ScheduleTrack;
 use crate::playground::screen::Mark;
-use crate::playground::{Action, Schedule, SPEEDS, SPEED_LABELS};
+use crate::playground::{Action, Playback, Schedule, SPEEDS, SPEED_LABELS};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -82,17 +82,19 @@ struct ButtonsProps {
 fn playback_buttons(props: &ButtonsProps) -> Html {
     let on = &props.on_action;
     let playing = props.playing;
-    let play = on.reform(move |_: MouseEvent| Action::Play(!playing));
-    let step = on.reform(|_: MouseEvent| Action::StepEvent);
-    let step_round = on.reform(|_: MouseEvent| Action::StepRound);
-    let back = on.reform(|_: MouseEvent| Action::StepBack);
-    let reset = on.reform(|_: MouseEvent| Action::Reset);
+    let play = on.reform(move |_: MouseEvent| Action::Playback(Playback::Play(!playing)));
+    let step = on.reform(|_: MouseEvent| Action::Playback(Playback::StepEvent));
+    let step_round = on.reform(|_: MouseEvent| Action::Playback(Playback::StepRound));
+    let back = on.reform(|_: MouseEvent| Action::Playback(Playback::StepBack));
+    let reset = on.reform(|_: MouseEvent| Action::Playback(Playback::Reset));
     let speed = maybe(on, |e: Event| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
             .value();
         let index = SPEED_LABELS.iter().position(|l| *l == value)?;
-        SPEEDS.get(index).map(|&s| Action::Speed(s))
+        SPEEDS
+            .get(index)
+            .map(|&s| Action::Playback(Playback::Speed(s)))
     });
     html! {
         <div class="buttons">
@@ -122,7 +124,10 @@ pub fn transport(props: &TransportProps) -> Html {
         let value = e
             .target_unchecked_into::<web_sys::HtmlInputElement>()
             .value();
-        value.parse::<u64>().ok().map(Action::Seek)
+        value
+            .parse::<u64>()
+            .ok()
+            .map(|t| Action::Playback(Playback::Seek(t)))
     });
     let max = props.scale;
     html! {

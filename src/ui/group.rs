@@ -448,16 +448,9 @@ fn zones(cards: &[Card]) -> Vec<Option<&str>> {
     if cards.iter().all(|c| c.zone.is_none()) {
         return Vec::new();
     }
-    // Kept in order as they are found (a sort would add its code to the browser build).
-    fn key<'a>(zone: &Option<&'a str>) -> (bool, Option<&'a str>) {
-        (zone.is_none(), *zone)
-    }
-    let mut zones: Vec<Option<&str>> = Vec::new();
-    for zone in cards.iter().map(|c| c.zone.as_deref()) {
-        if let Err(i) = zones.binary_search_by_key(&key(&zone), key) {
-            zones.insert(i, zone);
-        }
-    }
+    let mut zones: Vec<Option<&str>> = cards.iter().map(|c| c.zone.as_deref()).collect();
+    zones.sort_by_key(|zone| (zone.is_none(), *zone));
+    zones.dedup();
     zones
 }
 

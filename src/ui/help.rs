@@ -2,7 +2,7 @@
 //! (single-key shortcuts, animation), and the glossary.
 
 use crate::playground::glossary::GLOSSARY;
-use crate::playground::Action;
+use crate::playground::{Action, Preference};
 use yew::prelude::*;
 
 /// Properties of the help dialog.
@@ -23,11 +23,11 @@ pub fn help_dialog(props: &HelpProps) -> Html {
     let value = props.shortcuts;
     let toggle = props
         .on_action
-        .reform(move |_: Event| Action::Shortcuts(!value));
+        .reform(move |_: Event| Action::Preference(Preference::Shortcuts(!value)));
     let value = props.motion;
     let motion = props
         .on_action
-        .reform(move |_: Event| Action::Motion(!value));
+        .reform(move |_: Event| Action::Preference(Preference::Motion(!value)));
     html! {
         <div class="dialog-backdrop">
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">

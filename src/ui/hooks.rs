@@ -3,7 +3,7 @@
 //! the keyboard shortcuts.
 
 use super::dom;
-use crate::playground::{Action, Effect, Playground, SPEEDS};
+use crate::playground::{Action, Effect, Playback, Playground, SPEEDS};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -118,7 +118,7 @@ pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
         fn arm(slot: Rc<RefCell<Option<gloo_render::AnimationFrame>>>, d: Callback<Action>) {
             let again = slot.clone();
             *slot.borrow_mut() = Some(gloo_render::request_animation_frame(move |ts| {
-                d.emit(Action::Frame(ts));
+                d.emit(Action::Playback(Playback::Frame(ts)));
                 arm(again, d);
             }));
         }
@@ -163,9 +163,9 @@ pub fn use_shortcuts(enabled: bool, help: bool, dispatch: Callback<Action>) {
                     }
                     let action = match key.key().as_str() {
                         // A focused button handles space itself.
-                        " " if tag != "button" => Action::TogglePlay,
-                        "ArrowRight" => Action::StepEvent,
-                        "ArrowLeft" => Action::StepBack,
+                        " " if tag != "button" => Action::Playback(Playback::Toggle),
+                        "ArrowRight" => Action::Playback(Playback::StepEvent),
+                        "ArrowLeft" => Action::Playback(Playback::StepBack),
                         "?" => {
                             dispatch.emit(Action::Help(!help));
                             return;
@@ -177,7 +177,7 @@ pub fn use_shortcuts(enabled: bool, help: bool, dispatch: Callback<Action>) {
                             .and_then(|i| SPEEDS.get(i))
                         {
                             Some(&speed) => {
-                                dispatch.emit(Action::Speed(speed));
+                                dispatch.emit(Action::Playback(Playback::Speed(speed)));
                                 return;
                             }
                             None => return,

@@ -4,7 +4,7 @@
 use super::term::Term;
 use crate::history::invariants::Violation;
 use crate::playground::screen::{Log, LogRound};
-use crate::playground::Action;
+use crate::playground::{Action, Playback};
 use crate::views::counted;
 use crate::views::metrics::Metrics;
 use wasm_bindgen::JsCast;
@@ -117,7 +117,7 @@ pub fn log_panel(props: &LogProps) -> Html {
             let at = r.started_at;
             props
                 .on_action
-                .reform(move |_: MouseEvent| Action::Seek(at))
+                .reform(move |_: MouseEvent| Action::Playback(Playback::Seek(at)))
         };
         let current = props.current == Some(r.index);
         let (body, left_out) = if opened.contains(&r.index) {
@@ -152,7 +152,7 @@ pub fn log_panel(props: &LogProps) -> Html {
             let at = v.at_ms;
             props
                 .on_action
-                .reform(move |_: MouseEvent| Action::Seek(at))
+                .reform(move |_: MouseEvent| Action::Playback(Playback::Seek(at)))
         };
         html! {
             <div class="violation" data-testid="violation" role="alert">

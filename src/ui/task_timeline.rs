@@ -6,7 +6,7 @@
 
 use super::colours::{Colours, DARK, LIGHT};
 use crate::playground::screen::{TaskTimeline, TimelineRow};
-use crate::playground::Action;
+use crate::playground::{Action, Playback};
 use crate::views::series::Availability;
 use std::rc::Rc;
 use wasm_bindgen::prelude::Closure;
@@ -338,7 +338,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         let (on, end) = (props.on_action.clone(), props.data.end);
         Callback::from(move |e: MouseEvent| {
             if let Some(t) = t_of(f64::from(e.offset_x()), width, end) {
-                on.emit(Action::Seek(t));
+                on.emit(Action::Playback(Playback::Seek(t)));
             }
         })
     };

@@ -5,7 +5,7 @@ use super::dom;
 use super::hooks::maybe;
 use crate::playground::link::ViewMode;
 use crate::playground::tour::TOURS;
-use crate::playground::{Action, Theme};
+use crate::playground::{Action, Export, Preference, Theme, TourAction};
 use crate::presets::PRESETS;
 use yew::prelude::*;
 
@@ -38,7 +38,7 @@ pub fn top_bar(props: &TopBarProps) -> Html {
         let select = e.target_unchecked_into::<web_sys::HtmlSelectElement>();
         let id = select.value();
         select.set_value("");
-        (!id.is_empty()).then_some(Action::StartTour(id))
+        (!id.is_empty()).then_some(Action::Tour(TourAction::Start(id)))
     });
     let view = props.view;
     let on_view = on.reform(move |_: MouseEvent| {
@@ -47,14 +47,19 @@ pub fn top_bar(props: &TopBarProps) -> Html {
             ViewMode::Compare => ViewMode::Single,
         })
     });
-    let on_share = on.reform(|_: MouseEvent| Action::Share(dom::address()));
-    let on_export = on.reform(|_: MouseEvent| Action::ExportScenario);
-    let on_export_log = on.reform(|_: MouseEvent| Action::ExportLog);
-    let on_export_report = on.reform(|_: MouseEvent| Action::ExportReport);
+    let on_share = on.reform(|_: MouseEvent| Action::Export(Export::Share(dom::address())));
+    let on_export = on.reform(|_: MouseEvent| Action::Export(Export::Scenario));
+    let on_export_log = on.reform(|_: MouseEvent| Action::Export(Export::Log));
+    let on_export_report = on.reform(|_: MouseEvent| Action::Export(Export::Report));
     let on_new_session = on.reform(|_: MouseEvent| Action::NewSession);
     let dark = props.theme == Theme::Dark;
-    let on_theme = on
-        .reform(move |_: MouseEvent| Action::Theme(if dark { Theme::Light } else { Theme::Dark }));
+    let on_theme = on.reform(move |_: MouseEvent| {
+        Action::Preference(Preference::Theme(if dark {
+            Theme::Light
+        } else {
+            Theme::Dark
+        }))
+    });
     let on_help = on.reform(|_: MouseEvent| Action::Help(true));
     let on_import = {
         let on = on.clone();

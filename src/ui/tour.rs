@@ -5,7 +5,7 @@ use super::term::Term;
 use crate::playground::glossary;
 use crate::playground::link::TourPosition;
 use crate::playground::tour::Tour;
-use crate::playground::Action;
+use crate::playground::{Action, TourAction};
 use yew::prelude::*;
 
 /// Properties of the tour panel.
@@ -28,9 +28,10 @@ pub fn tour_panel(props: &TourProps) -> Html {
         return html! {};
     };
     let on = &props.on_action;
-    let back = on.reform(move |_: MouseEvent| Action::TourStep(index.saturating_sub(1)));
-    let next = on.reform(move |_: MouseEvent| Action::TourStep(index + 1));
-    let leave = on.reform(|_: MouseEvent| Action::LeaveTour);
+    let back =
+        on.reform(move |_: MouseEvent| Action::Tour(TourAction::Step(index.saturating_sub(1))));
+    let next = on.reform(move |_: MouseEvent| Action::Tour(TourAction::Step(index + 1)));
+    let leave = on.reform(|_: MouseEvent| Action::Tour(TourAction::Leave));
     let last = index + 1 == tour.steps.len();
     html! {
         <aside class="tour" data-testid="tour" data-step={index.to_string()} aria-labelledby="tour-title" role="region">

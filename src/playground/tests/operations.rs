@@ -5,7 +5,7 @@
 use super::{play_until_paused, preset};
 use crate::model::Command;
 use crate::playground::operations::parse_down_time;
-use crate::playground::{back_in, seconds, Action, Effect, Playground, RestartChoice};
+use crate::playground::{back_in, seconds, Action, Effect, Playback, Playground, RestartChoice};
 use crate::views::frame::Frame;
 
 fn frame(pg: &Playground) -> Frame {
@@ -65,7 +65,7 @@ fn the_restart_choice_is_kept_and_a_slip_is_named_without_pausing() {
         "away 6 s, keeps its disk",
         "shorter than the default 10 s session timeout"
     );
-    pg.act(Action::Play(true));
+    pg.act(Action::Playback(Playback::Play(true)));
     assert_eq!(pg.act(Action::DownTime("2.5".into())), []);
     pg.act(Action::KeepState(false));
     assert_eq!(
