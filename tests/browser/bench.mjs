@@ -16,10 +16,12 @@
 //   in 120 steps of 267 ms, with the playground's own view and render time per step and the
 //   main thread's whole CPU time per step (the browser's style, layout, paint and layers too);
 // - opening a 300 x 3,000 share link, to the first frame;
+// - 1,000 members x 10,000 tasks: played at 16x, and its share link opened, to the first frame;
 // - the floor: what the browser spends a frame when one number in a line of text changes,
 //   on a blank page and on the 50 x 500 page, with none of the playground's script running.
 // Frame figures: the interval between animation frames (16.7 ms at 60 Hz is every frame on
-// time; "late" is over 20 ms) and the main thread's task durations from a Chromium trace, as
+// time; "late" is over 20 ms; "dropped" counts the frames a 60 Hz display missed in the
+// time played) and the main thread's task durations from a Chromium trace, as
 // wall time and as the thread's CPU time (which other processes on the machine disturb less).
 // The machine's load (`uptime`) is recorded with each run: timings on a busy machine are
 // noisy. Each run starts a fresh browser and each scenario a fresh page, as a new reader would.
@@ -31,7 +33,7 @@ import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'n
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE } from './harness.mjs';
+import { serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE, HUGE } from './harness.mjs';
 
 const DISTS = (process.env.DIST || 'dist').split(',');
 const RUNS = Number(process.env.BENCH_RUNS || 1);
@@ -79,12 +81,27 @@ async function playFor(browser, page, seconds) {
     frame_interval_p50_ms: round(percentile(intervals, 50)),
     frame_interval_p95_ms: round(percentile(intervals, 95)),
     frames_late_percent: round((100 * intervals.filter((d) => d > 20).length) / Math.max(1, intervals.length)),
+    frames_dropped_percent: droppedPercent(intervals),
     main_thread_task_p50_ms: round(percentile(tasks, 50)),
     main_thread_task_p95_ms: round(percentile(tasks, 95)),
     main_thread_task_max_ms: round(Math.max(...tasks)),
     main_thread_task_cpu_p95_ms: round(percentile(cpu, 95)),
     main_thread_task_cpu_max_ms: round(Math.max(...cpu)),
   };
+}
+
+/** A 60 Hz display's frame, in ms. */
+const FRAME_MS = 1000 / 60;
+
+/**
+ * The share of the frames a 60 Hz display should have shown in the time played that it did
+ * not: an interval of n frame times shows one frame and drops n - 1 (a 300 ms stall is one
+ * late frame, but 17 dropped).
+ */
+function droppedPercent(intervals) {
+  const played = intervals.reduce((a, d) => a + d, 0);
+  const dropped = intervals.reduce((a, d) => a + Math.max(0, Math.round(d / FRAME_MS) - 1), 0);
+  return round((100 * dropped) / Math.max(1, Math.round(played / FRAME_MS)));
 }
 
 /**
@@ -410,6 +427,28 @@ async function scenarios(browser, server) {
     }
     results.open_link_ms_300x3000 = { link_chars: link.length, median: round(percentile(opens, 50)), max: round(Math.max(...opens)) };
   }
+
+  if (wanted('1000x10000')) {
+    const page = await fresh(browser, server);
+    const started = Date.now();
+    await importScenario(page, HUGE, 'bench.json', 300000);
+    results.load_ms_1000x10000 = Date.now() - started;
+    await page.selectOption('[data-testid=speed]', '16');
+    results.playing_1000x10000_16x = await playFor(browser, page, 6);
+    // A share link of that moment, opened in a fresh page, to the first frame.
+    await page.click('[data-testid=share]');
+    const link = await page.inputValue('[data-testid=share-url]');
+    await done(page);
+    const opens = [];
+    for (let i = 0; i < 3; i++) {
+      const other = await openPage(browser, server.origin);
+      await other.goto(link);
+      await other.waitForSelector('[data-testid=member]', { timeout: 300000 });
+      opens.push(await other.evaluate(() => performance.now()));
+      await done(other);
+    }
+    results.open_link_ms_1000x10000 = { link_chars: link.length, median: round(percentile(opens, 50)), max: round(Math.max(...opens)) };
+  }
   return results;
 }
 
@@ -484,6 +523,11 @@ const HEADLINES = {
   'walk 300x3000 view/render mean': (r) => walkPair(r.walk_300x3000),
   'walk 300x3000 main thread cpu': (r) => r.walk_300x3000?.main_thread_cpu_ms,
   'open 300x3000 link': (r) => r.open_link_ms_300x3000?.median,
+  'heavy 16x dropped %': (r) => r.heavy_playing_50x500_16x?.frames_dropped_percent,
+  '300x3000 16x dropped %': (r) => r.playing_300x3000_16x?.frames_dropped_percent,
+  '1000x10000 16x late %': (r) => r.playing_1000x10000_16x?.frames_late_percent,
+  '1000x10000 16x dropped %': (r) => r.playing_1000x10000_16x?.frames_dropped_percent,
+  'open 1000x10000 link': (r) => r.open_link_ms_1000x10000?.median,
 };
 
 async function main() {

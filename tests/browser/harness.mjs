@@ -138,6 +138,15 @@ export const HEAVY = scaleOut(45, 50, 500, {
  * playing lasts a while at 16x), a drain meanwhile. */
 export const LARGE = scaleOut(280, 300, 3000, { changelog: 10, events: [{ at_ms: 4000, drain: 'S5' }] });
 
+/** 1,000 members x 10,000 tasks scaling out from 950, as LARGE, with a crash meanwhile. */
+export const HUGE = scaleOut(950, 1000, 10000, {
+  changelog: 10,
+  events: [
+    { at_ms: 4000, drain: 'S5' },
+    { at_ms: 6000, crash: 'S9' },
+  ],
+});
+
 /**
  * What every browser test file shares: one server for dist/ (or $DIST) and one browser for the
  * file; after each test its pages are closed, and the test fails if one reported a problem
