@@ -9,6 +9,8 @@ pub struct Colours {
     pub learner: &'static str,
     /// Standby replicas.
     pub standby: &'static str,
+    /// Learners ready.
+    pub ready: &'static str,
     /// Actives some learner replays.
     pub learned: &'static str,
     /// The panel behind.
@@ -30,6 +32,7 @@ pub const LIGHT: Colours = Colours {
     active: "#0072b2",
     learner: "#e69f00",
     standby: "#009e73",
+    ready: "#009e73",
     learned: "#cc79a7",
     panel: "#ffffff",
     ink: "#1d1d1f",
@@ -44,6 +47,7 @@ pub const DARK: Colours = Colours {
     active: "#56b4e9",
     learner: "#e69f00",
     standby: "#2bc18f",
+    ready: "#2bc18f",
     learned: "#e08dbd",
     panel: "#1e1e23",
     ink: "#ececf1",

@@ -106,7 +106,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                             <p class="waiting" title={figures.clone()}>{ figures }</p>
                             <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
                                 motion={props.motion} small=true mini={props.mini} names={props.names.clone()}
-                                restart={props.operations.restart}
+                                restart={props.operations.restart} dark={props.dark}
                                 label={format!("members under {}", s.name())} />
                         </section>
                     }

@@ -4,14 +4,14 @@
 //! group then plays a FLIP animation (first, last, invert, play): each chip that moved is
 //! drawn at its old place and slides to its new one, so the eye follows it.
 
-use super::mini::MiniChips;
+use super::large_group::LargeGroup;
+use super::mini::{Hover, MiniChips};
 use crate::engine::member::MemberStatus;
 use crate::model::Command;
 use crate::playground::glossary;
 use crate::playground::{back_in, Action, RestartChoice};
-use crate::views::frame::{
-    marks_summary, orphans_text, state_text, Card, Chip, ChipRole, Countdown, Dot,
-};
+use crate::views::frame::{marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot};
+use crate::views::scene::{zones, Rect};
 use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::{JsCast, JsValue};
@@ -94,6 +94,15 @@ pub struct CardProps {
     /// What its restart button does.
     #[prop_or_default]
     pub restart: RestartChoice,
+    /// Where the card is placed in its zone or group (a large group's cards are placed).
+    #[prop_or_default]
+    pub place: Option<Rect>,
+    /// Where its marks are, relative to the card and in the group (with `dots`).
+    #[prop_or_default]
+    pub marks: Option<(Rect, Rect)>,
+    /// Says what mark lies under the pointer (with `dots`).
+    #[prop_or_default]
+    pub on_hover: Callback<Option<Hover>>,
     /// Carries out an action (a command here).
     pub on_action: Callback<Action>,
 }
@@ -196,9 +205,16 @@ pub fn member_card(props: &CardProps) -> Html {
     let away = card.restart.is_some();
     let highlighted = props.highlight.iter().any(|h| h == &card.name);
     let name = AttrValue::from(card.name.clone());
+    let place = props.place.map(|r| {
+        format!(
+            "left: {}px; top: {}px; width: {}px; height: {}px",
+            r.x, r.y, r.w, r.h
+        )
+    });
     html! {
         <article
             class={classes!("member", highlighted.then_some("highlight"))}
+            style={place}
             data-testid="member"
             data-member-id={name.clone()}
             data-state={state_name}
@@ -215,9 +231,9 @@ pub fn member_card(props: &CardProps) -> Html {
             if let Some(c) = &card.restart {
                 { countdown(c) }
             }
-            if let Some(dots) = &props.dots {
+            if let (Some(dots), Some((place, in_group))) = (&props.dots, props.marks) {
                 <MiniChips dots={dots.clone()} names={props.names.clone()} member={name.clone()}
-                    highlight={props.highlight.clone()} away={away} on_action={props.on_action.clone()} />
+                    place={place} in_group={in_group} on_hover={props.on_hover.clone()} away={away} on_action={props.on_action.clone()} />
             } else {
             <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)}>
                 { for card.chips.iter().map(|chip| html! {
@@ -238,7 +254,7 @@ pub fn member_card(props: &CardProps) -> Html {
 }
 
 /// The whole group.
-#[derive(Properties, PartialEq)]
+#[derive(Properties, PartialEq, Clone)]
 pub struct GroupProps {
     /// The cards, in join order (shared with the frame they were read from).
     pub cards: Rc<Vec<Card>>,
@@ -266,6 +282,9 @@ pub struct GroupProps {
     /// What the restart buttons do.
     #[prop_or_default]
     pub restart: RestartChoice,
+    /// The dark theme (the marks' colours).
+    #[prop_or_default]
+    pub dark: bool,
 }
 
 /// The largest group whose moves are animated.
@@ -335,16 +354,45 @@ fn play_flip(container: &Element, before: &Positions, after: &Positions) {
     }
 }
 
-/// The group of members.
+/// A zone's heading: its name, how many of its members are live, and a mark when none is.
+pub fn zone_heading(zone: Option<&str>, alive: usize, members: usize) -> Html {
+    let name = zone.map_or("no zone".to_string(), |z| format!("zone {z}"));
+    html! {
+        <h3>
+            <span class={classes!(zone.is_some().then_some("term"))}
+                title={zone.and(glossary::define("zone"))}>{ name }</span>
+            <span class="zone-count">{ format!("{alive} of {members} live") }</span>
+            if zone.is_some() && alive == 0 {
+                <span class="badge bad">{ "down" }</span>
+            }
+        </h3>
+    }
+}
+
+/// The group of members: a large one's tasks as marks ([`LargeGroup`]), else as chips.
 #[function_component(GroupView)]
 pub fn group_view(props: &GroupProps) -> Html {
+    if props.mini {
+        html! {
+            <LargeGroup cards={props.cards.clone()} unowned={props.unowned.clone()} highlight={props.highlight.clone()}
+                on_action={props.on_action.clone()} small={props.small} names={props.names.clone()}
+                label={props.label.clone()} restart={props.restart} dark={props.dark} />
+        }
+    } else {
+        html! { <ChipGroup ..props.clone() /> }
+    }
+}
+
+/// A group whose tasks are drawn as chips.
+#[function_component(ChipGroup)]
+fn chip_group(props: &GroupProps) -> Html {
     let container = use_node_ref();
     let positions = use_mut_ref(Positions::new);
     // Where every chip is placed; the animation runs only when this changes. In a large
     // group the eye cannot follow hundreds of moves, and measuring every chip forces a
     // layout: chips are simply redrawn there.
     let chips: usize = props.cards.iter().map(|c| c.chips.len()).sum();
-    let animate = props.motion && !props.mini && chips <= FLIP_MAX_CHIPS;
+    let animate = props.motion && chips <= FLIP_MAX_CHIPS;
     let placement: Vec<(u32, u32, &'static str)> = if animate {
         props
             .cards
@@ -376,20 +424,13 @@ pub fn group_view(props: &GroupProps) -> Html {
     }
     let member = |card: &Card| {
         html! {
-            <MemberCard key={card.name.clone()} highlight={props.highlight.clone()}
-                card={if props.mini { without_chips(card) } else { card.clone() }}
-                dots={props.mini.then(|| card.chips.iter().map(Dot::of).collect::<Rc<[Dot]>>())}
-                names={props.names.clone()} restart={props.restart}
-                on_action={props.on_action.clone()} />
+            <MemberCard key={card.name.clone()} highlight={props.highlight.clone()} card={card.clone()}
+                restart={props.restart} on_action={props.on_action.clone()} />
         }
     };
     let zones = zones(&props.cards);
-    // The tray of a large group in words, one line (see below).
-    let tray = props
-        .mini
-        .then(|| AttrValue::from(orphans_text(&props.unowned)));
     html! {
-        <div ref={container} class={classes!("group", props.small.then_some("small"), props.mini.then_some("mini-group"),
+        <div ref={container} class={classes!("group", props.small.then_some("small"),
             (!zones.is_empty()).then_some("zoned"))} role="region" aria-label={props.label.clone()}>
             if zones.is_empty() {
                 { for props.cards.iter().map(member) }
@@ -398,77 +439,30 @@ pub fn group_view(props: &GroupProps) -> Html {
                     let cards: Vec<&Card> = props.cards.iter().filter(|c| c.zone.as_deref() == *zone).collect();
                     let alive = cards.iter().filter(|c| c.status.alive()).count();
                     let name = zone.map_or("no zone".to_string(), |z| format!("zone {z}"));
-                    let count = format!("{alive} of {} live", cards.len());
                     html! {
                         <section key={zone.unwrap_or_default()} class={classes!("zone", (zone.is_some() && alive == 0).then_some("down"))}
-                            data-testid="zone" data-zone={zone.map(str::to_string)} aria-label={format!("{name}, {count}")}>
-                            <h3>
-                                <span class={classes!(zone.is_some().then_some("term"))}
-                                    title={zone.and(glossary::define("zone"))}>{ name }</span>
-                                <span class="zone-count">{ count }</span>
-                                if zone.is_some() && alive == 0 {
-                                    <span class="badge bad">{ "down" }</span>
-                                }
-                            </h3>
+                            data-testid="zone" data-zone={zone.map(str::to_string)} aria-label={format!("{name}, {alive} of {} live", cards.len())}>
+                            { zone_heading(*zone, alive, cards.len()) }
                             <div class="zone-members">{ for cards.into_iter().map(member) }</div>
                         </section>
                     }
                 }) }
             }
-            // A large group keeps its tray, one line high, even when empty: a tray coming and
-            // going (or wrapping its names) moved what is under the group, and the browser
-            // repainted the whole page.
-            if props.mini || !props.unowned.is_empty() {
-                <section class={classes!("tray", props.mini.then_some("mini-tray"), (props.mini && props.unowned.is_empty()).then_some("empty"))}
-                    aria-label="tasks no member runs">
+            if !props.unowned.is_empty() {
+                <section class="tray" aria-label="tasks no member runs">
                     <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
-                    if let Some(tray) = tray {
-                        <p data-testid="orphans" title={tray.clone()}>{ tray }</p>
-                    } else {
-                        <div class="chips" role="list">
-                            { for props.unowned.iter().map(|chip| html! {
-                                <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| **h == *chip.name).then_some("highlight"))}
-                                    data-testid="orphan" data-flip={format!("{}:active:", chip.name)} data-task-id={chip.name.clone()}
-                                    data-stateful={chip.stateful.to_string()} role="listitem"
-                                    title={format!("{}: no member runs it", chip.name)}>
-                                    <span class="label"><span class="glyph" aria-hidden="true">{ "\u{2715}" }</span>{ &chip.name }</span>
-                                </div>
-                            }) }
-                        </div>
-                    }
+                    <div class="chips" role="list">
+                        { for props.unowned.iter().map(|chip| html! {
+                            <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| **h == *chip.name).then_some("highlight"))}
+                                data-testid="orphan" data-flip={format!("{}:active:", chip.name)} data-task-id={chip.name.clone()}
+                                data-stateful={chip.stateful.to_string()} role="listitem"
+                                title={format!("{}: no member runs it", chip.name)}>
+                                <span class="label"><span class="glyph" aria-hidden="true">{ "\u{2715}" }</span>{ &chip.name }</span>
+                            </div>
+                        }) }
+                    </div>
                 </section>
             }
         </div>
-    }
-}
-
-/// The zones of the cards, by name, and `None` last for members without one; empty when
-/// no member has a zone (the cards are then not grouped).
-fn zones(cards: &[Card]) -> Vec<Option<&str>> {
-    if cards.iter().all(|c| c.zone.is_none()) {
-        return Vec::new();
-    }
-    let mut zones: Vec<Option<&str>> = cards.iter().map(|c| c.zone.as_deref()).collect();
-    zones.sort_by_key(|zone| (zone.is_none(), *zone));
-    zones.dedup();
-    zones
-}
-
-/// A card's header and buttons, for a member whose tasks are drawn as marks (cloning the
-/// chips too would cost thousands of copies a frame in a large group).
-fn without_chips(card: &Card) -> Card {
-    Card {
-        id: card.id,
-        name: card.name.clone(),
-        status: card.status,
-        leader: card.leader,
-        capacity: card.capacity,
-        restore_rate: card.restore_rate,
-        chips: Vec::new(),
-        can_crash: card.can_crash,
-        can_drain: card.can_drain,
-        zone: card.zone.clone(),
-        can_restart: card.can_restart,
-        restart: card.restart,
     }
 }

@@ -7,6 +7,7 @@ use crate::playground::{Action, Effect, Playback, Playground, SPEEDS};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
+use web_sys::Element;
 use yew::prelude::*;
 
 /// The playground, shared by the page's callbacks.
@@ -203,4 +204,36 @@ pub fn maybe<E: 'static>(
             on.emit(action);
         }
     })
+}
+
+/// An element's width, from a ResizeObserver (at least 200 px): reading clientWidth while
+/// drawing each frame would force the browser to lay out the whole page first.
+#[hook]
+pub fn use_width(node: &NodeRef) -> f64 {
+    let width = use_state_eq(|| 0.0f64);
+    {
+        let (node, width) = (node.clone(), width.clone());
+        use_effect_with((), move |_| {
+            let observer = node.cast::<Element>().and_then(|c| {
+                let on_resize = wasm_bindgen::prelude::Closure::<dyn FnMut(js_sys::Array)>::new(
+                    move |entries: js_sys::Array| {
+                        if let Ok(entry) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>()
+                        {
+                            width.set(entry.content_rect().width().max(200.0));
+                        }
+                    },
+                );
+                let observer =
+                    web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&c);
+                Some((observer, on_resize))
+            });
+            move || {
+                if let Some((observer, _on_resize)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    *width
 }

@@ -1,22 +1,23 @@
-//! A member's tasks in a large group, as small marks in one small SVG (the paths of
-//! [`crate::views::marks`]); a pointer over a mark says what it is, a click finds the task
-//! everywhere. Marks change only by tenths of replay, so a member's paths are not written
-//! again on every frame.
+//! A large group's marks: every member's tasks drawn as small marks (the paths of
+//! [`crate::views::marks`]) on one canvas over the cards, only where the view shows them; and
+//! over each card's marks a transparent area that says what the mark under the pointer is and
+//! finds the task on a click.
 //!
-//! SVG rather than a canvas per member: every canvas is a composited layer of its own, and with
-//! dozens of members the browser spent more time layering and committing them, on every frame,
-//! than drawing (a jump of the scrubber, which changes every member at once, pays instead for
-//! laying out the changed paths). Marks alike share one path (ten paths per member, whatever
-//! its tasks), and the colours come from the style sheet, so a theme change draws nothing again.
+//! One canvas for the group rather than an SVG or a canvas per member: a drawing per member
+//! was laid out and painted by the browser on every frame the marks changed, and every canvas
+//! is a composited layer of its own.
 
+use super::colours::{Colours, DARK, LIGHT};
+use super::dom::{canvas_2d, pixel_ratio};
 use crate::playground::Action;
 use crate::views::frame::{ChipRole, Dot};
-use crate::views::marks::{at, drawing, paths, LAYERS};
+use crate::views::marks::{at, origin_and_scale, paths, Layer, LAYERS};
+use crate::views::scene::{Rect, Scene};
 use std::rc::Rc;
-use web_sys::Element;
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, Path2d};
 use yew::prelude::*;
 
-/// Properties of a member's marks.
+/// Properties of a member's marks area.
 #[derive(Properties, PartialEq)]
 pub struct MiniProps {
     /// The member's tasks as marks.
@@ -25,8 +26,12 @@ pub struct MiniProps {
     pub names: Rc<Vec<String>>,
     /// The member's name.
     pub member: AttrValue,
-    /// Task names to ring (found, tour).
-    pub highlight: Vec<String>,
+    /// Where the marks are drawn, relative to the card.
+    pub place: Rect,
+    /// Where the marks are drawn, in the group.
+    pub in_group: Rect,
+    /// Says what lies under the pointer (`None`: nothing), in the group's coordinates.
+    pub on_hover: Callback<Option<Hover>>,
     /// Whether the member is restarting: its active tasks wait for it, down.
     #[prop_or_default]
     pub away: bool,
@@ -41,22 +46,24 @@ fn shown_width(e: &MouseEvent) -> i32 {
         .map_or(0, |el| el.client_width())
 }
 
-/// A member's tasks as marks.
+/// What the mark under the pointer is, and where the pointer is in the group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hover {
+    /// Left, in CSS pixels from the group's corner.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// The mark's task in words.
+    pub text: String,
+}
+
+/// The area over a member's marks: what the mark under the pointer is, and a click finds it.
 #[function_component(MiniChips)]
 pub fn mini_chips(props: &MiniProps) -> Html {
-    let hover = use_state(|| None::<(i32, i32, String)>);
-    let layers = use_memo(
-        (
-            props.dots.clone(),
-            props.names.clone(),
-            props.highlight.clone(),
-            props.away,
-        ),
-        |(dots, names, highlight, away)| paths(dots, names, highlight, *away).map(AttrValue::from),
-    );
     let on_move = {
-        let (hover, dots, names, member, away) = (
-            hover.clone(),
+        let (hover, at_group, dots, names, member, away) = (
+            props.on_hover.clone(),
+            props.in_group,
             props.dots.clone(),
             props.names.clone(),
             props.member.clone(),
@@ -64,21 +71,22 @@ pub fn mini_chips(props: &MiniProps) -> Html {
         );
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (e.offset_x(), e.offset_y());
-            hover.set(at(&dots, x, y, shown_width(&e)).map(|d| {
+            hover.emit(at(&dots, x, y, shown_width(&e)).map(|d| {
                 let name = names.get(d.task.index()).map_or("", String::as_str);
                 let text = if away && d.role == ChipRole::Active {
                     format!("{name} on {member} \u{00B7} active, down while {member} restarts")
                 } else {
                     d.describe(name, &member)
                 };
-                (x, y, text)
+                Hover {
+                    x: at_group.x + f64::from(x),
+                    y: at_group.y + f64::from(y),
+                    text,
+                }
             }));
         })
     };
-    let on_leave = {
-        let hover = hover.clone();
-        Callback::from(move |_| hover.set(None))
-    };
+    let on_leave = props.on_hover.reform(|_: MouseEvent| None);
     let on_click = {
         let (on, dots, names) = (
             props.on_action.clone(),
@@ -93,20 +101,119 @@ pub fn mini_chips(props: &MiniProps) -> Html {
             }
         })
     };
-    let (width, height, view_box) = drawing(props.dots.len());
+    let p = props.place;
     html! {
-        <div class="mini">
-            <svg data-testid="mini" width={width.to_string()} height={height.to_string()} viewBox={view_box}
-                aria-hidden="true" onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}>
-                // Every layer, used or not (an empty path draws nothing): a layer coming into use
-                // then changes its own path only, not the place of the others.
-                { for LAYERS.iter().zip(layers.iter()).map(|(class, d)| html! {
-                    <path class={*class} d={d.clone()} />
-                }) }
-            </svg>
-            if let Some((x, y, text)) = &*hover {
-                <div class="hover" style={format!("left: {}px; top: {}px", x + 10, y + 14)} data-testid="mini-hover">{ text }</div>
+        <div class="mini" data-testid="mini" aria-hidden="true"
+            style={format!("left: {}px; top: {}px; width: {}px; height: {}px", p.x, p.y, p.w, p.h)}
+            onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></div>
+    }
+}
+
+/// What the group's canvas draws: the layout and every member's marks, kept so that a
+/// scroll draws them again without the page rendering.
+#[derive(Default)]
+pub struct Marks {
+    /// The group laid out.
+    pub scene: Scene,
+    /// Each card's marks, in the frame's card order.
+    pub dots: Vec<Rc<[Dot]>>,
+    /// Whether each card's member is restarting.
+    pub away: Vec<bool>,
+    /// Task names.
+    pub names: Rc<Vec<String>>,
+    /// Names to ring.
+    pub highlight: Vec<String>,
+    /// The dark theme.
+    pub dark: bool,
+}
+
+/// How a layer is drawn: its fill, its outline, the outline's width in path units, dashed.
+fn layer_style(
+    layer: Layer,
+    c: &Colours,
+) -> (Option<&'static str>, Option<&'static str>, f64, bool) {
+    match layer {
+        Layer::LineActive => (Some(c.panel), Some(c.active), 30.0, false),
+        Layer::LineLearner => (Some(c.panel), Some(c.learner), 30.0, false),
+        Layer::LineDown => (Some(c.panel), Some(c.down), 30.0, false),
+        Layer::LineStandby => (Some(c.panel), Some(c.standby), 30.0, true),
+        Layer::Active => (Some(c.active), None, 0.0, false),
+        Layer::Learner => (Some(c.learner), None, 0.0, false),
+        Layer::Down => (Some(c.down), None, 0.0, false),
+        Layer::Ready => (Some(c.ready), Some(c.ready), 30.0, false),
+        Layer::RingLearned => (None, Some(c.learned), 30.0, false),
+        Layer::RingFound => (None, Some(c.ink), 40.0, false),
+    }
+}
+
+/// Draws one layer's path.
+fn draw_layer(ctx: &CanvasRenderingContext2d, layer: Layer, path: &Path2d, c: &Colours) {
+    let (fill, stroke, width, dashed) = layer_style(layer, c);
+    if let Some(fill) = fill {
+        ctx.set_fill_style_str(fill);
+        ctx.fill_with_path_2d(path);
+    }
+    if let Some(stroke) = stroke {
+        ctx.set_stroke_style_str(stroke);
+        ctx.set_line_width(width);
+        let dash = if dashed {
+            js_sys::Array::of2(&50.0.into(), &40.0.into())
+        } else {
+            js_sys::Array::new()
+        };
+        let _ = ctx.set_line_dash(&dash);
+        ctx.stroke_with_path(path);
+    }
+}
+
+/// Draws the marks of the cards the view shows on the group's canvas, which is moved to
+/// cover just that part of the group: `group` is the group's element.
+pub fn draw_marks(group: &Element, canvas: &HtmlCanvasElement, marks: &Marks) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let scene = &marks.scene;
+    let view = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(800.0);
+    let top_on_screen = group.get_bounding_client_rect().top();
+    let top = (-top_on_screen).clamp(0.0, scene.height);
+    let bottom = (view - top_on_screen).clamp(top, scene.height);
+    let ratio = pixel_ratio();
+    let (width, height) = (
+        (scene.width * ratio).round() as u32,
+        ((bottom - top) * ratio).round() as u32,
+    );
+    let style = canvas.style();
+    if canvas.width() != width || canvas.height() != height {
+        canvas.set_width(width);
+        canvas.set_height(height);
+        let _ = style.set_property("width", &format!("{}px", scene.width));
+        let _ = style.set_property("height", &format!("{}px", bottom - top));
+    }
+    let _ = style.set_property("transform", &format!("translateY({top}px)"));
+    let Some(ctx) = canvas_2d(canvas) else {
+        return;
+    };
+    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, f64::from(width), f64::from(height));
+    let colours = if marks.dark { &DARK } else { &LIGHT };
+    let (margin, units) = origin_and_scale();
+    for m in scene.members_between(top, bottom) {
+        let (Some(dots), Some(&away)) = (marks.dots.get(m.card), marks.away.get(m.card)) else {
+            continue;
+        };
+        let layers = paths(dots, &marks.names, &marks.highlight, away);
+        let s = m.scale * ratio / units;
+        let x = (m.marks.x + margin * m.scale) * ratio;
+        let y = (m.marks.y - top + margin * m.scale) * ratio;
+        let _ = ctx.set_transform(s, 0.0, 0.0, s, x, y);
+        for (layer, d) in LAYERS.iter().zip(layers.iter()) {
+            if let (false, Ok(path)) = (d.is_empty(), Path2d::new_with_path_string(d)) {
+                draw_layer(&ctx, *layer, &path, colours);
             }
-        </div>
+        }
     }
 }

@@ -14,6 +14,7 @@ mod find;
 mod group;
 mod help;
 mod hooks;
+mod large_group;
 mod mini;
 mod operations;
 mod protocol;
@@ -105,7 +106,7 @@ pub fn app() -> Html {
                     }
                     <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
                         highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion}
-                        mini={single.compact} names={pg.task_names()} restart={restart} label="members of the group" />
+                        mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group" />
                     <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
                     <operations::OperationsBar operations={operations} on_action={on_action.clone()} />
                     <toolbar::Legend />

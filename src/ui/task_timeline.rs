@@ -5,15 +5,12 @@
 //! click moves the clock there.
 
 use super::colours::{Colours, DARK, LIGHT};
+use super::hooks::use_width;
 use crate::playground::screen::{TaskTimeline, TimelineRow};
 use crate::playground::{Action, Playback};
 use crate::views::series::Availability;
 use std::rc::Rc;
-use wasm_bindgen::prelude::Closure;
-use wasm_bindgen::JsCast;
-use web_sys::{
-    CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, ResizeObserver, ResizeObserverEntry,
-};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 
 /// A row's height, in CSS pixels: roomy for a few tasks, tight for many.
@@ -209,35 +206,6 @@ fn describe(data: &TaskTimeline, row: usize, t: u64) -> Option<String> {
     Some(words.join(" \u{00B7} "))
 }
 
-/// The canvas's width, from a ResizeObserver: reading clientWidth while drawing each frame
-/// would force the browser to lay out the whole page first.
-#[hook]
-fn use_canvas_width(canvas: &NodeRef) -> f64 {
-    let width = use_state_eq(|| 0.0f64);
-    {
-        let (canvas, width) = (canvas.clone(), width.clone());
-        use_effect_with((), move |_| {
-            let observer = canvas.cast::<HtmlCanvasElement>().and_then(|c| {
-                let on_resize =
-                    Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
-                        if let Ok(entry) = entries.get(0).dyn_into::<ResizeObserverEntry>() {
-                            width.set(entry.content_rect().width().max(200.0));
-                        }
-                    });
-                let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
-                observer.observe(&c);
-                Some((observer, on_resize))
-            });
-            move || {
-                if let Some((observer, _on_resize)) = observer {
-                    observer.disconnect();
-                }
-            }
-        });
-    }
-    *width
-}
-
 /// Draws the rows from `first` on the canvas again whenever the data, the scroll, the theme
 /// or the width change.
 #[hook]
@@ -303,7 +271,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     let canvas = use_node_ref();
     let scroller = use_node_ref();
     let first = use_state(|| 0usize);
-    let width = use_canvas_width(&canvas);
+    let width = use_width(&canvas);
     let hover = use_state(|| None::<(f64, f64, String)>);
     let rows = props.data.rows.len();
     use_timeline_drawing(&canvas, props.data.clone(), *first, props.dark, width);

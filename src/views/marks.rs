@@ -1,9 +1,9 @@
-//! A member's tasks as small marks (a large group): one mark per task in rows of
-//! sixteen, drawn as SVG paths, marks alike in one path, so that a member's drawing is a
-//! handful of paths whatever its tasks; and which mark lies under a pointer. Pure: the
-//! playground's page shows the paths, in the chips' visual language (solid active, an active
-//! restoring filling up to 85 %, paused while its member restarts, a learner filling up,
-//! ready, dashed standby, rings for learned and found tasks).
+//! A member's tasks as small marks (a large group): one mark per task in rows of sixteen,
+//! as SVG path data (which a canvas draws as `Path2D`), marks alike in one path, so that a
+//! member's drawing is a handful of paths whatever its tasks; and which mark lies under a
+//! pointer. Pure: the playground's page draws the paths, in the chips' visual language (solid
+//! active, an active restoring filling up to 85 %, paused while its member restarts, a
+//! learner filling up, ready, dashed standby, rings for learned and found tasks).
 
 use super::frame::{ChipRole, Dot};
 
@@ -23,35 +23,45 @@ const MARGIN: i32 = 3 * UNIT / 2;
 // The squares' sides and the circles' radius are written out in `Paths`.
 const _: () = assert!(SIDE == 220 && SIDE + 2 * UNIT == 260 && SIDE + 2 * MARGIN == 280);
 
-/// The marks' paths, each drawn as the style sheet's class of the same name says, in this
-/// order (later over earlier): the outlined marks on the panel's colour, the fills, the rings.
-/// An outline carries the panel behind it (fewer paths, and fewer of them change when a mark
-/// changes), and a fill inside an outline is drawn over it, in the outline's colour.
-pub const LAYERS: [&str; 10] = [
-    "m-line-active",
-    "m-line-learner",
-    "m-line-down",
-    "m-line-standby",
-    "m-active",
-    "m-learner",
-    "m-down",
-    "m-ready",
-    "m-ring-learned",
-    "m-ring-found",
+/// The marks' paths, drawn in this order (later over earlier): the outlined marks on the
+/// panel's colour, the fills, the rings. An outline carries the panel behind it (fewer paths,
+/// and fewer of them change when a mark changes), and a fill inside an outline is drawn over
+/// it, in the outline's colour.
+pub const LAYERS: [Layer; 10] = [
+    Layer::LineActive,
+    Layer::LineLearner,
+    Layer::LineDown,
+    Layer::LineStandby,
+    Layer::Active,
+    Layer::Learner,
+    Layer::Down,
+    Layer::Ready,
+    Layer::RingLearned,
+    Layer::RingFound,
 ];
 
-/// A layer's index in [`LAYERS`].
-#[derive(Clone, Copy)]
-enum Layer {
+/// What a path draws; its index in [`LAYERS`] is its place in [`paths`]' answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// Outlines of actives restoring, on the panel.
     LineActive,
+    /// Outlines of learners replaying, on the panel.
     LineLearner,
+    /// Outlines of actives waiting for their restarting member, on the panel.
     LineDown,
+    /// Dashed outlines of standbys, on the panel.
     LineStandby,
+    /// Actives running, and restores filling up.
     Active,
+    /// Learners filling up.
     Learner,
+    /// The pause signs of actives waiting for their member.
     Down,
+    /// Learners ready.
     Ready,
+    /// Rings of actives some learner replays.
     RingLearned,
+    /// Rings of tasks found (or shown by a tour).
     RingFound,
 }
 
@@ -174,13 +184,16 @@ pub fn paths(dots: &[Dot], names: &[String], highlight: &[String], away: bool) -
     p.0
 }
 
-/// The drawing of `count` marks: its width and height in CSS pixels, and its SVG view box
-/// in user units (starting a margin before the first mark, room for its rings).
-pub fn drawing(count: usize) -> (i32, i32, String) {
+/// The drawing of `count` marks: its width and height in CSS pixels.
+pub fn drawing(count: usize) -> (i32, i32) {
     let rows = count.div_ceil(COLUMNS).max(1) as i32;
-    let (width, height) = (COLUMNS as i32 * STEP, rows * STEP);
-    let view_box = format!("{} {} {} {}", -MARGIN, -MARGIN, width * UNIT, height * UNIT);
-    (width, height, view_box)
+    (COLUMNS as i32 * STEP, rows * STEP)
+}
+
+/// Where the paths' origin lies in the drawing, and how many of their units make a CSS
+/// pixel: the first mark starts a margin in, room for its rings.
+pub fn origin_and_scale() -> (f64, f64) {
+    (f64::from(MARGIN) / f64::from(UNIT), f64::from(UNIT))
 }
 
 /// The mark under a pointer at (`x`, `y`) CSS pixels of a drawing shown `shown` pixels wide.
@@ -219,10 +232,9 @@ mod tests {
         (1..=n).map(|i| format!("T{i}")).collect()
     }
 
-    /// The path of a layer, by its class name.
-    fn layer<'a>(paths: &'a [String], class: &str) -> &'a str {
-        let i = LAYERS.iter().position(|&c| c == class);
-        paths[i.unwrap_or_else(|| panic!("no layer {class}"))].as_str()
+    /// The path of a layer.
+    fn layer(paths: &[String], layer: Layer) -> &str {
+        paths[layer as usize].as_str()
     }
 
     #[test]
@@ -230,20 +242,20 @@ mod tests {
         let mut dots: Vec<Dot> = (0..17).map(|t| dot(t, ChipRole::Active)).collect();
         dots.push(dot(17, ChipRole::Standby));
         let p = paths(&dots, &names(18), &[], false);
-        let active = layer(&p, "m-active");
+        let active = layer(&p, Layer::Active);
         assert_eq!(active.matches('M').count(), 17);
         assert!(active.starts_with("M0 0h220v220h-220zM280 0h220v220h-220z"));
         // The seventeenth starts the second row, the standby comes after it.
         assert!(active.ends_with("M0 280h220v220h-220z"));
-        assert_eq!(layer(&p, "m-line-standby"), "M280 280h220v220h-220z");
+        assert_eq!(layer(&p, Layer::LineStandby), "M280 280h220v220h-220z");
         for unused in [
-            "m-learner",
-            "m-ready",
-            "m-down",
-            "m-ring-learned",
-            "m-ring-found",
+            Layer::Learner,
+            Layer::Ready,
+            Layer::Down,
+            Layer::RingLearned,
+            Layer::RingFound,
         ] {
-            assert_eq!(layer(&p, unused), "", "{unused}");
+            assert_eq!(layer(&p, unused), "", "{unused:?}");
         }
     }
 
@@ -259,40 +271,43 @@ mod tests {
             ..dot(0, ChipRole::Active)
         };
         let half = paths(&[learner(5)], &names(1), &[], false);
-        assert_eq!(layer(&half, "m-learner"), "M0 110h220v110h-220z");
-        assert_eq!(layer(&half, "m-line-learner"), "M0 0h220v220h-220z");
+        assert_eq!(layer(&half, Layer::Learner), "M0 110h220v110h-220z");
+        assert_eq!(layer(&half, Layer::LineLearner), "M0 0h220v220h-220z");
         let tenth = paths(&[learner(1)], &names(1), &[], false);
-        assert_eq!(layer(&tenth, "m-learner"), "M0 198h220v22h-220z");
+        assert_eq!(layer(&tenth, Layer::Learner), "M0 198h220v22h-220z");
         let none = paths(&[learner(0)], &names(1), &[], false);
         assert_eq!(
-            layer(&none, "m-learner"),
+            layer(&none, Layer::Learner),
             "",
             "nothing replayed, nothing filled"
         );
         // A restore fills up to 85 %: full means running.
         let done = paths(&[restoring(10)], &names(1), &[], false);
-        assert_eq!(layer(&done, "m-active"), "M0 33h220v187h-220z");
+        assert_eq!(layer(&done, Layer::Active), "M0 33h220v187h-220z");
         let started = paths(&[restoring(0)], &names(1), &[], false);
-        assert_eq!(layer(&started, "m-active"), "");
-        assert_eq!(layer(&started, "m-line-active"), "M0 0h220v220h-220z");
-        assert_eq!(layer(&done, "m-line-active"), "M0 0h220v220h-220z");
+        assert_eq!(layer(&started, Layer::Active), "");
+        assert_eq!(layer(&started, Layer::LineActive), "M0 0h220v220h-220z");
+        assert_eq!(layer(&done, Layer::LineActive), "M0 0h220v220h-220z");
         let ready = Dot {
             ready: true,
             ..learner(10)
         };
         let p = paths(&[ready], &names(1), &[], false);
-        assert_eq!(layer(&p, "m-ready"), "M0 0h220v220h-220z");
-        assert_eq!(layer(&p, "m-learner"), "");
+        assert_eq!(layer(&p, Layer::Ready), "M0 0h220v220h-220z");
+        assert_eq!(layer(&p, Layer::Learner), "");
     }
 
     #[test]
     fn a_restarting_members_actives_are_paused_not_restoring() {
         let dots = [dot(0, ChipRole::Active), dot(1, ChipRole::Standby)];
         let p = paths(&dots, &names(2), &[], true);
-        assert_eq!(layer(&p, "m-active"), "");
-        assert_eq!(layer(&p, "m-line-down"), "M0 0h220v220h-220z");
-        assert_eq!(layer(&p, "m-down"), "M60 50h36v120h-36zM124 50h36v120h-36z");
-        assert_eq!(layer(&p, "m-line-standby"), "M280 0h220v220h-220z");
+        assert_eq!(layer(&p, Layer::Active), "");
+        assert_eq!(layer(&p, Layer::LineDown), "M0 0h220v220h-220z");
+        assert_eq!(
+            layer(&p, Layer::Down),
+            "M60 50h36v120h-36zM124 50h36v120h-36z"
+        );
+        assert_eq!(layer(&p, Layer::LineStandby), "M280 0h220v220h-220z");
     }
 
     #[test]
@@ -309,18 +324,22 @@ mod tests {
         ];
         let p = paths(&dots, &names(2), &["T2".to_string()], false);
         assert_eq!(
-            layer(&p, "m-active"),
+            layer(&p, Layer::Active),
             "M0 110a110 110 0 1 0 220 0a110 110 0 1 0 -220 0zM280 0h220v220h-220z"
         );
-        assert_eq!(layer(&p, "m-ring-learned"), "M260 -20h260v260h-260z");
-        assert_eq!(layer(&p, "m-ring-found"), "M250 -30h280v280h-280z");
+        assert_eq!(layer(&p, Layer::RingLearned), "M260 -20h260v260h-260z");
+        assert_eq!(layer(&p, Layer::RingFound), "M250 -30h280v280h-280z");
     }
 
     #[test]
     fn the_drawing_holds_its_rows_of_marks_and_their_rings() {
-        assert_eq!(drawing(0), (224, 14, "-30 -30 4480 280".to_string()));
-        assert_eq!(drawing(16), (224, 14, "-30 -30 4480 280".to_string()));
-        assert_eq!(drawing(17), (224, 28, "-30 -30 4480 560".to_string()));
+        assert_eq!(drawing(0), (224, 14));
+        assert_eq!(drawing(16), (224, 14));
+        assert_eq!(drawing(17), (224, 28));
+        // The rings of the first mark, grown by the margin, start at the drawing's corner.
+        let (margin, units) = origin_and_scale();
+        assert_eq!(margin * units, f64::from(MARGIN));
+        assert_eq!(margin, 1.5);
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod json;
 pub mod marks;
 pub mod metrics;
 pub mod notation;
+pub mod scene;
 pub mod series;
 
 /// A count and its noun, plural unless the count is one: "1 rebalance", "3 rebalances".

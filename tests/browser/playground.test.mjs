@@ -709,10 +709,33 @@ test('a large group is drawn compactly, and a task or member can be found in it'
   assert.equal(await page.$$eval('[data-testid=task]', (t) => t.length), 0, 'no chip per task');
   assert.equal(await page.$$eval('[data-testid=mini]', (c) => c.length), 20, 'a drawing of marks per member');
   assert.match(await page.getAttribute('[data-member-id=S1]', 'aria-label'), /: 12 active \(0 restoring\), 0 learning, 0 standby/);
-  const marks = (member, layer) => page.$eval(`[data-member-id=${member}] [data-testid=mini]`,
-    (svg, layer) => (svg.querySelector(`.${layer}`)?.getAttribute('d') ?? '').split('M').length - 1, layer);
-  assert.equal(await marks('S1', 'm-active'), 12, 'one mark per active task, alike marks in one path');
-  assert.equal(await marks('S1', 'm-ring-found'), 0);
+  // The marks are drawn on the group's canvas: what a pixel there shows, as [r, g, b, alpha],
+  // at mark `index` of a member (its centre, or `dx` pixels to the left of it).
+  const pixel = (member, index, dx = 0) =>
+    page.evaluate(([member, index, dx]) => {
+      const mini = document.querySelector(`[data-member-id=${member}] [data-testid=mini]`).getBoundingClientRect();
+      const canvas = document.querySelector('.group canvas.marks');
+      const c = canvas.getBoundingClientRect();
+      const x = mini.left + (index % 16) * 14 + 7 - dx;
+      const y = mini.top + Math.floor(index / 16) * 14 + 7;
+      const ratio = canvas.width / c.width;
+      return [...canvas.getContext('2d').getImageData(Math.floor((x - c.left) * ratio), Math.floor((y - c.top) * ratio), 1, 1).data];
+    }, [member, index, dx]);
+  // A theme colour as [r, g, b, 255].
+  const colour = (name) =>
+    page.evaluate((name) => {
+      const probe = document.createElement('div');
+      probe.style.color = `var(${name})`;
+      document.body.append(probe);
+      const rgb = getComputedStyle(probe).color.match(/\d+/g).map(Number);
+      probe.remove();
+      return [...rgb.slice(0, 3), 255];
+    }, name);
+  const accent = await colour('--accent');
+  for (let i = 0; i < 12; i++) assert.deepEqual(await pixel('S1', i), accent, `S1's active mark ${i}`);
+  assert.equal((await pixel('S1', 12))[3], 0, 'no thirteenth mark: S1 runs twelve tasks');
+  // The ring of a found task passes half a mark's width left of its centre.
+  assert.equal((await pixel('S2', 0, 6.5))[3], 0, 'nothing found, nothing ringed');
   await page.click('[data-testid=step-round]');
   await page.click('[data-testid=step]');
   await page.fill('[data-testid=find]', 'S20');
@@ -729,21 +752,24 @@ test('a large group is drawn compactly, and a task or member can be found in it'
   assert.match(await page.textContent('[data-testid=mini-hover]'), /^T2 on S2 \u00B7 active/);
   await page.mouse.click(box.x + 5, box.y + 5);
   await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('T2: active on S2'));
-  assert.equal(await marks('S2', 'm-ring-found'), 1, 'the task found is ringed');
-  // The marks take their colours from the theme: switching it draws nothing again.
-  const fill = () => page.$eval('[data-member-id=S1] .m-active', (p) => getComputedStyle(p).fill);
-  const light = await fill();
+  assert.deepEqual(await pixel('S2', 0, 6.5), await colour('--ink'), 'the task found is ringed');
+  // The marks take their colours from the theme.
   await page.click('[data-testid=theme]');
   assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
-  assert.notEqual(await fill(), light, 'the dark theme colours the marks');
-  assert.equal(await fill(), await page.evaluate(() => {
-    const probe = document.createElement('div');
-    probe.style.color = 'var(--accent)';
-    document.body.append(probe);
-    const colour = getComputedStyle(probe).color;
-    probe.remove();
-    return colour;
-  }), "active marks in the theme's active colour");
+  const dark = await colour('--accent');
+  assert.notDeepEqual(dark, accent);
+  await page.waitForFunction(
+    ([dark]) => {
+      const canvas = document.querySelector('.group canvas.marks');
+      const mini = document.querySelector('[data-member-id=S1] [data-testid=mini]').getBoundingClientRect();
+      const c = canvas.getBoundingClientRect();
+      const ratio = canvas.width / c.width;
+      const d = canvas.getContext('2d').getImageData(Math.floor((mini.left + 7 - c.left) * ratio), Math.floor((mini.top + 7 - c.top) * ratio), 1, 1).data;
+      return d[0] === dark[0] && d[1] === dark[1] && d[2] === dark[2];
+    },
+    [dark],
+  );
+  assert.deepEqual(await pixel('S1', 0), dark, "active marks in the dark theme's active colour");
 });
 
 test('playing a large group moves nothing on the page as rounds, causes and orphans come and go', async () => {

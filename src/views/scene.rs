@@ -1,0 +1,349 @@
+//! Where a large group is drawn: the rectangle of every zone, member card and member's marks,
+//! in CSS pixels from the group's top left corner, from a frame's cards and the width there
+//! is. Pure arithmetic on counts (never on measured text), so that the page's canvas (the
+//! marks), its cards over it and the tests all read one layout.
+
+use super::frame::Card;
+use super::marks;
+
+/// A rectangle in CSS pixels, from the group's top left corner.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+impl Rect {
+    /// A rectangle from its left, top, width and height.
+    pub fn new(x: f64, y: f64, w: f64, h: f64) -> Rect {
+        Rect { x, y, w, h }
+    }
+
+    /// Whether `other` lies wholly inside this one.
+    pub fn holds(&self, other: &Rect) -> bool {
+        const EDGE: f64 = 1e-9;
+        other.x >= self.x - EDGE
+            && other.y >= self.y - EDGE
+            && other.x + other.w <= self.x + self.w + EDGE
+            && other.y + other.h <= self.y + self.h + EDGE
+    }
+
+    /// Whether the two share any area.
+    pub fn overlaps(&self, other: &Rect) -> bool {
+        self.x < other.x + other.w
+            && other.x < self.x + self.w
+            && self.y < other.y + other.h
+            && other.y < self.y + self.h
+    }
+
+    /// Whether any of it lies between the heights `top` and `bottom`.
+    pub fn meets_rows(&self, top: f64, bottom: f64) -> bool {
+        self.y < bottom && self.y + self.h > top
+    }
+
+    /// The same rectangle relative to `origin`'s top left corner.
+    pub fn within(&self, origin: &Rect) -> Rect {
+        Rect::new(self.x - origin.x, self.y - origin.y, self.w, self.h)
+    }
+}
+
+/// How the members are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Density {
+    /// Cards in a grid (the main view).
+    Cards,
+    /// One row per member (the compare view's lanes).
+    Lanes,
+}
+
+/// Where one member's card is drawn, and its parts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MemberBox {
+    /// The card's index in the frame's cards.
+    pub card: usize,
+    /// The whole card.
+    pub rect: Rect,
+    /// Its marks, one per task, as [`marks::paths`] draws them, scaled by `scale`.
+    pub marks: Rect,
+    /// The marks' scale: below 1 when the card is narrower than a row of sixteen marks.
+    pub scale: f64,
+}
+
+/// One availability zone's band, around its members' cards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ZoneBand {
+    /// The zone's name; `None` for the members without one.
+    pub zone: Option<String>,
+    /// The band.
+    pub rect: Rect,
+    /// Indices of its members' cards.
+    pub members: Vec<usize>,
+}
+
+/// The whole group, laid out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    /// The width laid out for.
+    pub width: f64,
+    /// The height it takes.
+    pub height: f64,
+    /// The zones' bands (none when no member has a zone).
+    pub zones: Vec<ZoneBand>,
+    /// The cards, in the frame's order.
+    pub members: Vec<MemberBox>,
+    /// The one-line tray of the tasks no member runs, below the cards.
+    pub tray: Rect,
+}
+
+/// The sizes a density draws with, in CSS pixels.
+struct Sizes {
+    /// A card's narrowest width in a grid.
+    card_min: f64,
+    /// The space between cards, zones and the tray.
+    gap: f64,
+    /// A card's border and padding, each side.
+    inset: f64,
+    /// A card's header (lanes: its first line, with the countdown and the buttons).
+    header: f64,
+    /// A restarting member's countdown, below the header (not in lanes).
+    countdown: f64,
+    /// The buttons' line, below the marks (not in lanes).
+    actions: f64,
+    /// The space between a card's parts.
+    spacing: f64,
+    /// A zone's padding.
+    zone_pad: f64,
+    /// A zone's heading line.
+    zone_head: f64,
+    /// A zone's narrowest width (zones sit side by side where there is room).
+    zone_min: f64,
+    /// The tray's height.
+    tray: f64,
+}
+
+impl Density {
+    /// A card's border, which the page draws: what the card holds is placed from inside it.
+    pub fn border(self) -> f64 {
+        match self {
+            Density::Cards => 2.0,
+            Density::Lanes => 1.0,
+        }
+    }
+
+    /// The sizes this density draws with (the style sheet sizes the cards' parts to match).
+    fn sizes(self) -> Sizes {
+        match self {
+            Density::Cards => Sizes {
+                card_min: 236.0,
+                gap: 8.0,
+                inset: 10.0,
+                header: 21.0,
+                countdown: 38.0,
+                actions: 24.0,
+                spacing: 6.0,
+                zone_pad: 6.0,
+                zone_head: 24.0,
+                zone_min: 256.0,
+                tray: 58.0,
+            },
+            Density::Lanes => Sizes {
+                card_min: 200.0,
+                gap: 4.0,
+                inset: 4.0,
+                header: 22.0,
+                countdown: 0.0,
+                actions: 0.0,
+                spacing: 4.0,
+                zone_pad: 4.0,
+                zone_head: 20.0,
+                zone_min: f64::INFINITY,
+                tray: 50.0,
+            },
+        }
+    }
+}
+
+/// A row of sixteen marks, at full size.
+fn marks_width() -> f64 {
+    f64::from(marks::drawing(0).0)
+}
+
+/// Lays out one card in `r`: its header (and countdown) on top, the marks below, scaled
+/// down to the card's width when narrower than a row of sixteen.
+fn place_card(index: usize, card: &Card, r: Rect, density: Density, s: &Sizes) -> MemberBox {
+    let width = r.w - 2.0 * s.inset;
+    let scale = (width / marks_width()).clamp(0.0, 1.0);
+    let (w, h) = marks::drawing(card.chips.len());
+    let countdown = match density {
+        Density::Cards if card.restart.is_some() => s.countdown + s.spacing,
+        _ => 0.0,
+    };
+    let top = r.y + s.inset + s.header + s.spacing + countdown;
+    let marks = Rect::new(
+        r.x + s.inset,
+        top,
+        f64::from(w) * scale,
+        f64::from(h) * scale,
+    );
+    MemberBox {
+        card: index,
+        rect: r,
+        marks,
+        scale,
+    }
+}
+
+/// A card's height when `width` wide: its marks, then (not in lanes) its buttons.
+fn card_height(card: &Card, width: f64, density: Density, s: &Sizes) -> f64 {
+    let probe = place_card(0, card, Rect::new(0.0, 0.0, width, 0.0), density, s);
+    let buttons = match density {
+        Density::Cards => s.spacing + s.actions,
+        Density::Lanes => 0.0,
+    };
+    probe.marks.y + probe.marks.h + buttons + s.inset
+}
+
+impl Scene {
+    /// Lays out the group: its cards (by zone when members have zones), then the tray.
+    pub fn of(cards: &[Card], density: Density, width: f64) -> Scene {
+        let s = density.sizes();
+        let narrowest = match density {
+            Density::Cards => s.card_min,
+            Density::Lanes => {
+                s.header + s.countdown + s.actions + 4.0 * s.spacing + 2.0 * s.inset + 40.0
+            }
+        };
+        let width = width.max(narrowest + 2.0 * s.zone_pad);
+        let mut scene = Scene {
+            width,
+            ..Scene::default()
+        };
+        let zones = zones(cards);
+        let bottom = if zones.is_empty() {
+            let all: Vec<usize> = (0..cards.len()).collect();
+            scene.grid(cards, &all, (0.0, 0.0), width, density, &s)
+        } else {
+            scene.zoned(cards, &zones, density, &s)
+        };
+        let top = if cards.is_empty() {
+            0.0
+        } else {
+            bottom + s.gap
+        };
+        scene.tray = Rect::new(0.0, top, width, s.tray);
+        scene.height = (top + s.tray).ceil();
+        scene
+    }
+
+    /// Lays out the cards `members` (indices into `cards`) as a grid from `at` in `width`;
+    /// returns where the grid ends below.
+    fn grid(
+        &mut self,
+        cards: &[Card],
+        members: &[usize],
+        at: (f64, f64),
+        width: f64,
+        density: Density,
+        s: &Sizes,
+    ) -> f64 {
+        let columns = match density {
+            Density::Cards => (((width + s.gap) / (s.card_min + s.gap)).floor() as usize)
+                .clamp(1, members.len().max(1)),
+            Density::Lanes => 1,
+        };
+        let card_w = (width - s.gap * (columns - 1) as f64) / columns as f64;
+        let mut top = at.1;
+        for row in members.chunks(columns) {
+            // A row's cards are as tall as its tallest, as a grid's are.
+            let h = row
+                .iter()
+                .map(|&i| card_height(&cards[i], card_w, density, s))
+                .fold(0.0, f64::max);
+            for (column, &i) in row.iter().enumerate() {
+                let r = Rect::new(at.0 + column as f64 * (card_w + s.gap), top, card_w, h);
+                self.members.push(place_card(i, &cards[i], r, density, s));
+            }
+            top += h + s.gap;
+        }
+        if members.is_empty() {
+            at.1
+        } else {
+            top - s.gap
+        }
+    }
+
+    /// Lays out the zones' bands, side by side where there is room, each a grid of its
+    /// members; returns where they end below.
+    fn zoned(
+        &mut self,
+        cards: &[Card],
+        zones: &[Option<&str>],
+        density: Density,
+        s: &Sizes,
+    ) -> f64 {
+        let across =
+            (((self.width + s.gap) / (s.zone_min + s.gap)).floor() as usize).clamp(1, zones.len());
+        let zone_w = (self.width - s.gap * (across - 1) as f64) / across as f64;
+        let mut top = 0.0;
+        for row in zones.chunks(across) {
+            let first = self.zones.len();
+            let mut bottom: f64 = top;
+            for (column, zone) in row.iter().enumerate() {
+                let members: Vec<usize> = (0..cards.len())
+                    .filter(|&i| cards[i].zone.as_deref() == *zone)
+                    .collect();
+                let x = column as f64 * (zone_w + s.gap);
+                let inner = zone_w - 2.0 * s.zone_pad;
+                let end = self.grid(
+                    cards,
+                    &members,
+                    (x + s.zone_pad, top + s.zone_head),
+                    inner,
+                    density,
+                    s,
+                );
+                bottom = bottom.max(end + s.zone_pad);
+                self.zones.push(ZoneBand {
+                    zone: zone.map(str::to_string),
+                    rect: Rect::new(x, top, zone_w, 0.0),
+                    members,
+                });
+            }
+            // The zones of a row are as tall as its tallest, as a wrapping row of boxes is.
+            for band in &mut self.zones[first..] {
+                band.rect.h = bottom - top;
+            }
+            top = bottom + s.gap;
+        }
+        top - s.gap
+    }
+
+    /// The member boxes of the cards that show between the heights `top` and `bottom`.
+    pub fn members_between(&self, top: f64, bottom: f64) -> impl Iterator<Item = &MemberBox> {
+        self.members
+            .iter()
+            .filter(move |m| m.rect.meets_rows(top, bottom))
+    }
+}
+
+/// The zones of the cards, by name, and `None` last for members without one; empty when no
+/// member has a zone (the cards are then not grouped).
+pub fn zones(cards: &[Card]) -> Vec<Option<&str>> {
+    if cards.iter().all(|c| c.zone.is_none()) {
+        return Vec::new();
+    }
+    let mut zones: Vec<Option<&str>> = cards.iter().map(|c| c.zone.as_deref()).collect();
+    zones.sort_by_key(|zone| (zone.is_none(), *zone));
+    zones.dedup();
+    zones
+}
+
+#[cfg(test)]
+#[path = "scene_tests.rs"]
+mod tests;

@@ -1,0 +1,210 @@
+use super::*;
+use crate::engine::member::MemberStatus;
+use crate::model::{MemberId, TaskId};
+use crate::views::frame::{Chip, ChipRole, Countdown};
+
+fn chip(task: u32) -> Chip {
+    Chip {
+        task: TaskId(task),
+        name: format!("T{task}").into(),
+        role: ChipRole::Active,
+        stateful: true,
+        learned: false,
+        ready: false,
+        progress: 100,
+        lag: 0,
+        up: true,
+        ready_in_ms: None,
+    }
+}
+
+fn card(id: u32, chips: usize, zone: Option<&str>) -> Card {
+    Card {
+        id: MemberId(id),
+        name: format!("S{}", id + 1),
+        status: MemberStatus::Live,
+        leader: id == 0,
+        capacity: 1,
+        restore_rate: 1000,
+        chips: (0..chips as u32).map(|t| chip(id * 1000 + t)).collect(),
+        can_crash: true,
+        can_drain: true,
+        can_restart: true,
+        zone: zone.map(str::to_string),
+        restart: None,
+    }
+}
+
+/// Every card inside the scene and apart from the others, its marks inside it, the tray below.
+fn assert_well_laid_out(scene: &Scene, cards: &[Card]) {
+    let whole = Rect::new(0.0, 0.0, scene.width, scene.height);
+    assert_eq!(scene.members.len(), cards.len());
+    let mut seen: Vec<usize> = scene.members.iter().map(|m| m.card).collect();
+    seen.sort_unstable();
+    assert_eq!(
+        seen,
+        (0..cards.len()).collect::<Vec<_>>(),
+        "every card once"
+    );
+    for (i, m) in scene.members.iter().enumerate() {
+        assert!(
+            whole.holds(&m.rect),
+            "card {:?} outside {:?}",
+            m.rect,
+            whole
+        );
+        assert!(
+            m.rect.holds(&m.marks),
+            "marks {:?} outside their card {:?}",
+            m.marks,
+            m.rect
+        );
+        assert!(m.scale > 0.0 && m.scale <= 1.0);
+        for other in &scene.members[i + 1..] {
+            assert!(
+                !m.rect.overlaps(&other.rect),
+                "{:?} and {:?} overlap",
+                m.rect,
+                other.rect
+            );
+        }
+        assert!(!m.rect.overlaps(&scene.tray));
+    }
+    assert!(whole.holds(&scene.tray));
+    for band in &scene.zones {
+        for &i in &band.members {
+            let m = scene.members.iter().find(|m| m.card == i).expect("placed");
+            assert!(
+                band.rect.holds(&m.rect),
+                "{:?} outside its zone {:?}",
+                m.rect,
+                band.rect
+            );
+            assert_eq!(cards[i].zone, band.zone);
+        }
+    }
+}
+
+#[test]
+fn a_wide_view_puts_cards_side_by_side_and_a_narrow_one_stacks_them() {
+    let cards: Vec<Card> = (0..4).map(|i| card(i, 30, None)).collect();
+    let wide = Scene::of(&cards, Density::Cards, 1000.0);
+    let narrow = Scene::of(&cards, Density::Cards, 300.0);
+    assert_well_laid_out(&wide, &cards);
+    assert_well_laid_out(&narrow, &cards);
+    assert!(
+        wide.members.iter().all(|m| m.rect.y == 0.0),
+        "four cards of 236 px fit in 1000 px"
+    );
+    let tops: Vec<f64> = narrow.members.iter().map(|m| m.rect.y).collect();
+    assert!(
+        tops.windows(2).all(|w| w[0] < w[1]),
+        "one card a row: {tops:?}"
+    );
+    assert!(narrow.height > 3.0 * (wide.height - wide.tray.h));
+}
+
+#[test]
+fn marks_come_in_rows_of_sixteen_and_a_row_of_cards_is_as_tall_as_its_tallest() {
+    let cards = vec![card(0, 16, None), card(1, 17, None), card(2, 40, None)];
+    let scene = Scene::of(&cards, Density::Cards, 800.0);
+    assert_well_laid_out(&scene, &cards);
+    let rows: Vec<f64> = scene.members.iter().map(|m| m.marks.h).collect();
+    assert_eq!(rows[1], 2.0 * rows[0]);
+    assert_eq!(rows[2], 3.0 * rows[0]);
+    assert!(scene
+        .members
+        .iter()
+        .all(|m| m.rect.h == scene.members[2].rect.h));
+}
+
+#[test]
+fn a_restarting_member_has_room_for_its_countdown_above_its_marks() {
+    let mut cards = vec![card(0, 10, None), card(1, 10, None)];
+    cards[1].restart = Some(Countdown {
+        since: 0,
+        back_at: 6000,
+        back_in_ms: 3000,
+        keep_state: true,
+    });
+    let scene = Scene::of(&cards, Density::Cards, 600.0);
+    assert_well_laid_out(&scene, &cards);
+    assert!(scene.members[1].marks.y > scene.members[0].marks.y);
+}
+
+#[test]
+fn zones_are_bands_around_their_members_and_the_zoneless_come_last() {
+    let cards = vec![
+        card(0, 8, Some("b")),
+        card(1, 8, Some("a")),
+        card(2, 8, None),
+        card(3, 8, Some("a")),
+    ];
+    let scene = Scene::of(&cards, Density::Cards, 1200.0);
+    assert_well_laid_out(&scene, &cards);
+    let names: Vec<Option<&str>> = scene.zones.iter().map(|z| z.zone.as_deref()).collect();
+    assert_eq!(names, [Some("a"), Some("b"), None]);
+    assert_eq!(scene.zones[0].members, [1, 3]);
+    assert!(scene
+        .zones
+        .iter()
+        .all(|z| z.rect.y + z.rect.h <= scene.tray.y));
+}
+
+#[test]
+fn lanes_are_one_member_a_row_with_marks_shrunk_to_fit() {
+    let cards: Vec<Card> = (0..5).map(|i| card(i, 20, None)).collect();
+    let scene = Scene::of(&cards, Density::Lanes, 215.0);
+    assert_well_laid_out(&scene, &cards);
+    for w in scene.members.windows(2) {
+        assert!(w[0].rect.y + w[0].rect.h <= w[1].rect.y);
+    }
+    assert!(
+        scene.members[0].scale < 1.0,
+        "a narrow lane shrinks the marks"
+    );
+    let wide = Scene::of(&cards, Density::Lanes, 1200.0);
+    assert_eq!(wide.members[0].scale, 1.0);
+}
+
+#[test]
+fn only_the_cards_in_view_are_drawn() {
+    let cards: Vec<Card> = (0..40).map(|i| card(i, 20, None)).collect();
+    let scene = Scene::of(&cards, Density::Cards, 500.0);
+    let shown: Vec<usize> = scene
+        .members_between(300.0, 500.0)
+        .map(|m| m.card)
+        .collect();
+    assert!(!shown.is_empty() && shown.len() < cards.len());
+    for m in &scene.members {
+        let inside = m.rect.y < 500.0 && m.rect.y + m.rect.h > 300.0;
+        assert_eq!(shown.contains(&m.card), inside);
+    }
+}
+
+/// Random groups (proptest does not build for wasm32, where clippy also checks the tests).
+#[cfg(not(target_arch = "wasm32"))]
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_group_at_any_width_is_well_laid_out(
+            chips in proptest::collection::vec(0usize..60, 0..30),
+            zoned in any::<bool>(),
+            lanes in any::<bool>(),
+            width in 10.0f64..2400.0,
+        ) {
+            let cards: Vec<Card> = chips
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| card(i as u32, n, zoned.then_some(["a", "b", "c"][i % 3])))
+                .collect();
+            let density = if lanes { Density::Lanes } else { Density::Cards };
+            let scene = Scene::of(&cards, density, width);
+            assert_well_laid_out(&scene, &cards);
+            prop_assert!(width < 500.0 || scene.width == width, "laid out for {} in {width}", scene.width);
+        }
+    }
+}
