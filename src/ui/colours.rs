@@ -19,6 +19,8 @@ pub struct Colours {
     pub ink: &'static str,
     /// Tasks down.
     pub down: &'static str,
+    /// Text about tasks down, on the panel.
+    pub down_ink: &'static str,
     /// Quiet text and grid.
     pub muted: &'static str,
     /// Separators.
@@ -37,6 +39,7 @@ pub const LIGHT: Colours = Colours {
     panel: "#ffffff",
     ink: "#1d1d1f",
     down: "#d55e00",
+    down_ink: "#b04a00",
     muted: "#5c5c66",
     line: "#d4d4da",
     chip_ink: "#ffffff",
@@ -52,7 +55,25 @@ pub const DARK: Colours = Colours {
     panel: "#1e1e23",
     ink: "#ececf1",
     down: "#ff7a3d",
+    down_ink: "#ff7a3d",
     muted: "#a8a8b3",
     line: "#3a3a44",
     chip_ink: "#0d0d10",
 };
+
+/// `a` mixed with `b`, `share` of it `a` (as the style sheet's `color-mix(in srgb, ...)`), for
+/// colours written `#rrggbb`; `b` when `a` is written otherwise.
+pub fn mix(a: &str, b: &str, share: f64) -> String {
+    let channels = |c: &str| -> Option<[f64; 3]> {
+        let hex = c.strip_prefix('#').filter(|h| h.len() == 6)?;
+        let at = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok().map(f64::from);
+        Some([at(0)?, at(2)?, at(4)?])
+    };
+    match (channels(a), channels(b)) {
+        (Some(a), Some(b)) => {
+            let c = |i: usize| (a[i] * share + b[i] * (1.0 - share)).round() as u8;
+            format!("#{:02x}{:02x}{:02x}", c(0), c(1), c(2))
+        }
+        _ => b.to_string(),
+    }
+}

@@ -1,60 +1,47 @@
-//! The group: one card per member with its task chips, and the tray of tasks nobody runs.
-//!
-//! When a task changes hands, its chip is removed from one card and added to another; the
-//! group then plays a FLIP animation (first, last, invert, play): each chip that moved is
-//! drawn at its old place and slides to its new one, so the eye follows it.
+//! The group's page elements: a card per member (its header, countdown and buttons, and over
+//! the canvas's chips or marks, the chips' names and focus), placed by [`super::placed`], which
+//! draws what they hold on a canvas under them.
 
-use super::large_group::LargeGroup;
 use super::mini::{Hover, MiniChips};
+use super::placed::PlacedGroup;
 use crate::engine::member::MemberStatus;
 use crate::model::Command;
 use crate::playground::glossary;
 use crate::playground::{back_in, Action, RestartChoice};
 use crate::views::frame::{marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot};
-use crate::views::scene::{zones, Rect};
-use std::collections::HashMap;
+use crate::views::scene::{Content, Rect};
 use std::rc::Rc;
-use wasm_bindgen::{JsCast, JsValue};
-use web_sys::Element;
 use yew::prelude::*;
 
-/// One task chip.
+/// One task chip of the parallel page: placed over the chip the canvas draws, it carries the
+/// chip's name, data and focus, and shows its replay tip on hover and focus.
 #[derive(Properties, PartialEq)]
 pub struct ChipProps {
-    /// What to draw.
+    /// What it stands for.
     pub chip: Chip,
     /// The member holding it, for the description.
     pub member: AttrValue,
-    /// Drawn with a highlight (tour).
-    #[prop_or_default]
-    pub highlight: bool,
+    /// Where it is, inside its card's border.
+    pub place: Rect,
     /// Its member is restarting: an active is down until the member is back.
     #[prop_or_default]
     pub away: bool,
 }
 
-/// A task as one member holds it: its shape and pattern say the role.
+/// A task as one member holds it.
 #[function_component(TaskChip)]
 pub fn task_chip(props: &ChipProps) -> Html {
     let chip = &props.chip;
     let away = props.away && chip.role == ChipRole::Active;
-    let glyph = match chip.role {
-        _ if away => "\u{2016}",
-        ChipRole::Active if !chip.stateful => "\u{25CB}",
-        ChipRole::Active if !chip.up => "\u{25D4}",
-        ChipRole::Active => "\u{25A0}",
-        ChipRole::Learner if chip.ready => "\u{2713}",
-        ChipRole::Learner => "\u{25D0}",
-        ChipRole::Standby => "\u{25A2}",
-    };
     let shows_bar = chip.shows_bar(away);
     let label = chip.label(&props.member, away);
     let tip = chip.bar_tip(away);
+    let p = props.place;
     html! {
         <div
-            class={classes!("chip", props.highlight.then_some("highlight"))}
+            class="chip"
+            style={format!("left: {}px; top: {}px; width: {}px; height: {}px", p.x, p.y, p.w, p.h)}
             data-testid="task"
-            data-flip={format!("{}:{}:{}", chip.name, chip.role.name(), if chip.role == ChipRole::Active { "" } else { props.member.as_str() })}
             data-task-id={chip.name.clone()}
             data-role={chip.role.name()}
             data-stateful={chip.stateful.to_string()}
@@ -68,9 +55,7 @@ pub fn task_chip(props: &ChipProps) -> Html {
             tabindex={shows_bar.then_some("0")}
             aria-label={label}
         >
-            <span class="label"><span class="glyph" aria-hidden="true">{ glyph }</span>{ &chip.name }</span>
             if let Some(tip) = tip {
-                <span class="bar" aria-hidden="true"><span class="fill" style={format!("--p: {:.2}", f64::from(chip.progress) / 100.0)}></span></span>
                 <span class="tip" aria-hidden="true" data-testid="replay-tip">{ tip }</span>
             }
         </div>
@@ -94,12 +79,14 @@ pub struct CardProps {
     /// What its restart button does.
     #[prop_or_default]
     pub restart: RestartChoice,
-    /// Where the card is placed in its zone or group (a large group's cards are placed).
-    #[prop_or_default]
-    pub place: Option<Rect>,
-    /// Where its marks are, relative to the card and in the group (with `dots`).
+    /// Where the card is placed in its zone or group.
+    pub place: Rect,
+    /// Where its marks are, inside its border and in the group (with `dots`).
     #[prop_or_default]
     pub marks: Option<(Rect, Rect)>,
+    /// Where its chips are, inside its border (without `dots`).
+    #[prop_or_default]
+    pub chips: Rc<[Rect]>,
     /// Says what mark lies under the pointer (with `dots`).
     #[prop_or_default]
     pub on_hover: Callback<Option<Hover>>,
@@ -205,12 +192,11 @@ pub fn member_card(props: &CardProps) -> Html {
     let away = card.restart.is_some();
     let highlighted = props.highlight.iter().any(|h| h == &card.name);
     let name = AttrValue::from(card.name.clone());
-    let place = props.place.map(|r| {
-        format!(
-            "left: {}px; top: {}px; width: {}px; height: {}px",
-            r.x, r.y, r.w, r.h
-        )
-    });
+    let r = props.place;
+    let place = format!(
+        "left: {}px; top: {}px; width: {}px; height: {}px",
+        r.x, r.y, r.w, r.h
+    );
     html! {
         <article
             class={classes!("member", highlighted.then_some("highlight"))}
@@ -236,12 +222,12 @@ pub fn member_card(props: &CardProps) -> Html {
                     place={place} in_group={in_group} on_hover={props.on_hover.clone()} away={away} on_action={props.on_action.clone()} />
             } else {
             <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)}>
-                { for card.chips.iter().map(|chip| html! {
+                { for card.chips.iter().zip(props.chips.iter()).map(|(chip, place)| html! {
                     <TaskChip
                         key={format!("{}:{}", chip.name, chip.role.name())}
                         chip={chip.clone()}
                         member={name.clone()}
-                        highlight={props.highlight.iter().any(|h| **h == *chip.name)}
+                        place={*place}
                         away={away}
                     />
                 }) }
@@ -254,7 +240,7 @@ pub fn member_card(props: &CardProps) -> Html {
 }
 
 /// The whole group.
-#[derive(Properties, PartialEq, Clone)]
+#[derive(Properties, PartialEq)]
 pub struct GroupProps {
     /// The cards, in join order (shared with the frame they were read from).
     pub cards: Rc<Vec<Card>>,
@@ -287,73 +273,6 @@ pub struct GroupProps {
     pub dark: bool,
 }
 
-/// The largest group whose moves are animated.
-const FLIP_MAX_CHIPS: usize = 160;
-
-/// Where each chip is drawn, relative to the group.
-type Positions = HashMap<String, (f64, f64)>;
-
-fn measure(container: &Element) -> Positions {
-    let mut out = HashMap::new();
-    let origin = container.get_bounding_client_rect();
-    let Ok(chips) = container.query_selector_all("[data-flip]") else {
-        return out;
-    };
-    for i in 0..chips.length() {
-        let Some(el) = chips.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
-            continue;
-        };
-        let Some(key) = el.get_attribute("data-flip") else {
-            continue;
-        };
-        let r = el.get_bounding_client_rect();
-        out.insert(key, (r.left() - origin.left(), r.top() - origin.top()));
-    }
-    out
-}
-
-/// Slides each moved chip from its old place to its new one, with the Web Animations API.
-fn play_flip(container: &Element, before: &Positions, after: &Positions) {
-    let Ok(chips) = container.query_selector_all("[data-flip]") else {
-        return;
-    };
-    for i in 0..chips.length() {
-        let Some(el) = chips.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
-            continue;
-        };
-        let Some(key) = el.get_attribute("data-flip") else {
-            continue;
-        };
-        let Some(&(nx, ny)) = after.get(&key) else {
-            continue;
-        };
-        let from = match before.get(&key) {
-            Some(&(ox, oy)) if (ox - nx).abs() > 1.0 || (oy - ny).abs() > 1.0 => {
-                format!("translate({:.1}px, {:.1}px)", ox - nx, oy - ny)
-            }
-            Some(_) => continue,
-            None => "scale(0.4)".to_string(),
-        };
-        let first = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&first, &"transform".into(), &from.into());
-        let last = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&last, &"transform".into(), &"none".into());
-        let frames = js_sys::Array::of2(&first, &last);
-        let options = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&options, &"duration".into(), &JsValue::from_f64(450.0));
-        let _ = js_sys::Reflect::set(
-            &options,
-            &"easing".into(),
-            &"cubic-bezier(.2,.7,.2,1)".into(),
-        );
-        if let Ok(animate) = js_sys::Reflect::get(&el, &"animate".into()) {
-            if let Some(f) = animate.dyn_ref::<js_sys::Function>() {
-                let _ = f.call2(&el, &frames, &options);
-            }
-        }
-    }
-}
-
 /// A zone's heading: its name, how many of its members are live, and a mark when none is.
 pub fn zone_heading(zone: Option<&str>, alive: usize, members: usize) -> Html {
     let name = zone.map_or("no zone".to_string(), |z| format!("zone {z}"));
@@ -369,100 +288,18 @@ pub fn zone_heading(zone: Option<&str>, alive: usize, members: usize) -> Html {
     }
 }
 
-/// The group of members: a large one's tasks as marks ([`LargeGroup`]), else as chips.
+/// The group of members: its cards placed by the scene over one canvas, a large group's
+/// tasks as marks, a smaller one's as chips.
 #[function_component(GroupView)]
 pub fn group_view(props: &GroupProps) -> Html {
-    if props.mini {
-        html! {
-            <LargeGroup cards={props.cards.clone()} unowned={props.unowned.clone()} highlight={props.highlight.clone()}
-                on_action={props.on_action.clone()} small={props.small} names={props.names.clone()}
-                label={props.label.clone()} restart={props.restart} dark={props.dark} />
-        }
+    let content = if props.mini {
+        Content::Marks
     } else {
-        html! { <ChipGroup ..props.clone() /> }
-    }
-}
-
-/// A group whose tasks are drawn as chips.
-#[function_component(ChipGroup)]
-fn chip_group(props: &GroupProps) -> Html {
-    let container = use_node_ref();
-    let positions = use_mut_ref(Positions::new);
-    // Where every chip is placed; the animation runs only when this changes. In a large
-    // group the eye cannot follow hundreds of moves, and measuring every chip forces a
-    // layout: chips are simply redrawn there.
-    let chips: usize = props.cards.iter().map(|c| c.chips.len()).sum();
-    let animate = props.motion && chips <= FLIP_MAX_CHIPS;
-    let placement: Vec<(u32, u32, &'static str)> = if animate {
-        props
-            .cards
-            .iter()
-            .flat_map(|c| {
-                c.chips
-                    .iter()
-                    .map(move |chip| (c.id.0, chip.task.0, chip.role.name()))
-            })
-            .chain(props.unowned.iter().map(|c| (u32::MAX, c.task.0, "")))
-            .collect()
-    } else {
-        Vec::new()
+        Content::Chips
     };
-    {
-        let container = container.clone();
-        let positions = positions.clone();
-        use_effect_with(placement, move |_| {
-            if !animate {
-                positions.borrow_mut().clear();
-            } else if let Some(el) = container.cast::<Element>() {
-                let after = measure(&el);
-                let before = std::mem::replace(&mut *positions.borrow_mut(), after.clone());
-                if !before.is_empty() {
-                    play_flip(&el, &before, &after);
-                }
-            }
-        });
-    }
-    let member = |card: &Card| {
-        html! {
-            <MemberCard key={card.name.clone()} highlight={props.highlight.clone()} card={card.clone()}
-                restart={props.restart} on_action={props.on_action.clone()} />
-        }
-    };
-    let zones = zones(&props.cards);
     html! {
-        <div ref={container} class={classes!("group", props.small.then_some("small"),
-            (!zones.is_empty()).then_some("zoned"))} role="region" aria-label={props.label.clone()}>
-            if zones.is_empty() {
-                { for props.cards.iter().map(member) }
-            } else {
-                { for zones.iter().map(|zone| {
-                    let cards: Vec<&Card> = props.cards.iter().filter(|c| c.zone.as_deref() == *zone).collect();
-                    let alive = cards.iter().filter(|c| c.status.alive()).count();
-                    let name = zone.map_or("no zone".to_string(), |z| format!("zone {z}"));
-                    html! {
-                        <section key={zone.unwrap_or_default()} class={classes!("zone", (zone.is_some() && alive == 0).then_some("down"))}
-                            data-testid="zone" data-zone={zone.map(str::to_string)} aria-label={format!("{name}, {alive} of {} live", cards.len())}>
-                            { zone_heading(*zone, alive, cards.len()) }
-                            <div class="zone-members">{ for cards.into_iter().map(member) }</div>
-                        </section>
-                    }
-                }) }
-            }
-            if !props.unowned.is_empty() {
-                <section class="tray" aria-label="tasks no member runs">
-                    <h3 class="term" title={glossary::define("orphan").unwrap_or_default()}>{ "Unassigned (down)" }</h3>
-                    <div class="chips" role="list">
-                        { for props.unowned.iter().map(|chip| html! {
-                            <div key={chip.name.clone()} class={classes!("chip", "orphan", props.highlight.iter().any(|h| **h == *chip.name).then_some("highlight"))}
-                                data-testid="orphan" data-flip={format!("{}:active:", chip.name)} data-task-id={chip.name.clone()}
-                                data-stateful={chip.stateful.to_string()} role="listitem"
-                                title={format!("{}: no member runs it", chip.name)}>
-                                <span class="label"><span class="glyph" aria-hidden="true">{ "\u{2715}" }</span>{ &chip.name }</span>
-                            </div>
-                        }) }
-                    </div>
-                </section>
-            }
-        </div>
+        <PlacedGroup cards={props.cards.clone()} unowned={props.unowned.clone()} highlight={props.highlight.clone()}
+            on_action={props.on_action.clone()} small={props.small} content={content} motion={props.motion}
+            names={props.names.clone()} label={props.label.clone()} restart={props.restart} dark={props.dark} />
     }
 }

@@ -1,20 +1,20 @@
 //! A large group's marks: every member's tasks drawn as small marks (the paths of
-//! [`crate::views::marks`]) on one canvas over the cards, only where the view shows them; and
-//! over each card's marks a transparent area that says what the mark under the pointer is and
-//! finds the task on a click.
+//! [`crate::views::marks`]) on the group's canvas; and over each card's marks a transparent
+//! area that says what the mark under the pointer is and finds the task on a click.
 //!
 //! One canvas for the group rather than an SVG or a canvas per member: a drawing per member
 //! was laid out and painted by the browser on every frame the marks changed, and every canvas
 //! is a composited layer of its own.
 
-use super::colours::{Colours, DARK, LIGHT};
-use super::dom::{canvas_2d, pixel_ratio};
+use super::chips::Drawing;
+use super::colours::Colours;
+use super::dom::pixel_ratio;
 use crate::playground::Action;
 use crate::views::frame::{ChipRole, Dot};
 use crate::views::marks::{at, origin_and_scale, paths, Layer, LAYERS};
-use crate::views::scene::{Rect, Scene};
+use crate::views::scene::Rect;
 use std::rc::Rc;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, Path2d};
+use web_sys::{CanvasRenderingContext2d, Element, Path2d};
 use yew::prelude::*;
 
 /// Properties of a member's marks area.
@@ -109,24 +109,6 @@ pub fn mini_chips(props: &MiniProps) -> Html {
     }
 }
 
-/// What the group's canvas draws: the layout and every member's marks, kept so that a
-/// scroll draws them again without the page rendering.
-#[derive(Default)]
-pub struct Marks {
-    /// The group laid out.
-    pub scene: Scene,
-    /// Each card's marks, in the frame's card order.
-    pub dots: Vec<Rc<[Dot]>>,
-    /// Whether each card's member is restarting.
-    pub away: Vec<bool>,
-    /// Task names.
-    pub names: Rc<Vec<String>>,
-    /// Names to ring.
-    pub highlight: Vec<String>,
-    /// The dark theme.
-    pub dark: bool,
-}
-
 /// How a layer is drawn: its fill, its outline, the outline's width in path units, dashed.
 fn layer_style(
     layer: Layer,
@@ -166,53 +148,29 @@ fn draw_layer(ctx: &CanvasRenderingContext2d, layer: Layer, path: &Path2d, c: &C
     }
 }
 
-/// Draws the marks of the cards the view shows on the group's canvas, which is moved to
-/// cover just that part of the group: `group` is the group's element.
-pub fn draw_marks(group: &Element, canvas: &HtmlCanvasElement, marks: &Marks) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let scene = &marks.scene;
-    let view = window
-        .inner_height()
-        .ok()
-        .and_then(|h| h.as_f64())
-        .unwrap_or(800.0);
-    let top_on_screen = group.get_bounding_client_rect().top();
-    let top = (-top_on_screen).clamp(0.0, scene.height);
-    let bottom = (view - top_on_screen).clamp(top, scene.height);
+/// Draws the marks of the cards shown between the heights `top` and `bottom`.
+pub fn draw_marks(
+    ctx: &CanvasRenderingContext2d,
+    d: &Drawing,
+    top: f64,
+    bottom: f64,
+    colours: &Colours,
+) {
     let ratio = pixel_ratio();
-    let (width, height) = (
-        (scene.width * ratio).round() as u32,
-        ((bottom - top) * ratio).round() as u32,
-    );
-    let style = canvas.style();
-    if canvas.width() != width || canvas.height() != height {
-        canvas.set_width(width);
-        canvas.set_height(height);
-        let _ = style.set_property("width", &format!("{}px", scene.width));
-        let _ = style.set_property("height", &format!("{}px", bottom - top));
-    }
-    let _ = style.set_property("transform", &format!("translateY({top}px)"));
-    let Some(ctx) = canvas_2d(canvas) else {
-        return;
-    };
-    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
-    ctx.clear_rect(0.0, 0.0, f64::from(width), f64::from(height));
-    let colours = if marks.dark { &DARK } else { &LIGHT };
     let (margin, units) = origin_and_scale();
-    for m in scene.members_between(top, bottom) {
-        let (Some(dots), Some(&away)) = (marks.dots.get(m.card), marks.away.get(m.card)) else {
+    for m in d.scene.members_between(top, bottom) {
+        let Some(card) = d.cards.get(m.card) else {
             continue;
         };
-        let layers = paths(dots, &marks.names, &marks.highlight, away);
+        let dots: Vec<Dot> = card.chips.iter().map(Dot::of).collect();
+        let layers = paths(&dots, &d.names, &d.highlight, card.restart.is_some());
         let s = m.scale * ratio / units;
-        let x = (m.marks.x + margin * m.scale) * ratio;
-        let y = (m.marks.y - top + margin * m.scale) * ratio;
+        let x = (m.content.x + margin * m.scale) * ratio;
+        let y = (m.content.y - top + margin * m.scale) * ratio;
         let _ = ctx.set_transform(s, 0.0, 0.0, s, x, y);
-        for (layer, d) in LAYERS.iter().zip(layers.iter()) {
-            if let (false, Ok(path)) = (d.is_empty(), Path2d::new_with_path_string(d)) {
-                draw_layer(&ctx, *layer, &path, colours);
+        for (layer, path) in LAYERS.iter().zip(layers.iter()) {
+            if let (false, Ok(path)) = (path.is_empty(), Path2d::new_with_path_string(path)) {
+                draw_layer(ctx, *layer, &path, colours);
             }
         }
     }

@@ -5,6 +5,7 @@
 mod application;
 mod banner;
 mod chart;
+mod chips;
 mod colours;
 mod compare;
 mod config;
@@ -14,9 +15,9 @@ mod find;
 mod group;
 mod help;
 mod hooks;
-mod large_group;
 mod mini;
 mod operations;
+mod placed;
 mod protocol;
 mod schedule;
 mod side;

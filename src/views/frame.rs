@@ -63,6 +63,21 @@ impl Chip {
         self.stateful && !away && (self.role != ChipRole::Active || !self.up)
     }
 
+    /// The glyph before the chip's name, which says its role without its colour: an active
+    /// waiting for its restarting member (`away`), stateless, restoring or running; a learner
+    /// ready or replaying; a standby.
+    pub fn glyph(&self, away: bool) -> &'static str {
+        match self.role {
+            ChipRole::Active if away => "\u{2016}",
+            ChipRole::Active if !self.stateful => "\u{25CB}",
+            ChipRole::Active if !self.up => "\u{25D4}",
+            ChipRole::Active => "\u{25A0}",
+            ChipRole::Learner if self.ready => "\u{2713}",
+            ChipRole::Learner => "\u{25D0}",
+            ChipRole::Standby => "\u{25A2}",
+        }
+    }
+
     /// The chip's accessible name: [`Chip::describe`], or, for an active whose member is
     /// restarting, that it is down until the member is back.
     pub fn label(&self, member: &str, away: bool) -> String {

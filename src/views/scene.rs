@@ -1,7 +1,7 @@
-//! Where a large group is drawn: the rectangle of every zone, member card and member's marks,
-//! in CSS pixels from the group's top left corner, from a frame's cards and the width there
-//! is. Pure arithmetic on counts (never on measured text), so that the page's canvas (the
-//! marks), its cards over it and the tests all read one layout.
+//! Where the group is drawn: the rectangle of every zone, member card, task chip or member's
+//! marks, in CSS pixels from the group's top left corner, from a frame's cards and the width
+//! there is. Pure arithmetic on counts (never on measured text), so that the page's canvas
+//! (chips and marks), the cards' elements over it and the tests all read one layout.
 
 use super::frame::Card;
 use super::marks;
@@ -47,6 +47,17 @@ impl Rect {
         self.y < bottom && self.y + self.h > top
     }
 
+    /// The rectangle a share `t` (0 to 1) of the way from this one to `to`.
+    pub fn toward(&self, to: &Rect, t: f64) -> Rect {
+        let at = |a: f64, b: f64| a + (b - a) * t;
+        Rect::new(
+            at(self.x, to.x),
+            at(self.y, to.y),
+            at(self.w, to.w),
+            at(self.h, to.h),
+        )
+    }
+
     /// The same rectangle relative to `origin`'s top left corner.
     pub fn within(&self, origin: &Rect) -> Rect {
         Rect::new(self.x - origin.x, self.y - origin.y, self.w, self.h)
@@ -62,6 +73,36 @@ pub enum Density {
     Lanes,
 }
 
+/// How a card shows its tasks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Content {
+    /// A chip per task, with its name and replay bar.
+    #[default]
+    Chips,
+    /// A small mark per task, sixteen to a row ([`marks`]): a large group.
+    Marks,
+}
+
+/// Who holds a chip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Holder {
+    /// The card at this index of the frame's cards.
+    Member(usize),
+    /// The tray of tasks no member runs.
+    Tray,
+}
+
+/// Where one chip is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChipBox {
+    /// Its member, or the tray.
+    pub holder: Holder,
+    /// Its index among its holder's chips (the card's, or the frame's unowned).
+    pub index: usize,
+    /// Where it is drawn.
+    pub rect: Rect,
+}
+
 /// Where one member's card is drawn, and its parts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemberBox {
@@ -69,8 +110,9 @@ pub struct MemberBox {
     pub card: usize,
     /// The whole card.
     pub rect: Rect,
-    /// Its marks, one per task, as [`marks::paths`] draws them, scaled by `scale`.
-    pub marks: Rect,
+    /// Its tasks: the chips' rows, or its marks as [`marks::paths`] draws them scaled by
+    /// `scale`.
+    pub content: Rect,
     /// The marks' scale: below 1 when the card is narrower than a row of sixteen marks.
     pub scale: f64,
 }
@@ -89,6 +131,8 @@ pub struct ZoneBand {
 /// The whole group, laid out.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
+    /// What the cards hold.
+    pub content: Content,
     /// The width laid out for.
     pub width: f64,
     /// The height it takes.
@@ -97,8 +141,11 @@ pub struct Scene {
     pub zones: Vec<ZoneBand>,
     /// The cards, in the frame's order.
     pub members: Vec<MemberBox>,
-    /// The one-line tray of the tasks no member runs, below the cards.
-    pub tray: Rect,
+    /// With chips: every chip, the members' in card order, then the tray's.
+    pub chips: Vec<ChipBox>,
+    /// The tray of the tasks no member runs, below the cards: one line with marks, rows of
+    /// chips with chips (none when every task runs).
+    pub tray: Option<Rect>,
 }
 
 /// The sizes a density draws with, in CSS pixels.
@@ -123,8 +170,14 @@ struct Sizes {
     zone_head: f64,
     /// A zone's narrowest width (zones sit side by side where there is room).
     zone_min: f64,
-    /// The tray's height.
+    /// The tray's height, above its chips.
     tray: f64,
+    /// A chip's width.
+    chip_w: f64,
+    /// A chip's height.
+    chip_h: f64,
+    /// The space between chips.
+    chip_gap: f64,
 }
 
 impl Density {
@@ -137,8 +190,8 @@ impl Density {
     }
 
     /// The sizes this density draws with (the style sheet sizes the cards' parts to match).
-    fn sizes(self) -> Sizes {
-        match self {
+    fn sizes(self, content: Content) -> Sizes {
+        let cards = match self {
             Density::Cards => Sizes {
                 card_min: 236.0,
                 gap: 8.0,
@@ -151,6 +204,9 @@ impl Density {
                 zone_head: 24.0,
                 zone_min: 256.0,
                 tray: 58.0,
+                chip_w: 58.0,
+                chip_h: 30.0,
+                chip_gap: 4.0,
             },
             Density::Lanes => Sizes {
                 card_min: 200.0,
@@ -164,6 +220,23 @@ impl Density {
                 zone_head: 20.0,
                 zone_min: f64::INFINITY,
                 tray: 50.0,
+                chip_w: 46.0,
+                chip_h: 24.0,
+                chip_gap: 4.0,
+            },
+        };
+        match (self, content) {
+            (_, Content::Marks) => cards,
+            // A tray of chips: its heading, then the chips' rows.
+            (Density::Cards, Content::Chips) => Sizes {
+                card_min: 200.0,
+                zone_min: 215.0,
+                tray: 37.0,
+                ..cards
+            },
+            (Density::Lanes, Content::Chips) => Sizes {
+                tray: 29.0,
+                ..cards
             },
         }
     }
@@ -174,70 +247,155 @@ fn marks_width() -> f64 {
     f64::from(marks::drawing(0).0)
 }
 
-/// Lays out one card in `r`: its header (and countdown) on top, the marks below, scaled
-/// down to the card's width when narrower than a row of sixteen.
-fn place_card(index: usize, card: &Card, r: Rect, density: Density, s: &Sizes) -> MemberBox {
+/// How many chips fit in a row of `width`, at least one.
+fn per_row(width: f64, s: &Sizes) -> usize {
+    (((width + s.chip_gap) / (s.chip_w + s.chip_gap)).floor() as usize).max(1)
+}
+
+/// The height `count` chips take in rows of `width` (one row's height when there are none).
+fn chips_height(count: usize, width: f64, s: &Sizes) -> f64 {
+    let rows = count.div_ceil(per_row(width, s)).max(1) as f64;
+    rows * s.chip_h + (rows - 1.0) * s.chip_gap
+}
+
+/// Places `count` chips in rows from `(x, y)` in `width`.
+fn place_chips(
+    holder: Holder,
+    count: usize,
+    (x, y): (f64, f64),
+    width: f64,
+    s: &Sizes,
+) -> impl Iterator<Item = ChipBox> + '_ {
+    let n = per_row(width, s);
+    (0..count).map(move |index| ChipBox {
+        holder,
+        index,
+        rect: Rect::new(
+            x + (index % n) as f64 * (s.chip_w + s.chip_gap),
+            y + (index / n) as f64 * (s.chip_h + s.chip_gap),
+            s.chip_w,
+            s.chip_h,
+        ),
+    })
+}
+
+/// Lays out one card in `r`: its header (and countdown) on top, its tasks below: chips in
+/// rows, or marks scaled down to the card's width when narrower than a row of sixteen.
+fn place_card(
+    index: usize,
+    card: &Card,
+    r: Rect,
+    density: Density,
+    content: Content,
+    s: &Sizes,
+) -> MemberBox {
     let width = r.w - 2.0 * s.inset;
-    let scale = (width / marks_width()).clamp(0.0, 1.0);
-    let (w, h) = marks::drawing(card.chips.len());
     let countdown = match density {
         Density::Cards if card.restart.is_some() => s.countdown + s.spacing,
         _ => 0.0,
     };
     let top = r.y + s.inset + s.header + s.spacing + countdown;
-    let marks = Rect::new(
-        r.x + s.inset,
-        top,
-        f64::from(w) * scale,
-        f64::from(h) * scale,
-    );
+    let (content, scale) = match content {
+        Content::Marks => {
+            let scale = (width / marks_width()).clamp(0.0, 1.0);
+            let (w, h) = marks::drawing(card.chips.len());
+            (
+                Rect::new(
+                    r.x + s.inset,
+                    top,
+                    f64::from(w) * scale,
+                    f64::from(h) * scale,
+                ),
+                scale,
+            )
+        }
+        Content::Chips => (
+            Rect::new(
+                r.x + s.inset,
+                top,
+                width,
+                chips_height(card.chips.len(), width, s),
+            ),
+            1.0,
+        ),
+    };
     MemberBox {
         card: index,
         rect: r,
-        marks,
+        content,
         scale,
     }
 }
 
-/// A card's height when `width` wide: its marks, then (not in lanes) its buttons.
-fn card_height(card: &Card, width: f64, density: Density, s: &Sizes) -> f64 {
-    let probe = place_card(0, card, Rect::new(0.0, 0.0, width, 0.0), density, s);
+/// A card's height when `width` wide: its tasks, then (not in lanes) its buttons.
+fn card_height(card: &Card, width: f64, density: Density, content: Content, s: &Sizes) -> f64 {
+    let probe = place_card(
+        0,
+        card,
+        Rect::new(0.0, 0.0, width, 0.0),
+        density,
+        content,
+        s,
+    );
     let buttons = match density {
         Density::Cards => s.spacing + s.actions,
         Density::Lanes => 0.0,
     };
-    probe.marks.y + probe.marks.h + buttons + s.inset
+    probe.content.y + probe.content.h + buttons + s.inset
+}
+
+/// How the group is laid out: its density and what its cards hold.
+#[derive(Clone, Copy)]
+struct Layout {
+    density: Density,
+    content: Content,
 }
 
 impl Scene {
-    /// Lays out the group: its cards (by zone when members have zones), then the tray.
-    pub fn of(cards: &[Card], density: Density, width: f64) -> Scene {
-        let s = density.sizes();
-        let narrowest = match density {
-            Density::Cards => s.card_min,
-            Density::Lanes => {
-                s.header + s.countdown + s.actions + 4.0 * s.spacing + 2.0 * s.inset + 40.0
-            }
-        };
-        let width = width.max(narrowest + 2.0 * s.zone_pad);
+    /// Lays out the group: its cards (by zone when members have zones), then the tray of the
+    /// `unowned` tasks.
+    pub fn of(
+        cards: &[Card],
+        unowned: usize,
+        density: Density,
+        content: Content,
+        width: f64,
+    ) -> Scene {
+        let s = density.sizes(content);
+        let layout = Layout { density, content };
+        let width = width.max(s.card_min + 2.0 * s.zone_pad);
         let mut scene = Scene {
+            content,
             width,
             ..Scene::default()
         };
         let zones = zones(cards);
         let bottom = if zones.is_empty() {
             let all: Vec<usize> = (0..cards.len()).collect();
-            scene.grid(cards, &all, (0.0, 0.0), width, density, &s)
+            scene.grid(cards, &all, (0.0, 0.0), width, layout, &s)
         } else {
-            scene.zoned(cards, &zones, density, &s)
+            scene.zoned(cards, &zones, layout, &s)
         };
         let top = if cards.is_empty() {
             0.0
         } else {
             bottom + s.gap
         };
-        scene.tray = Rect::new(0.0, top, width, s.tray);
-        scene.height = (top + s.tray).ceil();
+        let tray = match content {
+            Content::Marks => Some(Rect::new(0.0, top, width, s.tray)),
+            Content::Chips if unowned == 0 => None,
+            Content::Chips => {
+                let inner = width - 2.0 * s.inset;
+                let h = s.tray + chips_height(unowned, inner, &s) + s.inset;
+                let at = (s.inset, top + s.tray);
+                scene
+                    .chips
+                    .extend(place_chips(Holder::Tray, unowned, at, inner, &s));
+                Some(Rect::new(0.0, top, width, h))
+            }
+        };
+        scene.height = tray.map_or(bottom, |t| t.y + t.h).ceil();
+        scene.tray = tray;
         scene
     }
 
@@ -249,9 +407,10 @@ impl Scene {
         members: &[usize],
         at: (f64, f64),
         width: f64,
-        density: Density,
+        layout: Layout,
         s: &Sizes,
     ) -> f64 {
+        let Layout { density, content } = layout;
         let columns = match density {
             Density::Cards => (((width + s.gap) / (s.card_min + s.gap)).floor() as usize)
                 .clamp(1, members.len().max(1)),
@@ -263,11 +422,18 @@ impl Scene {
             // A row's cards are as tall as its tallest, as a grid's are.
             let h = row
                 .iter()
-                .map(|&i| card_height(&cards[i], card_w, density, s))
+                .map(|&i| card_height(&cards[i], card_w, density, content, s))
                 .fold(0.0, f64::max);
             for (column, &i) in row.iter().enumerate() {
                 let r = Rect::new(at.0 + column as f64 * (card_w + s.gap), top, card_w, h);
-                self.members.push(place_card(i, &cards[i], r, density, s));
+                let card = place_card(i, &cards[i], r, density, content, s);
+                if content == Content::Chips {
+                    let c = card.content;
+                    let count = cards[i].chips.len();
+                    self.chips
+                        .extend(place_chips(Holder::Member(i), count, (c.x, c.y), c.w, s));
+                }
+                self.members.push(card);
             }
             top += h + s.gap;
         }
@@ -280,13 +446,7 @@ impl Scene {
 
     /// Lays out the zones' bands, side by side where there is room, each a grid of its
     /// members; returns where they end below.
-    fn zoned(
-        &mut self,
-        cards: &[Card],
-        zones: &[Option<&str>],
-        density: Density,
-        s: &Sizes,
-    ) -> f64 {
+    fn zoned(&mut self, cards: &[Card], zones: &[Option<&str>], layout: Layout, s: &Sizes) -> f64 {
         let across =
             (((self.width + s.gap) / (s.zone_min + s.gap)).floor() as usize).clamp(1, zones.len());
         let zone_w = (self.width - s.gap * (across - 1) as f64) / across as f64;
@@ -305,7 +465,7 @@ impl Scene {
                     &members,
                     (x + s.zone_pad, top + s.zone_head),
                     inner,
-                    density,
+                    layout,
                     s,
                 );
                 bottom = bottom.max(end + s.zone_pad);
@@ -329,6 +489,11 @@ impl Scene {
         self.members
             .iter()
             .filter(move |m| m.rect.meets_rows(top, bottom))
+    }
+
+    /// The chips of one member's card (or of the tray), in order.
+    pub fn chips_of(&self, holder: Holder) -> impl Iterator<Item = &ChipBox> {
+        self.chips.iter().filter(move |c| c.holder == holder)
     }
 }
 

@@ -54,9 +54,9 @@ fn assert_well_laid_out(scene: &Scene, cards: &[Card]) {
             whole
         );
         assert!(
-            m.rect.holds(&m.marks),
+            m.rect.holds(&m.content),
             "marks {:?} outside their card {:?}",
-            m.marks,
+            m.content,
             m.rect
         );
         assert!(m.scale > 0.0 && m.scale <= 1.0);
@@ -68,9 +68,32 @@ fn assert_well_laid_out(scene: &Scene, cards: &[Card]) {
                 other.rect
             );
         }
-        assert!(!m.rect.overlaps(&scene.tray));
+        if let Some(tray) = &scene.tray {
+            assert!(!m.rect.overlaps(tray));
+        }
+        let chips: Vec<&ChipBox> = scene.chips_of(Holder::Member(m.card)).collect();
+        if !scene.chips.is_empty() || chips.is_empty() {
+            assert!(
+                chips.iter().all(|c| m.content.holds(&c.rect)),
+                "chips outside {:?}",
+                m.content
+            );
+        }
     }
-    assert!(whole.holds(&scene.tray));
+    if let Some(tray) = &scene.tray {
+        assert!(whole.holds(tray));
+        assert!(scene.chips_of(Holder::Tray).all(|c| tray.holds(&c.rect)));
+    }
+    for (i, a) in scene.chips.iter().enumerate() {
+        for b in &scene.chips[i + 1..] {
+            assert!(
+                !a.rect.overlaps(&b.rect),
+                "chips {:?} and {:?} overlap",
+                a.rect,
+                b.rect
+            );
+        }
+    }
     for band in &scene.zones {
         for &i in &band.members {
             let m = scene.members.iter().find(|m| m.card == i).expect("placed");
@@ -88,8 +111,8 @@ fn assert_well_laid_out(scene: &Scene, cards: &[Card]) {
 #[test]
 fn a_wide_view_puts_cards_side_by_side_and_a_narrow_one_stacks_them() {
     let cards: Vec<Card> = (0..4).map(|i| card(i, 30, None)).collect();
-    let wide = Scene::of(&cards, Density::Cards, 1000.0);
-    let narrow = Scene::of(&cards, Density::Cards, 300.0);
+    let wide = Scene::of(&cards, 0, Density::Cards, Content::Marks, 1000.0);
+    let narrow = Scene::of(&cards, 0, Density::Cards, Content::Marks, 300.0);
     assert_well_laid_out(&wide, &cards);
     assert_well_laid_out(&narrow, &cards);
     assert!(
@@ -101,15 +124,15 @@ fn a_wide_view_puts_cards_side_by_side_and_a_narrow_one_stacks_them() {
         tops.windows(2).all(|w| w[0] < w[1]),
         "one card a row: {tops:?}"
     );
-    assert!(narrow.height > 3.0 * (wide.height - wide.tray.h));
+    assert!(narrow.height > 3.0 * (wide.height - wide.tray.map_or(0.0, |t| t.h)));
 }
 
 #[test]
 fn marks_come_in_rows_of_sixteen_and_a_row_of_cards_is_as_tall_as_its_tallest() {
     let cards = vec![card(0, 16, None), card(1, 17, None), card(2, 40, None)];
-    let scene = Scene::of(&cards, Density::Cards, 800.0);
+    let scene = Scene::of(&cards, 0, Density::Cards, Content::Marks, 800.0);
     assert_well_laid_out(&scene, &cards);
-    let rows: Vec<f64> = scene.members.iter().map(|m| m.marks.h).collect();
+    let rows: Vec<f64> = scene.members.iter().map(|m| m.content.h).collect();
     assert_eq!(rows[1], 2.0 * rows[0]);
     assert_eq!(rows[2], 3.0 * rows[0]);
     assert!(scene
@@ -127,9 +150,9 @@ fn a_restarting_member_has_room_for_its_countdown_above_its_marks() {
         back_in_ms: 3000,
         keep_state: true,
     });
-    let scene = Scene::of(&cards, Density::Cards, 600.0);
+    let scene = Scene::of(&cards, 0, Density::Cards, Content::Marks, 600.0);
     assert_well_laid_out(&scene, &cards);
-    assert!(scene.members[1].marks.y > scene.members[0].marks.y);
+    assert!(scene.members[1].content.y > scene.members[0].content.y);
 }
 
 #[test]
@@ -140,21 +163,19 @@ fn zones_are_bands_around_their_members_and_the_zoneless_come_last() {
         card(2, 8, None),
         card(3, 8, Some("a")),
     ];
-    let scene = Scene::of(&cards, Density::Cards, 1200.0);
+    let scene = Scene::of(&cards, 0, Density::Cards, Content::Marks, 1200.0);
     assert_well_laid_out(&scene, &cards);
     let names: Vec<Option<&str>> = scene.zones.iter().map(|z| z.zone.as_deref()).collect();
     assert_eq!(names, [Some("a"), Some("b"), None]);
     assert_eq!(scene.zones[0].members, [1, 3]);
-    assert!(scene
-        .zones
-        .iter()
-        .all(|z| z.rect.y + z.rect.h <= scene.tray.y));
+    let tray = scene.tray.expect("a large group always shows its tray");
+    assert!(scene.zones.iter().all(|z| z.rect.y + z.rect.h <= tray.y));
 }
 
 #[test]
 fn lanes_are_one_member_a_row_with_marks_shrunk_to_fit() {
     let cards: Vec<Card> = (0..5).map(|i| card(i, 20, None)).collect();
-    let scene = Scene::of(&cards, Density::Lanes, 215.0);
+    let scene = Scene::of(&cards, 0, Density::Lanes, Content::Marks, 215.0);
     assert_well_laid_out(&scene, &cards);
     for w in scene.members.windows(2) {
         assert!(w[0].rect.y + w[0].rect.h <= w[1].rect.y);
@@ -163,14 +184,14 @@ fn lanes_are_one_member_a_row_with_marks_shrunk_to_fit() {
         scene.members[0].scale < 1.0,
         "a narrow lane shrinks the marks"
     );
-    let wide = Scene::of(&cards, Density::Lanes, 1200.0);
+    let wide = Scene::of(&cards, 0, Density::Lanes, Content::Marks, 1200.0);
     assert_eq!(wide.members[0].scale, 1.0);
 }
 
 #[test]
 fn only_the_cards_in_view_are_drawn() {
     let cards: Vec<Card> = (0..40).map(|i| card(i, 20, None)).collect();
-    let scene = Scene::of(&cards, Density::Cards, 500.0);
+    let scene = Scene::of(&cards, 0, Density::Cards, Content::Marks, 500.0);
     let shown: Vec<usize> = scene
         .members_between(300.0, 500.0)
         .map(|m| m.card)
@@ -194,6 +215,8 @@ mod random {
             chips in proptest::collection::vec(0usize..60, 0..30),
             zoned in any::<bool>(),
             lanes in any::<bool>(),
+            marks in any::<bool>(),
+            unowned in 0usize..30,
             width in 10.0f64..2400.0,
         ) {
             let cards: Vec<Card> = chips
@@ -202,9 +225,40 @@ mod random {
                 .map(|(i, &n)| card(i as u32, n, zoned.then_some(["a", "b", "c"][i % 3])))
                 .collect();
             let density = if lanes { Density::Lanes } else { Density::Cards };
-            let scene = Scene::of(&cards, density, width);
+        let content = if marks { Content::Marks } else { Content::Chips };
+            let scene = Scene::of(&cards, unowned, density, content, width);
             assert_well_laid_out(&scene, &cards);
+            let held = cards.iter().map(|c| c.chips.len()).sum::<usize>() + unowned;
+            prop_assert_eq!(scene.content, content);
+            prop_assert_eq!(scene.chips.len(), if marks { 0 } else { held });
+            prop_assert_eq!(scene.tray.is_some(), marks || unowned > 0);
             prop_assert!(width < 500.0 || scene.width == width, "laid out for {} in {width}", scene.width);
         }
     }
+}
+
+#[test]
+fn chips_come_in_rows_inside_their_card_and_orphans_in_the_tray() {
+    let cards = vec![card(0, 2, None), card(1, 12, None), card(2, 1, None)];
+    let scene = Scene::of(&cards, 5, Density::Cards, Content::Chips, 660.0);
+    assert_well_laid_out(&scene, &cards);
+    assert_eq!(scene.chips.len(), 2 + 12 + 1 + 5);
+    assert_eq!(scene.chips_of(Holder::Tray).count(), 5);
+    let one = Scene::of(&cards[..1], 0, Density::Cards, Content::Chips, 660.0);
+    assert!(
+        scene.members[0].rect.h > one.members[0].rect.h,
+        "a row is as tall as its tallest card"
+    );
+    assert!(one.tray.is_none(), "no tray when every task runs");
+}
+
+#[test]
+fn a_chip_on_its_way_is_between_where_it_was_and_where_it_goes() {
+    let (from, to) = (
+        Rect::new(0.0, 0.0, 58.0, 30.0),
+        Rect::new(100.0, 40.0, 58.0, 30.0),
+    );
+    assert_eq!(from.toward(&to, 0.0), from);
+    assert_eq!(from.toward(&to, 1.0), to);
+    assert_eq!(from.toward(&to, 0.5), Rect::new(50.0, 20.0, 58.0, 30.0));
 }

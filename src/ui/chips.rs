@@ -1,0 +1,444 @@
+//! The group's chips on one canvas, under the cards' elements: each card's panel, its task
+//! chips in the legend's shapes (solid active, hatched while it restores, hollow while its
+//! member restarts, a striped learner with its replay bar, a double edge when ready, a dashed
+//! standby, a pill for a stateless task, a ring for a learned one) and the tray's orphans.
+//! When ownership moves, a chip travels from where it was to where it goes.
+
+use super::colours::{mix, Colours, DARK, LIGHT};
+use super::dom::{canvas_2d, canvas_font};
+use super::mini::draw_marks;
+use crate::views::frame::{Card, Chip, ChipRole};
+use crate::views::scene::{ChipBox, Content, Holder, Rect, Scene};
+use std::collections::HashMap;
+use std::rc::Rc;
+use web_sys::{CanvasPattern, CanvasRenderingContext2d, Element, HtmlCanvasElement};
+
+/// How long a chip travels, in ms of real time.
+const TRAVEL_MS: f64 = 300.0;
+
+/// A chip's identity across frames: its task, its role, and (for a replica) its member; an
+/// active keeps its identity when it changes hands, so that it travels.
+type Key = (u32, ChipRole, u32);
+
+/// A chip on its way.
+#[derive(Clone, Copy)]
+struct Flight {
+    /// Where it left from.
+    from: Rect,
+    /// When, in the page's ms.
+    start: f64,
+}
+
+/// What the group's canvas draws, kept so that a scroll or a chip's flight draws it again
+/// without the page rendering.
+#[derive(Default)]
+pub struct Drawing {
+    /// The group laid out.
+    pub scene: Rc<Scene>,
+    /// The cards.
+    pub cards: Rc<Vec<Card>>,
+    /// Tasks nobody runs.
+    pub unowned: Vec<Chip>,
+    /// Task names (the marks' rings).
+    pub names: Rc<Vec<String>>,
+    /// Names to ring.
+    pub highlight: Vec<String>,
+    /// The dark theme.
+    pub dark: bool,
+    /// Chips travel when they move.
+    pub motion: bool,
+    /// Where the group was last seen on the screen.
+    pub seen: Seen,
+    /// Where each chip was last laid out.
+    placed: HashMap<Key, Rect>,
+    /// The chips on their way.
+    flights: HashMap<Key, Flight>,
+    /// The hatches, for the theme they were made for.
+    hatches: Option<(bool, Hatches)>,
+}
+
+impl Drawing {
+    /// What a new frame of the page shows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn update(
+        &mut self,
+        scene: Rc<Scene>,
+        cards: Rc<Vec<Card>>,
+        unowned: Vec<Chip>,
+        names: Rc<Vec<String>>,
+        highlight: Vec<String>,
+        dark: bool,
+        motion: bool,
+    ) {
+        (self.scene, self.cards, self.unowned, self.names) = (scene, cards, unowned, names);
+        (self.highlight, self.dark, self.motion) = (highlight, dark, motion);
+    }
+}
+
+/// The fills of chips whose store is replaying.
+struct Hatches {
+    /// An active restoring.
+    restoring: CanvasPattern,
+    /// A learner.
+    learner: CanvasPattern,
+}
+
+/// A tile of diagonal stripes, `on` over `off`, as a repeating pattern.
+fn stripes(
+    ctx: &CanvasRenderingContext2d,
+    on: &str,
+    off: &str,
+    rising: bool,
+) -> Option<CanvasPattern> {
+    const SIDE: f64 = 12.0;
+    let document = web_sys::window()?.document()?;
+    let tile: HtmlCanvasElement =
+        wasm_bindgen::JsCast::dyn_into(document.create_element("canvas").ok()?).ok()?;
+    tile.set_width(SIDE as u32);
+    tile.set_height(SIDE as u32);
+    let t = canvas_2d(&tile)?;
+    t.set_fill_style_str(off);
+    t.fill_rect(0.0, 0.0, SIDE, SIDE);
+    t.set_stroke_style_str(on);
+    t.set_line_width(SIDE / 2.0 / std::f64::consts::SQRT_2);
+    for k in -1..=1 {
+        let k = f64::from(k) * SIDE;
+        t.begin_path();
+        if rising {
+            t.move_to(k, SIDE);
+            t.line_to(k + SIDE, 0.0);
+        } else {
+            t.move_to(k, 0.0);
+            t.line_to(k + SIDE, SIDE);
+        }
+        t.stroke();
+    }
+    ctx.create_pattern_with_html_canvas_element(&tile, "repeat")
+        .ok()
+        .flatten()
+}
+
+/// The hatches for the theme, made once per theme and kept in `slot`.
+fn hatches<'a>(
+    slot: &'a mut Option<(bool, Hatches)>,
+    dark: bool,
+    ctx: &CanvasRenderingContext2d,
+    c: &Colours,
+) -> Option<&'a Hatches> {
+    if slot.as_ref().is_none_or(|(made_for, _)| *made_for != dark) {
+        let restoring = stripes(ctx, c.active, &mix(c.active, c.panel, 0.45), false)?;
+        let learner = stripes(ctx, &mix(c.learner, c.panel, 0.22), c.panel, true)?;
+        *slot = Some((dark, Hatches { restoring, learner }));
+    }
+    slot.as_ref().map(|(_, h)| h)
+}
+
+impl Drawing {
+    /// Where each chip is drawn now, moving chips on their way; true while any still moves.
+    fn positions(&mut self, now: f64) -> (Vec<(ChipBox, Rect)>, bool) {
+        let mut placed = HashMap::with_capacity(self.scene.chips.len());
+        let mut out = Vec::with_capacity(self.scene.chips.len());
+        let mut moving = false;
+        for b in &self.scene.chips {
+            let Some((chip, member)) = chip_of(&self.cards, &self.unowned, b) else {
+                continue;
+            };
+            let key: Key = (
+                chip.task.0,
+                chip.role,
+                if chip.role == ChipRole::Active {
+                    u32::MAX
+                } else {
+                    member
+                },
+            );
+            let shown = |f: &Flight| f.from.toward(&b.rect, ease((now - f.start) / TRAVEL_MS));
+            if let (true, Some(&was)) = (self.motion, self.placed.get(&key)) {
+                if (was.x - b.rect.x).abs() > 1.0 || (was.y - b.rect.y).abs() > 1.0 {
+                    let from = self.flights.get(&key).map_or(was, shown);
+                    self.flights.insert(key, Flight { from, start: now });
+                }
+            }
+            let at = match self.flights.get(&key) {
+                Some(f) if now - f.start < TRAVEL_MS => {
+                    moving = true;
+                    shown(f)
+                }
+                _ => {
+                    self.flights.remove(&key);
+                    b.rect
+                }
+            };
+            placed.insert(key, b.rect);
+            out.push((*b, at));
+        }
+        self.placed = placed;
+        (out, moving)
+    }
+}
+
+/// Slow in, slow out.
+fn ease(t: f64) -> f64 {
+    let t = t.clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// The chip a box draws, and its member's id (`u32::MAX` for the tray).
+fn chip_of<'a>(cards: &'a [Card], unowned: &'a [Chip], b: &ChipBox) -> Option<(&'a Chip, u32)> {
+    match b.holder {
+        Holder::Member(i) => cards
+            .get(i)
+            .and_then(|c| Some((c.chips.get(b.index)?, c.id.0))),
+        Holder::Tray => unowned.get(b.index).map(|c| (c, u32::MAX)),
+    }
+}
+
+/// A rounded rectangle's path.
+fn rounded(ctx: &CanvasRenderingContext2d, r: &Rect, radius: f64) {
+    ctx.begin_path();
+    let _ = ctx.round_rect_with_f64(r.x, r.y, r.w, r.h, radius);
+}
+
+/// Where the group's top was on the screen, and when that was read (the page's ms).
+#[derive(Clone, Copy, Default)]
+pub struct Seen {
+    /// The group's top, from the top of the view.
+    top: f64,
+    /// When it was read; `None`: never, or a scroll since.
+    at: Option<f64>,
+}
+
+/// How long a reading of the group's place stays good while nothing scrolls: reading it
+/// makes the browser lay out the page there and then, which every frame would pay for.
+const SEEN_FOR_MS: f64 = 250.0;
+
+impl Seen {
+    /// The group's top on the screen, read again when a scroll made it stale or it is old
+    /// (what is above the group may have changed height).
+    fn top(&mut self, group: &Element, now: f64) -> f64 {
+        if self.at.is_none_or(|at| now - at > SEEN_FOR_MS) {
+            *self = Seen {
+                top: group.get_bounding_client_rect().top(),
+                at: Some(now),
+            };
+        }
+        self.top
+    }
+
+    /// The page scrolled: the group is elsewhere on the screen.
+    pub fn scrolled(&mut self) {
+        self.at = None;
+    }
+}
+
+/// The page's clock, in ms.
+pub fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// The part of the group the view shows, and the canvas moved and sized to cover it: its
+/// context (scaled to CSS pixels, from the group's top left corner) and the heights shown.
+pub fn shown_part(
+    group: &Element,
+    canvas: &HtmlCanvasElement,
+    scene: &Scene,
+    seen: &mut Seen,
+) -> Option<(CanvasRenderingContext2d, f64, f64)> {
+    let view = web_sys::window()?.inner_height().ok()?.as_f64()?;
+    let top_on_screen = seen.top(group, now());
+    let top = (-top_on_screen).clamp(0.0, scene.height);
+    let bottom = (view - top_on_screen).clamp(top, scene.height);
+    let ratio = super::dom::pixel_ratio();
+    let (width, height) = (
+        (scene.width * ratio).round() as u32,
+        ((bottom - top) * ratio).round() as u32,
+    );
+    let style = canvas.style();
+    if canvas.width() != width || canvas.height() != height {
+        canvas.set_width(width);
+        canvas.set_height(height);
+        let _ = style.set_property("width", &format!("{}px", scene.width));
+        let _ = style.set_property("height", &format!("{}px", bottom - top));
+    }
+    let _ = style.set_property("transform", &format!("translateY({top}px)"));
+    let ctx = canvas_2d(canvas)?;
+    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+    ctx.clear_rect(0.0, 0.0, f64::from(width), f64::from(height));
+    let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, -top * ratio);
+    Some((ctx, top, bottom))
+}
+
+/// Fills the panels of the cards the view shows (the cards' elements over them draw their
+/// edges and words).
+pub fn draw_panels(
+    ctx: &CanvasRenderingContext2d,
+    scene: &Scene,
+    top: f64,
+    bottom: f64,
+    c: &Colours,
+) {
+    ctx.set_fill_style_str(c.panel);
+    for m in scene.members_between(top, bottom) {
+        rounded(ctx, &m.rect, 8.0);
+        ctx.fill();
+    }
+}
+
+/// Draws the cards' panels and what they hold where the view shows them; true while a
+/// chip still travels (the caller draws again on the next animation frame).
+pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> bool {
+    let scene = d.scene.clone();
+    let Some((ctx, top, bottom)) = shown_part(group, canvas, &scene, &mut d.seen) else {
+        return false;
+    };
+    let c = if d.dark { &DARK } else { &LIGHT };
+    draw_panels(&ctx, &scene, top, bottom, c);
+    match scene.content {
+        Content::Marks => {
+            draw_marks(&ctx, d, top, bottom, c);
+            false
+        }
+        Content::Chips => draw_chips(&ctx, d, top, bottom, c),
+    }
+}
+
+/// Draws the chips shown between the heights `top` and `bottom`; true while one travels.
+fn draw_chips(
+    ctx: &CanvasRenderingContext2d,
+    d: &mut Drawing,
+    top: f64,
+    bottom: f64,
+    c: &Colours,
+) -> bool {
+    let (shown, moving) = d.positions(now());
+    let Some(hatches) = hatches(&mut d.hatches, d.dark, ctx, c) else {
+        return moving;
+    };
+    let (cards, unowned, highlight) = (&d.cards, &d.unowned, &d.highlight);
+    canvas_font(ctx, "700 12px system-ui, sans-serif");
+    ctx.set_text_baseline("middle");
+    for (b, at) in shown
+        .iter()
+        .filter(|(_, at)| at.y < bottom && at.y + at.h > top)
+    {
+        let Some((chip, _)) = chip_of(cards, unowned, b) else {
+            continue;
+        };
+        let away = match b.holder {
+            Holder::Member(i) => cards.get(i).is_some_and(|card| card.restart.is_some()),
+            Holder::Tray => false,
+        };
+        draw_chip(ctx, chip, at, away, b.holder == Holder::Tray, c, hatches);
+        if highlight.iter().any(|h| **h == *chip.name) {
+            ctx.set_stroke_style_str(c.ink);
+            ctx.set_line_width(3.0);
+            let _ = ctx.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into()));
+            rounded(
+                ctx,
+                &Rect::new(at.x - 4.5, at.y - 4.5, at.w + 9.0, at.h + 9.0),
+                7.0,
+            );
+            ctx.stroke();
+            let _ = ctx.set_line_dash(&js_sys::Array::new());
+        }
+    }
+    moving
+}
+
+/// Draws one chip at `r`.
+fn draw_chip(
+    ctx: &CanvasRenderingContext2d,
+    chip: &Chip,
+    r: &Rect,
+    away: bool,
+    orphan: bool,
+    c: &Colours,
+    h: &Hatches,
+) {
+    let radius = if chip.stateful { 5.0 } else { r.h / 2.0 };
+    let inner = Rect::new(r.x + 1.0, r.y + 1.0, r.w - 2.0, r.h - 2.0);
+    let restoring = chip.role == ChipRole::Active && !chip.up && !away && !orphan;
+    // The fill, the edge (colour, dashed, double) and the ink of the name.
+    let (edge, ink) = match chip.role {
+        _ if orphan => (Some(c.down), c.down_ink),
+        ChipRole::Active if away => (Some(c.active), c.ink),
+        ChipRole::Active => (None, c.chip_ink),
+        ChipRole::Learner => (Some(c.learner), c.ink),
+        ChipRole::Standby => (Some(c.standby), c.ink),
+    };
+    rounded(ctx, r, radius);
+    match chip.role {
+        _ if orphan || away => ctx.set_fill_style_str(c.panel),
+        ChipRole::Active if restoring => ctx.set_fill_style_canvas_pattern(&h.restoring),
+        ChipRole::Active => ctx.set_fill_style_str(c.active),
+        ChipRole::Learner => ctx.set_fill_style_canvas_pattern(&h.learner),
+        ChipRole::Standby => ctx.set_fill_style_str(c.panel),
+    }
+    ctx.fill();
+    if let Some(edge) = edge {
+        ctx.set_stroke_style_str(edge);
+        let ready = chip.role == ChipRole::Learner && chip.ready;
+        ctx.set_line_width(if ready { 1.5 } else { 2.0 });
+        if chip.role == ChipRole::Standby {
+            let _ = ctx.set_line_dash(&js_sys::Array::of2(&5.0.into(), &3.0.into()));
+        }
+        rounded(ctx, &inner, radius - 1.0);
+        ctx.stroke();
+        if ready {
+            rounded(
+                ctx,
+                &Rect::new(r.x + 3.5, r.y + 3.5, r.w - 7.0, r.h - 7.0),
+                radius - 3.0,
+            );
+            ctx.stroke();
+        }
+        let _ = ctx.set_line_dash(&js_sys::Array::new());
+    }
+    if chip.learned {
+        ctx.set_stroke_style_str(c.learned);
+        ctx.set_line_width(2.0);
+        rounded(
+            ctx,
+            &Rect::new(r.x - 3.0, r.y - 3.0, r.w + 6.0, r.h + 6.0),
+            radius + 3.0,
+        );
+        ctx.stroke();
+    }
+    let bar = chip.shows_bar(away) && !orphan;
+    let label_y = if bar { r.y + 10.5 } else { r.y + r.h / 2.0 };
+    if restoring {
+        // Its name on a solid backing: over the hatch it would not read.
+        ctx.set_fill_style_str(c.active);
+        ctx.fill_rect(r.x + 3.0, label_y - 7.0, r.w - 6.0, 14.0);
+    }
+    ctx.set_fill_style_str(ink);
+    let glyph = if orphan { "\u{2715}" } else { chip.glyph(away) };
+    let _ = ctx.fill_text(glyph, r.x + 6.0, label_y);
+    let _ = ctx.fill_text_with_max_width(&chip.name, r.x + 19.0, label_y, r.w - 24.0);
+    if bar {
+        let track = Rect::new(r.x + 6.0, r.y + r.h - 10.0, r.w - 12.0, 5.0);
+        let (back, fill) = match chip.role {
+            ChipRole::Active => (mix(c.chip_ink, c.active, 0.35), c.chip_ink),
+            ChipRole::Learner if chip.ready => (mix(c.muted, c.panel, 0.35), c.ready),
+            ChipRole::Learner => (mix(c.muted, c.panel, 0.35), c.learner),
+            ChipRole::Standby => (mix(c.muted, c.panel, 0.35), c.standby),
+        };
+        ctx.set_fill_style_str(&back);
+        rounded(ctx, &track, 2.5);
+        ctx.fill();
+        ctx.set_fill_style_str(fill);
+        rounded(
+            ctx,
+            &Rect::new(
+                track.x,
+                track.y,
+                track.w * f64::from(chip.progress.min(100)) / 100.0,
+                track.h,
+            ),
+            2.5,
+        );
+        ctx.fill();
+    }
+}
