@@ -72,6 +72,10 @@ impl Drawing {
     ) {
         (self.scene, self.cards, self.unowned, self.names) = (scene, cards, unowned, names);
         (self.highlight, self.dark, self.motion) = (highlight, dark, motion);
+        // A jump (a scrub, a load) or motion turned off: chips are simply drawn where they are.
+        if !motion {
+            self.flights.clear();
+        }
     }
 }
 

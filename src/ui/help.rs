@@ -47,7 +47,7 @@ pub fn help_dialog(props: &HelpProps) -> Html {
                         { " single-key shortcuts (turn off if they get in the way of your screen reader or voice control)" }</label>
                 </p>
                 <p>
-                    <label><input type="checkbox" checked={props.motion} onchange={motion} />{ " animate tasks moving between members" }</label>
+                    <label><input type="checkbox" data-testid="motion-toggle" checked={props.motion} onchange={motion} />{ " animate tasks moving between members" }</label>
                 </p>
                 <h3>{ "Glossary" }</h3>
                 <dl>

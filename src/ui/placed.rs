@@ -62,6 +62,11 @@ fn paint(group: &NodeRef, canvas: &NodeRef, painter: &Rc<RefCell<Painter>>) {
     };
     let mut p = painter.borrow_mut();
     let moving = draw(&g, &c, &mut p.drawing);
+    // Says whether a chip is on its way (a test waits on it; nothing is styled by it).
+    let flying = if moving { "true" } else { "false" };
+    if c.get_attribute("data-moving").as_deref() != Some(flying) {
+        let _ = c.set_attribute("data-moving", flying);
+    }
     p.next = moving.then(|| {
         let (group, canvas, painter) = (group.clone(), canvas.clone(), painter.clone());
         request_animation_frame(move |_| paint(&group, &canvas, &painter))

@@ -1,3 +1,6 @@
+//! The scene's layout: every box inside the group and its card, none overlapping, zones around
+//! their members, the tray below, chips in rows and marks in rows of sixteen, at any width.
+
 use super::*;
 use crate::engine::member::MemberStatus;
 use crate::model::{MemberId, TaskId};

@@ -181,6 +181,42 @@ test('adding a member: a learner appears, fills up, turns ready and takes over',
   );
 });
 
+test('a chip that changes hands travels there on the canvas, and does not when motion is off', async () => {
+  const page = await open();
+  // Steps to the next event and watches the group's canvas for the next half second: whether a
+  // chip was on its way, and whether it had landed by the end.
+  const step = () =>
+    page.evaluate(
+      () =>
+        new Promise((done) => {
+          const canvas = document.querySelector('#stage .group canvas');
+          document.querySelector('[data-testid=step]').click();
+          const start = performance.now();
+          let flew = false;
+          const look = () => {
+            flew ||= canvas.dataset.moving === 'true';
+            if (performance.now() - start < 500) requestAnimationFrame(look);
+            else done({ flew, landed: canvas.dataset.moving === 'false' });
+          };
+          requestAnimationFrame(look);
+        }),
+    );
+  const steps = async () => {
+    await preset(page, 'scale-up-running');
+    const seen = [];
+    for (let i = 0; i < 8; i++) seen.push(await step());
+    return seen;
+  };
+  const moving = await steps();
+  assert.ok(moving.some((s) => s.flew), `a chip travelled in one of the steps: ${JSON.stringify(moving)}`);
+  assert.ok(moving.every((s) => s.landed), 'and landed within half a second');
+  await page.click('[data-testid=help-button]');
+  await page.click('[data-testid=motion-toggle]');
+  await page.keyboard.press('Escape');
+  const still = await steps();
+  assert.ok(still.every((s) => !s.flew), `with motion off, nothing travels: ${JSON.stringify(still)}`);
+});
+
 test('draining a member: it leaves once its learners took its tasks', async () => {
   const page = await open();
   await preset(page, 'scale-up-running');
