@@ -8,7 +8,9 @@ use crate::engine::member::MemberStatus;
 use crate::model::Command;
 use crate::playground::glossary;
 use crate::playground::{back_in, Action, RestartChoice};
-use crate::views::frame::{marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot};
+use crate::views::frame::{
+    chips_summary, marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot,
+};
 use crate::views::scene::{Content, Rect};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -26,6 +28,9 @@ pub struct ChipProps {
     /// Its member is restarting: an active is down until the member is back.
     #[prop_or_default]
     pub away: bool,
+    /// The card's first chip: Tab reaches it, the arrow keys the others.
+    #[prop_or_default]
+    pub first: bool,
 }
 
 /// A task as one member holds it.
@@ -33,7 +38,6 @@ pub struct ChipProps {
 pub fn task_chip(props: &ChipProps) -> Html {
     let chip = &props.chip;
     let away = props.away && chip.role == ChipRole::Active;
-    let shows_bar = chip.shows_bar(away);
     let label = chip.label(&props.member, away);
     let tip = chip.bar_tip(away);
     let p = props.place;
@@ -52,7 +56,7 @@ pub fn task_chip(props: &ChipProps) -> Html {
             data-progress={(chip.role != ChipRole::Active || !chip.up).then(|| chip.progress.to_string())}
             title={label.clone()}
             role="listitem"
-            tabindex={shows_bar.then_some("0")}
+            tabindex={if props.first { "0" } else { "-1" }}
             aria-label={label}
         >
             if let Some(tip) = tip {
@@ -183,6 +187,35 @@ fn card_actions(props: &ActionsProps) -> Html {
     }
 }
 
+/// The arrow keys, Home and End move the focus over a card's chips (in reading order, a
+/// roving tab stop), and keep the playground's own arrow keys (step, back) from acting
+/// meanwhile.
+fn roving_focus() -> Callback<KeyboardEvent> {
+    Callback::from(|e: KeyboardEvent| {
+        let Some(chip) = e.target_dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        let next = match e.key().as_str() {
+            "ArrowRight" | "ArrowDown" => chip.next_element_sibling(),
+            "ArrowLeft" | "ArrowUp" => chip.previous_element_sibling(),
+            "Home" => chip
+                .parent_element()
+                .and_then(|list| list.first_element_child()),
+            "End" => chip
+                .parent_element()
+                .and_then(|list| list.last_element_child()),
+            _ => return,
+        };
+        e.prevent_default();
+        e.stop_propagation();
+        if let Some(next) =
+            next.and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(n).ok())
+        {
+            let _ = next.focus();
+        }
+    })
+}
+
 /// A member: its header, its chips (or marks) and its buttons.
 #[function_component(MemberCard)]
 pub fn member_card(props: &CardProps) -> Html {
@@ -210,7 +243,7 @@ pub fn member_card(props: &CardProps) -> Html {
                 card.restart.map(|c| format!(", {}", back_in(c.back_in_ms))).unwrap_or_default(),
                 card.zone.as_ref().map(|z| format!(", zone {z}")).unwrap_or_default(),
                 if card.leader { ", leader" } else { "" },
-                props.dots.as_ref().map(|d| marks_summary(d, away)).unwrap_or_default())}
+                props.dots.as_ref().map_or_else(|| chips_summary(&card.chips), |d| marks_summary(d, away)))}
         >
             <CardHeader name={name.clone()} leader={card.leader} state={card.status}
                 capacity={card.capacity} restore_rate={card.restore_rate} />
@@ -221,14 +254,15 @@ pub fn member_card(props: &CardProps) -> Html {
                 <MiniChips dots={dots.clone()} names={props.names.clone()} member={name.clone()}
                     place={place} in_group={in_group} on_hover={props.on_hover.clone()} away={away} on_action={props.on_action.clone()} />
             } else {
-            <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)}>
-                { for card.chips.iter().zip(props.chips.iter()).map(|(chip, place)| html! {
+            <div class="chips" role="list" aria-label={format!("tasks of {}", card.name)} onkeydown={roving_focus()}>
+                { for card.chips.iter().zip(props.chips.iter()).enumerate().map(|(i, (chip, place))| html! {
                     <TaskChip
                         key={format!("{}:{}", chip.name, chip.role.name())}
                         chip={chip.clone()}
                         member={name.clone()}
                         place={*place}
                         away={away}
+                        first={i == 0}
                     />
                 }) }
             </div>

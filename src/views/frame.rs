@@ -232,6 +232,44 @@ pub fn marks_summary(dots: &[Dot], away: bool) -> String {
     )
 }
 
+/// What a member holds, in words, for a card whose tasks are chips: the tasks it runs, learns
+/// (with how much it has replayed) and keeps standbys of, the first few of each by name
+/// ("runs T1 and T4, learns T2 (43 %), standby for T5").
+pub fn chips_summary(chips: &[Chip]) -> String {
+    const NAMED: usize = 6;
+    let listed = |role: ChipRole, with_progress: bool| -> Option<String> {
+        let of: Vec<&Chip> = chips.iter().filter(|c| c.role == role).collect();
+        let named: Vec<String> = of
+            .iter()
+            .take(NAMED)
+            .map(|c| match with_progress {
+                true => format!("{} ({} %)", c.name, c.progress),
+                false => c.name.to_string(),
+            })
+            .collect();
+        let more = of.len().saturating_sub(NAMED);
+        match (named.split_last(), more) {
+            (None, _) => None,
+            (Some((last, [])), 0) => Some(last.clone()),
+            (Some((last, rest)), 0) => Some(format!("{} and {last}", rest.join(", "))),
+            (Some(_), more) => Some(format!("{} and {more} more", named.join(", "))),
+        }
+    };
+    let parts: Vec<String> = [
+        listed(ChipRole::Active, false).map(|t| format!("runs {t}")),
+        listed(ChipRole::Learner, true).map(|t| format!("learns {t}")),
+        listed(ChipRole::Standby, false).map(|t| format!("standby for {t}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        ": no tasks".to_string()
+    } else {
+        format!(": {}", parts.join(", "))
+    }
+}
+
 /// The tasks nobody runs, in words: how many, and the first few by name.
 pub fn orphans_text(chips: &[Chip]) -> String {
     const NAMED: usize = 24;
@@ -807,6 +845,29 @@ mod wording {
         assert_eq!(
             state_text(MemberStatus::Crashed),
             MemberStatus::Crashed.name()
+        );
+    }
+
+    #[test]
+    fn a_member_says_what_it_runs_learns_and_keeps_standbys_of() {
+        assert_eq!(chips_summary(&[]), ": no tasks");
+        let held = [
+            chip("T1", ChipRole::Active, true),
+            chip("T4", ChipRole::Active, true),
+            chip("T2", ChipRole::Learner, false),
+            chip("T5", ChipRole::Standby, false),
+        ];
+        assert_eq!(
+            chips_summary(&held),
+            ": runs T1 and T4, learns T2 (40 %), standby for T5"
+        );
+        assert_eq!(chips_summary(&held[..1]), ": runs T1");
+        let many: Vec<Chip> = (0..9)
+            .map(|i| chip(&format!("T{i}"), ChipRole::Active, true))
+            .collect();
+        assert_eq!(
+            chips_summary(&many),
+            ": runs T0, T1, T2, T3, T4, T5 and 3 more"
         );
     }
 

@@ -160,6 +160,21 @@ test('adding a member: a learner appears, fills up, turns ready and takes over',
   assert.ok(first.every((c) => c.ready === 'false' && c.progress < 100));
   // The S1 side shows the tasks as learned.
   assert.equal(await page.$$eval('[data-member-id=S1] [data-learned=true]', (l) => l.length), 3);
+  // A card's name says what it holds; its chips are one tab stop, and the arrow keys go over them.
+  assert.match(await page.getAttribute('[data-member-id=S2]', 'aria-label'), /^member S2, live: learns T\d \(\d+ %\), T\d \(\d+ %\) and T\d \(\d+ %\)$/);
+  assert.match(await page.getAttribute('[data-member-id=S1]', 'aria-label'), /: runs T1, T2, T3, T4, T5 and T6$/);
+  const focused = () => page.evaluate(() => document.activeElement?.dataset.taskId);
+  const clockBefore = await clock(page);
+  await page.focus('[data-member-id=S1] [data-testid=task][tabindex="0"]');
+  assert.equal(await focused(), 'T1');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await focused(), 'T3');
+  await page.keyboard.press('End');
+  assert.equal(await focused(), 'T6');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(), 'T5');
+  assert.equal(await clock(page), clockBefore, 'the arrow keys moved the focus, not the clock');
   const before = Math.max(...first.map((c) => c.progress));
   await page.click('[data-testid=step]');
   await page.click('[data-testid=step]');
