@@ -6,7 +6,7 @@
 
 use super::colours::{mix, Colours, DARK, LIGHT};
 use super::dom::{canvas_2d, canvas_font};
-use super::mini::draw_marks;
+use super::mini::{draw_marks, MemberMarks};
 use crate::views::frame::{Card, Chip, ChipRole};
 use crate::views::scene::{ChipBox, Content, Holder, Rect, Scene};
 use std::collections::HashMap;
@@ -55,6 +55,8 @@ pub struct Drawing {
     flights: HashMap<Key, Flight>,
     /// The hatches, for the theme they were made for.
     hatches: Option<(bool, Hatches)>,
+    /// Each member's marks as last drawn, by member id.
+    marks: HashMap<u32, MemberMarks>,
 }
 
 impl Drawing {
@@ -301,7 +303,9 @@ pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> boo
     draw_panels(&ctx, &scene, top, bottom, c);
     match scene.content {
         Content::Marks => {
-            draw_marks(&ctx, d, top, bottom, c);
+            let mut kept = std::mem::take(&mut d.marks);
+            draw_marks(&ctx, d, &mut kept, (top, bottom), c);
+            d.marks = kept;
             false
         }
         Content::Chips => draw_chips(&ctx, d, top, bottom, c),

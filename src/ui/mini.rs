@@ -13,6 +13,7 @@ use crate::playground::Action;
 use crate::views::frame::{ChipRole, Dot};
 use crate::views::marks::{at, origin_and_scale, paths, Layer, LAYERS};
 use crate::views::scene::Rect;
+use std::collections::HashMap;
 use std::rc::Rc;
 use web_sys::{CanvasRenderingContext2d, Element, Path2d};
 use yew::prelude::*;
@@ -148,12 +149,50 @@ fn draw_layer(ctx: &CanvasRenderingContext2d, layer: Layer, path: &Path2d, c: &C
     }
 }
 
-/// Draws the marks of the cards shown between the heights `top` and `bottom`.
+/// A member's marks as the canvas draws them, and what they were drawn from: a member whose
+/// marks did not change is drawn with the same paths, not parsed again.
+pub struct MemberMarks {
+    /// Its marks.
+    dots: Vec<Dot>,
+    /// Whether it was restarting.
+    away: bool,
+    /// The names ringed.
+    highlight: Vec<String>,
+    /// Each layer used, with its path.
+    layers: Vec<(Layer, Path2d)>,
+}
+
+impl MemberMarks {
+    /// The paths of `dots`, kept with what they were drawn from.
+    fn of(dots: Vec<Dot>, away: bool, names: &[String], highlight: &[String]) -> MemberMarks {
+        let paths = paths(&dots, names, highlight, away);
+        let layers = LAYERS
+            .iter()
+            .zip(paths.iter())
+            .filter(|(_, d)| !d.is_empty())
+            .filter_map(|(layer, d)| Path2d::new_with_path_string(d).ok().map(|p| (*layer, p)))
+            .collect();
+        MemberMarks {
+            dots,
+            away,
+            highlight: highlight.to_vec(),
+            layers,
+        }
+    }
+
+    /// Whether these paths still draw the marks of `dots`.
+    fn draws(&self, dots: &[Dot], away: bool, highlight: &[String]) -> bool {
+        self.dots == dots && self.away == away && self.highlight == highlight
+    }
+}
+
+/// Draws the marks of the cards shown between the heights `top` and `bottom`, keeping each
+/// member's paths in `kept` (by member id) for the next frame.
 pub fn draw_marks(
     ctx: &CanvasRenderingContext2d,
     d: &Drawing,
-    top: f64,
-    bottom: f64,
+    kept: &mut HashMap<u32, MemberMarks>,
+    (top, bottom): (f64, f64),
     colours: &Colours,
 ) {
     let ratio = pixel_ratio();
@@ -163,15 +202,23 @@ pub fn draw_marks(
             continue;
         };
         let dots: Vec<Dot> = card.chips.iter().map(Dot::of).collect();
-        let layers = paths(&dots, &d.names, &d.highlight, card.restart.is_some());
+        let away = card.restart.is_some();
+        let marks = match kept.get(&card.id.0) {
+            Some(k) if k.draws(&dots, away, &d.highlight) => k,
+            _ => {
+                kept.insert(
+                    card.id.0,
+                    MemberMarks::of(dots, away, &d.names, &d.highlight),
+                );
+                &kept[&card.id.0]
+            }
+        };
         let s = m.scale * ratio / units;
         let x = (m.content.x + margin * m.scale) * ratio;
         let y = (m.content.y - top + margin * m.scale) * ratio;
         let _ = ctx.set_transform(s, 0.0, 0.0, s, x, y);
-        for (layer, path) in LAYERS.iter().zip(layers.iter()) {
-            if let (false, Ok(path)) = (path.is_empty(), Path2d::new_with_path_string(path)) {
-                draw_layer(ctx, *layer, &path, colours);
-            }
+        for (layer, path) in &marks.layers {
+            draw_layer(ctx, *layer, path, colours);
         }
     }
 }
