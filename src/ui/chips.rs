@@ -29,10 +29,9 @@ struct Flight {
     start: f64,
 }
 
-/// What the group's canvas draws, kept so that a scroll or a chip's flight draws it again
-/// without the page rendering.
+/// What the page shows in the group at a render: what the canvas draws.
 #[derive(Default)]
-pub struct Drawing {
+pub struct Shown {
     /// The group laid out.
     pub scene: Rc<Scene>,
     /// The cards.
@@ -47,6 +46,14 @@ pub struct Drawing {
     pub dark: bool,
     /// Chips travel when they move.
     pub motion: bool,
+}
+
+/// The group's canvas: what it shows and what it keeps between frames, so that a scroll or
+/// a chip's flight draws it again without the page rendering.
+#[derive(Default)]
+pub struct Drawing {
+    /// What the last render showed.
+    shown: Shown,
     /// Where the group was last seen on the screen.
     pub seen: Seen,
     /// Where each chip was last laid out.
@@ -60,24 +67,13 @@ pub struct Drawing {
 }
 
 impl Drawing {
-    /// What a new frame of the page shows.
-    #[allow(clippy::too_many_arguments)]
-    pub fn update(
-        &mut self,
-        scene: Rc<Scene>,
-        cards: Rc<Vec<Card>>,
-        unowned: Vec<Chip>,
-        names: Rc<Vec<String>>,
-        highlight: Vec<String>,
-        dark: bool,
-        motion: bool,
-    ) {
-        (self.scene, self.cards, self.unowned, self.names) = (scene, cards, unowned, names);
-        (self.highlight, self.dark, self.motion) = (highlight, dark, motion);
+    /// What a new render of the page shows.
+    pub fn show(&mut self, shown: Shown) {
         // A jump (a scrub, a load) or motion turned off: chips are simply drawn where they are.
-        if !motion {
+        if !shown.motion {
             self.flights.clear();
         }
+        self.shown = shown;
     }
 }
 
@@ -142,11 +138,11 @@ fn hatches<'a>(
 impl Drawing {
     /// Where each chip is drawn now, moving chips on their way; true while any still moves.
     fn positions(&mut self, now: f64) -> (Vec<(ChipBox, Rect)>, bool) {
-        let mut placed = HashMap::with_capacity(self.scene.chips.len());
-        let mut out = Vec::with_capacity(self.scene.chips.len());
+        let mut placed = HashMap::with_capacity(self.shown.scene.chips.len());
+        let mut out = Vec::with_capacity(self.shown.scene.chips.len());
         let mut moving = false;
-        for b in &self.scene.chips {
-            let Some((chip, member)) = chip_of(&self.cards, &self.unowned, b) else {
+        for b in &self.shown.scene.chips {
+            let Some((chip, member)) = chip_of(&self.shown.cards, &self.shown.unowned, b) else {
                 continue;
             };
             let key: Key = (
@@ -159,7 +155,7 @@ impl Drawing {
                 },
             );
             let shown = |f: &Flight| f.from.toward(&b.rect, ease((now - f.start) / TRAVEL_MS));
-            if let (true, Some(&was)) = (self.motion, self.placed.get(&key)) {
+            if let (true, Some(&was)) = (self.shown.motion, self.placed.get(&key)) {
                 if (was.x - b.rect.x).abs() > 1.0 || (was.y - b.rect.y).abs() > 1.0 {
                     let from = self.flights.get(&key).map_or(was, shown);
                     self.flights.insert(key, Flight { from, start: now });
@@ -295,16 +291,16 @@ pub fn draw_panels(
 /// Draws the cards' panels and what they hold where the view shows them; true while a
 /// chip still travels (the caller draws again on the next animation frame).
 pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> bool {
-    let scene = d.scene.clone();
+    let scene = d.shown.scene.clone();
     let Some((ctx, top, bottom)) = shown_part(group, canvas, &scene, &mut d.seen) else {
         return false;
     };
-    let c = if d.dark { &DARK } else { &LIGHT };
+    let c = if d.shown.dark { &DARK } else { &LIGHT };
     draw_panels(&ctx, &scene, top, bottom, c);
     match scene.content {
         Content::Marks => {
             let mut kept = std::mem::take(&mut d.marks);
-            draw_marks(&ctx, d, &mut kept, (top, bottom), c);
+            draw_marks(&ctx, &d.shown, &mut kept, (top, bottom), c);
             d.marks = kept;
             false
         }
@@ -321,10 +317,10 @@ fn draw_chips(
     c: &Colours,
 ) -> bool {
     let (shown, moving) = d.positions(now());
-    let Some(hatches) = hatches(&mut d.hatches, d.dark, ctx, c) else {
+    let Some(hatches) = hatches(&mut d.hatches, d.shown.dark, ctx, c) else {
         return moving;
     };
-    let (cards, unowned, highlight) = (&d.cards, &d.unowned, &d.highlight);
+    let (cards, unowned, highlight) = (&d.shown.cards, &d.shown.unowned, &d.shown.highlight);
     canvas_font(ctx, "700 12px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
     for (b, at) in shown

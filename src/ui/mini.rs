@@ -6,7 +6,7 @@
 //! was laid out and painted by the browser on every frame the marks changed, and every canvas
 //! is a composited layer of its own.
 
-use super::chips::Drawing;
+use super::chips::Shown;
 use super::colours::Colours;
 use super::dom::pixel_ratio;
 use crate::playground::Action;
@@ -190,7 +190,7 @@ impl MemberMarks {
 /// member's paths in `kept` (by member id) for the next frame.
 pub fn draw_marks(
     ctx: &CanvasRenderingContext2d,
-    d: &Drawing,
+    d: &Shown,
     kept: &mut HashMap<u32, MemberMarks>,
     (top, bottom): (f64, f64),
     colours: &Colours,

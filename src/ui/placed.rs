@@ -3,7 +3,7 @@
 //! own elements, and what the cards hold (chips or, in a large group, marks) drawn on one
 //! canvas under them, only where the view shows it ([`super::chips`], [`super::mini`]).
 
-use super::chips::{draw, Drawing};
+use super::chips::{draw, Drawing, Shown};
 use super::group::{zone_heading, MemberCard};
 use super::hooks::use_width;
 use super::mini::Hover;
@@ -127,10 +127,16 @@ pub fn placed_group(props: &PlacedProps) -> Html {
             props.motion,
         );
         use_effect(move || {
-            painter
-                .borrow_mut()
-                .drawing
-                .update(scene, cards, unowned, names, highlight, dark, motion);
+            let shown = Shown {
+                scene,
+                cards,
+                unowned,
+                names,
+                highlight,
+                dark,
+                motion,
+            };
+            painter.borrow_mut().drawing.show(shown);
             paint(&group, &canvas, &painter);
         });
     }
