@@ -422,6 +422,9 @@ fn find(
 ) -> Option<u64> {
     let roster = lane.run.engine().roster();
     let member = |name: &str| roster.member_id(name);
+    // When the first event of a kind happened.
+    let first =
+        |kind: &dyn Fn(&EventKind) -> bool| events.iter().find(|e| kind(&e.kind)).map(|e| e.at);
     match wait {
         Wait::Start => Some(0),
         Wait::Assigned(index) => rounds
@@ -434,50 +437,29 @@ fn find(
             .and_then(|r| r.synced_at),
         Wait::LearnerReady(m, t) => {
             let (m, t) = (member(m)?, roster.task_id(t)?);
-            events.iter().find_map(|e| match e.kind {
-                EventKind::LearnerReady(em, et) if em == m && et == t => Some(e.at),
-                _ => None,
-            })
+            first(&|k| matches!(k, EventKind::LearnerReady(em, et) if *em == m && *et == t))
         }
         Wait::Crashed(m) => {
             let m = member(m)?;
-            events.iter().find_map(|e| match e.kind {
-                EventKind::MemberCrashed(em) if em == m => Some(e.at),
-                _ => None,
-            })
+            first(&|k| matches!(k, EventKind::MemberCrashed(em) if *em == m))
         }
         Wait::CrashDetected(m) => {
             let m = member(m)?;
-            events.iter().find_map(|e| match e.kind {
-                EventKind::CrashDetected(em) if em == m => Some(e.at),
-                _ => None,
-            })
+            first(&|k| matches!(k, EventKind::CrashDetected(em) if *em == m))
         }
         Wait::Departed(m) => {
             let m = member(m)?;
-            events.iter().find_map(|e| match e.kind {
-                EventKind::MemberLeft(em, LeaveReason::Drained) if em == m => Some(e.at),
-                _ => None,
-            })
+            first(&|k| matches!(k, EventKind::MemberLeft(em, LeaveReason::Drained) if *em == m))
         }
         Wait::Restarted(m) => {
             let m = member(m)?;
-            events.iter().find_map(|e| match e.kind {
-                EventKind::MemberRestarted(em) if em == m => Some(e.at),
-                _ => None,
-            })
+            first(&|k| matches!(k, EventKind::MemberRestarted(em) if *em == m))
         }
         Wait::Returned(m) => {
             let m = member(m)?;
-            events.iter().find_map(|e| match e.kind {
-                EventKind::MemberReturned(em) if em == m => Some(e.at),
-                _ => None,
-            })
+            first(&|k| matches!(k, EventKind::MemberReturned(em) if *em == m))
         }
-        Wait::ZoneCrashed(zone) => events.iter().find_map(|e| match &e.kind {
-            EventKind::ZoneCrashed(z) if z == zone => Some(e.at),
-            _ => None,
-        }),
+        Wait::ZoneCrashed(zone) => first(&|k| matches!(k, EventKind::ZoneCrashed(z) if z == zone)),
         Wait::Rest => {
             let done = lane.run.finished();
             done.then(|| lane.run.engine().tally().rest_since).flatten()
