@@ -7,7 +7,7 @@
 use super::colours::{mix, Colours, DARK, LIGHT};
 use super::dom::{canvas_2d, canvas_font};
 use super::mini::{draw_marks, MemberMarks};
-use crate::views::frame::{Card, Chip, ChipRole};
+use crate::views::frame::{Card, Chip, ChipRole, Dot};
 use crate::views::scene::{ChipBox, Content, Holder, Rect, Scene};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -36,6 +36,8 @@ pub struct Shown {
     pub scene: Rc<Scene>,
     /// The cards.
     pub cards: Rc<Vec<Card>>,
+    /// With marks: each card's marks, in card order.
+    pub dots: Vec<Rc<[Dot]>>,
     /// Tasks nobody runs.
     pub unowned: Vec<Chip>,
     /// Task names (the marks' rings).

@@ -153,7 +153,7 @@ fn draw_layer(ctx: &CanvasRenderingContext2d, layer: Layer, path: &Path2d, c: &C
 /// marks did not change is drawn with the same paths, not parsed again.
 pub struct MemberMarks {
     /// Its marks.
-    dots: Vec<Dot>,
+    dots: Rc<[Dot]>,
     /// Whether it was restarting.
     away: bool,
     /// The names ringed.
@@ -164,7 +164,7 @@ pub struct MemberMarks {
 
 impl MemberMarks {
     /// The paths of `dots`, kept with what they were drawn from.
-    fn of(dots: Vec<Dot>, away: bool, names: &[String], highlight: &[String]) -> MemberMarks {
+    fn of(dots: Rc<[Dot]>, away: bool, names: &[String], highlight: &[String]) -> MemberMarks {
         let paths = paths(&dots, names, highlight, away);
         let layers = LAYERS
             .iter()
@@ -182,7 +182,7 @@ impl MemberMarks {
 
     /// Whether these paths still draw the marks of `dots`.
     fn draws(&self, dots: &[Dot], away: bool, highlight: &[String]) -> bool {
-        self.dots == dots && self.away == away && self.highlight == highlight
+        *self.dots == *dots && self.away == away && self.highlight == highlight
     }
 }
 
@@ -198,17 +198,16 @@ pub fn draw_marks(
     let ratio = pixel_ratio();
     let (margin, units) = origin_and_scale();
     for m in d.scene.members_between(top, bottom) {
-        let Some(card) = d.cards.get(m.card) else {
+        let (Some(card), Some(dots)) = (d.cards.get(m.card), d.dots.get(m.card)) else {
             continue;
         };
-        let dots: Vec<Dot> = card.chips.iter().map(Dot::of).collect();
         let away = card.restart.is_some();
         let marks = match kept.get(&card.id.0) {
-            Some(k) if k.draws(&dots, away, &d.highlight) => k,
+            Some(k) if k.draws(dots, away, &d.highlight) => k,
             _ => {
                 kept.insert(
                     card.id.0,
-                    MemberMarks::of(dots, away, &d.names, &d.highlight),
+                    MemberMarks::of(dots.clone(), away, &d.names, &d.highlight),
                 );
                 &kept[&card.id.0]
             }

@@ -117,9 +117,19 @@ pub fn placed_group(props: &PlacedProps) -> Html {
         width,
     ));
     use_redraw_on_scroll(&group, &canvas, &painter);
+    // With marks, each card's marks: read once, for its card's element and for the canvas.
+    let dots: Vec<Rc<[Dot]>> = match props.content {
+        Content::Marks => props
+            .cards
+            .iter()
+            .map(|c| c.chips.iter().map(Dot::of).collect())
+            .collect(),
+        Content::Chips => Vec::new(),
+    };
     {
         let (group, canvas, painter) = (group.clone(), canvas.clone(), painter.clone());
         let (scene, cards, unowned) = (scene.clone(), props.cards.clone(), props.unowned.clone());
+        let dots = dots.clone();
         let (names, highlight, dark, motion) = (
             props.names.clone(),
             props.highlight.clone(),
@@ -130,6 +140,7 @@ pub fn placed_group(props: &PlacedProps) -> Html {
             let shown = Shown {
                 scene,
                 cards,
+                dots,
                 unowned,
                 names,
                 highlight,
@@ -152,11 +163,9 @@ pub fn placed_group(props: &PlacedProps) -> Html {
     let inside = |r: &Rect| Rect::new(r.x + border, r.y + border, r.w, r.h);
     let member = |m: &MemberBox, origin: &Rect| {
         let card = &props.cards[m.card];
-        let marks = props.content == Content::Marks;
-        let (dots, marks, chips) = if marks {
-            let dots: Rc<[Dot]> = card.chips.iter().map(Dot::of).collect();
+        let (dots, marks, chips) = if let Some(dots) = dots.get(m.card) {
             (
-                Some(dots),
+                Some(dots.clone()),
                 Some((m.content.within(&inside(&m.rect)), m.content)),
                 Rc::from([]),
             )
