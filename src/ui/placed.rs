@@ -93,6 +93,16 @@ fn use_redraw_on_scroll(group: &NodeRef, canvas: &NodeRef, painter: &Rc<RefCell<
     });
 }
 
+/// After each render, hands the canvas what the page shows and draws it.
+#[hook]
+fn use_drawing(group: &NodeRef, canvas: &NodeRef, painter: &Rc<RefCell<Painter>>, shown: Shown) {
+    let (group, canvas, painter) = (group.clone(), canvas.clone(), painter.clone());
+    use_effect(move || {
+        painter.borrow_mut().drawing.show(shown);
+        paint(&group, &canvas, &painter);
+    });
+}
+
 /// The group of members, placed, over its canvas.
 #[function_component(PlacedGroup)]
 pub fn placed_group(props: &PlacedProps) -> Html {
@@ -126,31 +136,17 @@ pub fn placed_group(props: &PlacedProps) -> Html {
             .collect(),
         Content::Chips => Vec::new(),
     };
-    {
-        let (group, canvas, painter) = (group.clone(), canvas.clone(), painter.clone());
-        let (scene, cards, unowned) = (scene.clone(), props.cards.clone(), props.unowned.clone());
-        let dots = dots.clone();
-        let (names, highlight, dark, motion) = (
-            props.names.clone(),
-            props.highlight.clone(),
-            props.dark,
-            props.motion,
-        );
-        use_effect(move || {
-            let shown = Shown {
-                scene,
-                cards,
-                dots,
-                unowned,
-                names,
-                highlight,
-                dark,
-                motion,
-            };
-            painter.borrow_mut().drawing.show(shown);
-            paint(&group, &canvas, &painter);
-        });
-    }
+    let shown = Shown {
+        scene: scene.clone(),
+        cards: props.cards.clone(),
+        dots: dots.clone(),
+        unowned: props.unowned.clone(),
+        names: props.names.clone(),
+        highlight: props.highlight.clone(),
+        dark: props.dark,
+        motion: props.motion,
+    };
+    use_drawing(&group, &canvas, &painter, shown);
     let hover = use_state_eq(|| None::<Hover>);
     // One callback for every render, so that a card whose own props are unchanged is not
     // drawn again.
