@@ -8,6 +8,7 @@ use super::schedule::ScheduleEdit;
 use crate::model::{Command, Strategy};
 use crate::playground::link::ViewMode;
 use crate::views::charts::ChartKind;
+use crate::views::scene::{Centre, Zoom};
 use serde::{Deserialize, Serialize};
 
 /// Playback speeds offered (virtual seconds per real second).
@@ -64,6 +65,13 @@ pub enum Action {
     ToggleStrategy(Strategy),
     /// Find a task or a member by name in the group (empty: stop finding).
     Find(String),
+    /// Show the group as an overview or as cards, and bring a member or zone to the middle.
+    Zoom {
+        /// How far.
+        zoom: Zoom,
+        /// What to bring to the middle of the view (zooming into the cards).
+        centre: Option<Centre>,
+    },
     /// Which lane the compare view's per-lane charts show.
     ChartLane(usize),
     /// Show an error that happened in the browser.

@@ -48,6 +48,7 @@ pub use startup::{Query, Startup};
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};
 use crate::playground::session::Session;
 use crate::presets::PRESETS;
+use crate::views::scene::{Centre, Zoom};
 
 /// What the page's error line shows until it is dismissed or fixed.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,6 +112,8 @@ pub struct Playground {
     view: ViewMode,
     chart_lane: usize,
     find: String,
+    /// How far the group is zoomed (none chosen: as it fits), and what was zoomed into.
+    zoom: Option<(Zoom, Option<Centre>)>,
     preset: Option<&'static str>,
     error: Option<Problem>,
     notice: Option<String>,
@@ -157,6 +160,7 @@ impl Playground {
             view: ViewMode::Single,
             chart_lane: 0,
             find: String::new(),
+            zoom: None,
             preset,
             error: None,
             notice: None,
@@ -240,6 +244,11 @@ impl Playground {
     pub fn theme(&self) -> Theme {
         self.theme
     }
+    /// How far the group is zoomed, if a person chose, and what they zoomed into.
+    pub fn zoom(&self) -> Option<(Zoom, Option<Centre>)> {
+        self.zoom.clone()
+    }
+
     /// Chip movements animate (off when the reader prefers reduced motion).
     pub fn motion(&self) -> bool {
         self.motion
@@ -366,6 +375,10 @@ impl Playground {
                 self.find = text.trim().to_string();
                 Vec::new()
             }
+            Action::Zoom { zoom, centre } => {
+                self.zoom = Some((zoom, centre));
+                Vec::new()
+            }
             Action::ChartLane(lane) => {
                 self.chart_lane = lane;
                 Vec::new()
@@ -407,6 +420,7 @@ impl Playground {
     fn replace_session(&mut self, session: Session) {
         self.session = session;
         self.memos.clear();
+        self.zoom = None;
         self.application = None;
         self.application_open = false;
         // An open configuration form shows the new scenario.

@@ -720,6 +720,29 @@ fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
 }
 
 #[test]
+fn a_zoom_is_kept_until_another_scenario_is_loaded() {
+    use crate::views::scene::{Centre, Zoom};
+    let session = Session::new(crate::presets::scale_out(45, 50, 100), &[]).expect("starts");
+    let mut pg = Playground::new(session, None);
+    assert_eq!(pg.zoom(), None, "as the group fits, until a person chooses");
+    let into = Some(Centre::Member("S7".into()));
+    pg.act(Action::Zoom {
+        zoom: Zoom::Cards,
+        centre: into.clone(),
+    });
+    assert_eq!(pg.zoom(), Some((Zoom::Cards, into.clone())));
+    pg.act(Action::Command(crate::model::Command::Crash("S3".into())));
+    assert_eq!(pg.zoom(), Some((Zoom::Cards, into)), "a command keeps it");
+    pg.act(Action::Zoom {
+        zoom: Zoom::Overview,
+        centre: None,
+    });
+    assert_eq!(pg.zoom(), Some((Zoom::Overview, None)));
+    pg.act(Action::Preset(crate::presets::PRESETS[0].id.into()));
+    assert_eq!(pg.zoom(), None, "another scenario opens as it fits");
+}
+
+#[test]
 fn the_log_of_a_large_group_shows_only_the_members_with_news() {
     let session = Session::new(crate::presets::scale_out(45, 50, 100), &[]).expect("starts");
     let mut pg = Playground::new(session, None);

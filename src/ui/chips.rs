@@ -7,6 +7,7 @@
 use super::colours::{mix, Colours, DARK, LIGHT};
 use super::dom::{canvas_2d, canvas_font};
 use super::mini::{draw_marks, MemberMarks};
+use super::tiles::draw_tiles;
 use crate::views::frame::{Card, Chip, ChipRole, Dot};
 use crate::views::scene::{ChipBox, Content, Holder, Rect, Scene};
 use std::collections::HashMap;
@@ -284,10 +285,12 @@ pub fn draw_panels(
     c: &Colours,
 ) {
     ctx.set_fill_style_str(c.panel);
+    ctx.begin_path();
     for m in scene.members_between(top, bottom) {
-        rounded(ctx, &m.rect, 8.0);
-        ctx.fill();
+        let r = m.rect;
+        let _ = ctx.round_rect_with_f64(r.x, r.y, r.w, r.h, (r.h / 4.0).min(8.0));
     }
+    ctx.fill();
 }
 
 /// Draws the cards' panels and what they hold where the view shows them; true while a
@@ -307,6 +310,11 @@ pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> boo
             false
         }
         Content::Chips => draw_chips(&ctx, d, top, bottom, c),
+        Content::Bars => {
+            let s = &d.shown;
+            draw_tiles(&ctx, &scene, &s.cards, &s.highlight, (top, bottom), c);
+            false
+        }
     }
 }
 

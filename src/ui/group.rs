@@ -11,7 +11,7 @@ use crate::playground::{back_in, Action, RestartChoice};
 use crate::views::frame::{
     chips_summary, marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot,
 };
-use crate::views::scene::{Content, Rect};
+use crate::views::scene::{Centre, Content, Rect, Zoom};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -216,6 +216,27 @@ fn roving_focus() -> Callback<KeyboardEvent> {
     })
 }
 
+/// A member's name in words, as its card or tile gives it: its state, its time until it is
+/// back, its zone, its lead, then what it holds (`holds`, beginning with a colon).
+pub fn member_label(
+    name: &str,
+    status: MemberStatus,
+    back_in_ms: Option<u64>,
+    zone: Option<&str>,
+    leader: bool,
+    holds: &str,
+) -> String {
+    format!(
+        "member {name}, {}{}{}{}{holds}",
+        state_text(status),
+        back_in_ms
+            .map(|ms| format!(", {}", back_in(ms)))
+            .unwrap_or_default(),
+        zone.map(|z| format!(", zone {z}")).unwrap_or_default(),
+        if leader { ", leader" } else { "" },
+    )
+}
+
 /// A member: its header, its chips (or marks) and its buttons.
 #[function_component(MemberCard)]
 pub fn member_card(props: &CardProps) -> Html {
@@ -239,11 +260,8 @@ pub fn member_card(props: &CardProps) -> Html {
             data-state={state_name}
             data-leader={card.leader.to_string()}
             data-zone={card.zone.clone()}
-            aria-label={format!("member {}, {}{}{}{}{}", card.name, state_text(card.status),
-                card.restart.map(|c| format!(", {}", back_in(c.back_in_ms))).unwrap_or_default(),
-                card.zone.as_ref().map(|z| format!(", zone {z}")).unwrap_or_default(),
-                if card.leader { ", leader" } else { "" },
-                props.dots.as_ref().map_or_else(|| chips_summary(&card.chips), |d| marks_summary(d, away)))}
+            aria-label={member_label(&card.name, card.status, card.restart.map(|c| c.back_in_ms), card.zone.as_deref(), card.leader,
+                &props.dots.as_ref().map_or_else(|| chips_summary(&card.chips), |d| marks_summary(d, away)))}
         >
             <CardHeader name={name.clone()} leader={card.leader} state={card.status}
                 capacity={card.capacity} restore_rate={card.restore_rate} />
@@ -305,6 +323,9 @@ pub struct GroupProps {
     /// The dark theme (the marks' colours).
     #[prop_or_default]
     pub dark: bool,
+    /// How far a person zoomed, and into what (none: as the group fits the view).
+    #[prop_or_default]
+    pub zoom: Option<(Zoom, Option<Centre>)>,
 }
 
 /// A zone's heading: its name, how many of its members are live, and a mark when none is.
@@ -334,6 +355,7 @@ pub fn group_view(props: &GroupProps) -> Html {
     html! {
         <PlacedGroup cards={props.cards.clone()} unowned={props.unowned.clone()} highlight={props.highlight.clone()}
             on_action={props.on_action.clone()} small={props.small} content={content} motion={props.motion}
-            names={props.names.clone()} label={props.label.clone()} restart={props.restart} dark={props.dark} />
+            names={props.names.clone()} label={props.label.clone()} restart={props.restart} dark={props.dark}
+            zoom={props.zoom.clone()} />
     }
 }

@@ -4,6 +4,7 @@
 
 use super::dom;
 use crate::playground::{Action, Effect, Playback, Playground, SPEEDS};
+use crate::views::scene::{Centre, Zoom};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -134,6 +135,16 @@ pub fn use_playback(playing: bool, dispatch: Callback<Action>) {
     });
 }
 
+/// The member whose tile or card has the focus, if one has.
+fn focused_member() -> Option<String> {
+    web_sys::window()?
+        .document()?
+        .active_element()?
+        .closest("[data-member-id]")
+        .ok()??
+        .get_attribute("data-member-id")
+}
+
 /// Keyboard shortcuts on the window; ignored while typing in a field.
 #[hook]
 pub fn use_shortcuts(enabled: bool, help: bool, dispatch: Callback<Action>) {
@@ -171,6 +182,14 @@ pub fn use_shortcuts(enabled: bool, help: bool, dispatch: Callback<Action>) {
                             dispatch.emit(Action::Help(!help));
                             return;
                         }
+                        "+" | "=" => Action::Zoom {
+                            zoom: Zoom::Cards,
+                            centre: focused_member().map(Centre::Member),
+                        },
+                        "-" => Action::Zoom {
+                            zoom: Zoom::Overview,
+                            centre: None,
+                        },
                         k => match k
                             .parse::<usize>()
                             .ok()

@@ -23,6 +23,7 @@ mod schedule;
 mod side;
 mod task_timeline;
 mod term;
+mod tiles;
 mod toolbar;
 mod topbar;
 mod tour;
@@ -107,7 +108,8 @@ pub fn app() -> Html {
                     }
                     <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
                         highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion}
-                        mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group" />
+                        mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
+                        zoom={pg.zoom()} />
                     <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
                     <operations::OperationsBar operations={operations} on_action={on_action.clone()} />
                     <toolbar::Legend />

@@ -218,18 +218,7 @@ pub fn state_text(status: MemberStatus) -> &'static str {
 /// What a member holds, in words, for a card whose tasks are drawn as marks: its tasks that
 /// are not processed are restoring, or simply down while it is away.
 pub fn marks_summary(dots: &[Dot], away: bool) -> String {
-    let count = |role: ChipRole| dots.iter().filter(|c| c.role == role).count();
-    let down = dots
-        .iter()
-        .filter(|c| c.role == ChipRole::Active && !c.up)
-        .count();
-    format!(
-        ": {} active ({down} {}), {} learning, {} standby",
-        count(ChipRole::Active),
-        if away { "down" } else { "restoring" },
-        count(ChipRole::Learner),
-        count(ChipRole::Standby)
-    )
+    super::overview::Held::of_dots(dots).words(away)
 }
 
 /// What a member holds, in words, for a card whose tasks are chips: the tasks it runs, learns

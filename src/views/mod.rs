@@ -9,6 +9,7 @@ pub mod json;
 pub mod marks;
 pub mod metrics;
 pub mod notation;
+pub mod overview;
 pub mod scene;
 pub mod series;
 

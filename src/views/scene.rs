@@ -71,6 +71,56 @@ pub enum Density {
     Cards,
     /// One row per member (the compare view's lanes).
     Lanes,
+    /// Small tiles, the overview of a group too large for its cards to fit the view: the
+    /// size is a step of [`TILES`], from the largest.
+    Tiles(usize),
+}
+
+/// The tiles' sizes (width, height) the overview tries, largest first.
+pub const TILES: [(f64, f64); 9] = [
+    (132.0, 48.0),
+    (108.0, 42.0),
+    (88.0, 36.0),
+    (72.0, 32.0),
+    (60.0, 28.0),
+    (48.0, 24.0),
+    (38.0, 20.0),
+    (30.0, 16.0),
+    (24.0, 13.0),
+];
+
+/// The lowest tile that still has room for its member's name above its bars.
+pub const NAMED_TILE: f64 = 24.0;
+
+/// How far the group is zoomed: a person's choice, or (none chosen) the cards when they fit
+/// the view and the overview when they do not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zoom {
+    /// Every member as a tile, the whole group in view.
+    Overview,
+    /// Every member as a card, with its tasks and buttons.
+    Cards,
+}
+
+impl Zoom {
+    /// The zoom the page shows: the one `chosen`, else the cards when they are no taller than
+    /// the `room` the view has for them, else the overview.
+    pub fn shown(chosen: Option<Zoom>, cards_height: f64, room: f64) -> Zoom {
+        match chosen {
+            Some(zoom) => zoom,
+            None if cards_height <= room => Zoom::Cards,
+            None => Zoom::Overview,
+        }
+    }
+}
+
+/// What a zoom into the cards brings to the middle of the view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Centre {
+    /// A member's card, by name.
+    Member(String),
+    /// A zone's band, by name.
+    Zone(String),
 }
 
 /// How a card shows its tasks.
@@ -81,6 +131,9 @@ pub enum Content {
     Chips,
     /// A small mark per task, sixteen to a row ([`marks`]): a large group.
     Marks,
+    /// Three bars per member (its actives, learners and standbys, filled by how far their
+    /// stores are replayed): the overview's tiles.
+    Bars,
 }
 
 /// Who holds a chip.
@@ -115,6 +168,23 @@ pub struct MemberBox {
     pub content: Rect,
     /// The marks' scale: below 1 when the card is narrower than a row of sixteen marks.
     pub scale: f64,
+}
+
+/// A move of the keyboard's focus from one member's card or tile to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The next in reading order.
+    Next,
+    /// The one before in reading order.
+    Previous,
+    /// The nearest below, in the same column.
+    Down,
+    /// The nearest above, in the same column.
+    Up,
+    /// The first.
+    First,
+    /// The last.
+    Last,
 }
 
 /// One availability zone's band, around its members' cards.
@@ -172,6 +242,8 @@ struct Sizes {
     zone_min: f64,
     /// The tray's height, above its chips.
     tray: f64,
+    /// A tile's height (tiles only: a card's height otherwise follows what it holds).
+    tile_h: Option<f64>,
     /// A chip's width.
     chip_w: f64,
     /// A chip's height.
@@ -185,7 +257,7 @@ impl Density {
     pub fn border(self) -> f64 {
         match self {
             Density::Cards => 2.0,
-            Density::Lanes => 1.0,
+            Density::Lanes | Density::Tiles(_) => 1.0,
         }
     }
 
@@ -204,6 +276,7 @@ impl Density {
                 zone_head: 24.0,
                 zone_min: 256.0,
                 tray: 58.0,
+                tile_h: None,
                 chip_w: 58.0,
                 chip_h: 30.0,
                 chip_gap: 4.0,
@@ -220,13 +293,34 @@ impl Density {
                 zone_head: 20.0,
                 zone_min: f64::INFINITY,
                 tray: 50.0,
+                tile_h: None,
                 chip_w: 46.0,
                 chip_h: 24.0,
                 chip_gap: 4.0,
             },
+            Density::Tiles(step) => {
+                let (w, h) = TILES[step.min(TILES.len() - 1)];
+                Sizes {
+                    card_min: w,
+                    gap: 3.0,
+                    inset: 3.0,
+                    header: 0.0,
+                    countdown: 0.0,
+                    actions: 0.0,
+                    spacing: 2.0,
+                    zone_pad: 4.0,
+                    zone_head: 22.0,
+                    zone_min: (4.0 * (w + 3.0)).max(200.0),
+                    tray: 40.0,
+                    tile_h: Some(h),
+                    chip_w: 0.0,
+                    chip_h: 0.0,
+                    chip_gap: 0.0,
+                }
+            }
         };
         match (self, content) {
-            (_, Content::Marks) => cards,
+            (_, Content::Marks | Content::Bars) | (Density::Tiles(_), _) => cards,
             // A tray of chips: its heading, then the chips' rows.
             (Density::Cards, Content::Chips) => Sizes {
                 card_min: 200.0,
@@ -296,6 +390,15 @@ fn place_card(
     };
     let top = r.y + s.inset + s.header + s.spacing + countdown;
     let (content, scale) = match content {
+        Content::Bars => {
+            // The name's line above the bars, when the tile is tall enough for it.
+            let name = if r.h >= NAMED_TILE { 14.0 } else { 0.0 };
+            let y = r.y + s.inset + name;
+            (
+                Rect::new(r.x + s.inset, y, width, (r.y + r.h - s.inset - y).max(0.0)),
+                1.0,
+            )
+        }
         Content::Marks => {
             let scale = (width / marks_width()).clamp(0.0, 1.0);
             let (w, h) = marks::drawing(card.chips.len());
@@ -329,6 +432,9 @@ fn place_card(
 
 /// A card's height when `width` wide: its tasks, then (not in lanes) its buttons.
 fn card_height(card: &Card, width: f64, density: Density, content: Content, s: &Sizes) -> f64 {
+    if let Some(h) = s.tile_h {
+        return h;
+    }
     let probe = place_card(
         0,
         card,
@@ -339,7 +445,7 @@ fn card_height(card: &Card, width: f64, density: Density, content: Content, s: &
     );
     let buttons = match density {
         Density::Cards => s.spacing + s.actions,
-        Density::Lanes => 0.0,
+        Density::Lanes | Density::Tiles(_) => 0.0,
     };
     probe.content.y + probe.content.h + buttons + s.inset
 }
@@ -382,7 +488,7 @@ impl Scene {
             bottom + s.gap
         };
         let tray = match content {
-            Content::Marks => Some(Rect::new(0.0, top, width, s.tray)),
+            Content::Marks | Content::Bars => Some(Rect::new(0.0, top, width, s.tray)),
             Content::Chips if unowned == 0 => None,
             Content::Chips => {
                 let inner = width - 2.0 * s.inset;
@@ -412,7 +518,8 @@ impl Scene {
     ) -> f64 {
         let Layout { density, content } = layout;
         let columns = match density {
-            Density::Cards => (((width + s.gap) / (s.card_min + s.gap)).floor() as usize)
+            Density::Cards | Density::Tiles(_) => (((width + s.gap) / (s.card_min + s.gap)).floor()
+                as usize)
                 .clamp(1, members.len().max(1)),
             Density::Lanes => 1,
         };
@@ -482,6 +589,66 @@ impl Scene {
             top = bottom + s.gap;
         }
         top - s.gap
+    }
+
+    /// The overview: the group as tiles, of the largest size at which all of it fits in
+    /// `height` (the smallest when none does).
+    pub fn overview(cards: &[Card], unowned: usize, width: f64, height: f64) -> Scene {
+        let mut scene = Scene::default();
+        for step in 0..TILES.len() {
+            scene = Scene::of(cards, unowned, Density::Tiles(step), Content::Bars, width);
+            if scene.height <= height {
+                break;
+            }
+        }
+        scene
+    }
+
+    /// Where the focus goes from the member box at `from` (an index into `members`) on a
+    /// `step`: reading order, or the nearest box above or below that shares some of its
+    /// columns (in the next zone's band when its own has none there).
+    pub fn step(&self, from: usize, step: Step) -> Option<usize> {
+        let last = self.members.len().checked_sub(1)?;
+        let r = self.members.get(from)?.rect;
+        let centre = r.x + r.w / 2.0;
+        let column = |down: bool| {
+            self.members
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| {
+                    let below = m.rect.y >= r.y + r.h;
+                    let above = m.rect.y + m.rect.h <= r.y;
+                    (if down { below } else { above })
+                        && m.rect.x < r.x + r.w
+                        && r.x < m.rect.x + m.rect.w
+                })
+                .min_by(|(_, a), (_, b)| {
+                    let key = |m: &MemberBox| {
+                        (
+                            (m.rect.y - r.y).abs(),
+                            (m.rect.x + m.rect.w / 2.0 - centre).abs(),
+                        )
+                    };
+                    key(a)
+                        .partial_cmp(&key(b))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                })
+                .map(|(i, _)| i)
+        };
+        match step {
+            Step::Next => (from < last).then_some(from + 1),
+            Step::Previous => from.checked_sub(1),
+            Step::Down => column(true),
+            Step::Up => column(false),
+            Step::First => Some(0),
+            Step::Last => Some(last),
+        }
+    }
+
+    /// The member box at the point `(x, y)`, if a card or tile is there.
+    pub fn member_at(&self, x: f64, y: f64) -> Option<&MemberBox> {
+        let point = Rect::new(x, y, 0.0, 0.0);
+        self.members.iter().find(|m| m.rect.holds(&point))
     }
 
     /// The member boxes of the cards that show between the heights `top` and `bottom`.

@@ -228,7 +228,7 @@ mod random {
                 .map(|(i, &n)| card(i as u32, n, zoned.then_some(["a", "b", "c"][i % 3])))
                 .collect();
             let density = if lanes { Density::Lanes } else { Density::Cards };
-        let content = if marks { Content::Marks } else { Content::Chips };
+            let content = if marks { Content::Marks } else { Content::Chips };
             let scene = Scene::of(&cards, unowned, density, content, width);
             assert_well_laid_out(&scene, &cards);
             let held = cards.iter().map(|c| c.chips.len()).sum::<usize>() + unowned;
@@ -238,6 +238,118 @@ mod random {
             prop_assert!(width < 500.0 || scene.width == width, "laid out for {} in {width}", scene.width);
         }
     }
+}
+
+/// Overviews of random groups (up to a thousand members) in random views.
+#[cfg(not(target_arch = "wasm32"))]
+mod overviews {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // Each case lays out and checks up to a thousand tiles pairwise: fewer cases.
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn an_overview_fits_the_view_when_its_smallest_tiles_can(
+            members in 1usize..1000,
+            zoned in any::<bool>(),
+            unowned in 0usize..30,
+            width in 320.0f64..2400.0,
+            height in 200.0f64..1400.0,
+        ) {
+            let cards: Vec<Card> = (0..members)
+                .map(|i| card(i as u32, i % 13, zoned.then_some(["a", "b", "c"][i % 3])))
+                .collect();
+            let scene = Scene::overview(&cards, unowned, width, height);
+            assert_well_laid_out(&scene, &cards);
+            prop_assert_eq!(scene.content, Content::Bars);
+            prop_assert!(scene.chips.is_empty(), "no chips in an overview");
+            prop_assert!(scene.tray.is_some(), "the tray keeps its line");
+            let smallest = Scene::of(&cards, unowned, Density::Tiles(TILES.len() - 1), Content::Bars, width);
+            if smallest.height <= height {
+                prop_assert!(scene.height <= height, "{} tall in {height}", scene.height);
+            } else {
+                prop_assert_eq!(scene.height, smallest.height, "the smallest tiles when none fit");
+            }
+            // The largest tiles that fit: one step larger would not.
+            let larger = TILES.iter().position(|&(_, h)| h == scene.members[0].rect.h).unwrap_or(0);
+            if larger > 0 {
+                let bigger = Scene::of(&cards, unowned, Density::Tiles(larger - 1), Content::Bars, width);
+                prop_assert!(bigger.height > height);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_overview_shows_fifty_members_as_named_tiles_and_a_thousand_as_small_ones() {
+    let fifty: Vec<Card> = (0..50).map(|i| card(i, 10, None)).collect();
+    let scene = Scene::overview(&fifty, 0, 1240.0, 500.0);
+    assert!(scene.height <= 500.0);
+    let tile = scene.members[0];
+    assert!(
+        tile.rect.h >= NAMED_TILE,
+        "room for a name: {:?}",
+        tile.rect
+    );
+    assert!(tile.content.h >= 9.0, "three bars: {:?}", tile.content);
+    let thousand: Vec<Card> = (0..1000).map(|i| card(i, 10, None)).collect();
+    let scene = Scene::overview(&thousand, 0, 1240.0, 500.0);
+    assert!(scene.height <= 500.0, "{}", scene.height);
+    assert!(scene.members[0].rect.h < NAMED_TILE, "too many to name");
+    assert_eq!(scene.member_at(1.0, 1.0).map(|m| m.card), Some(0));
+    let last = scene.members[999].rect;
+    assert_eq!(
+        scene.member_at(last.x + 2.0, last.y + 2.0).map(|m| m.card),
+        Some(999)
+    );
+    assert_eq!(scene.member_at(-5.0, 1.0), None);
+}
+
+#[test]
+fn the_arrow_keys_move_along_a_row_and_down_a_column_of_tiles() {
+    let cards: Vec<Card> = (0..23).map(|i| card(i, 4, None)).collect();
+    let scene = Scene::overview(&cards, 0, 500.0, 400.0);
+    let columns = scene
+        .members
+        .iter()
+        .filter(|m| m.rect.y == scene.members[0].rect.y)
+        .count();
+    assert!(columns > 1 && columns < 23, "{columns} columns");
+    assert_eq!(scene.step(0, Step::Next), Some(1));
+    assert_eq!(scene.step(0, Step::Previous), None);
+    assert_eq!(scene.step(0, Step::Down), Some(columns));
+    assert_eq!(scene.step(columns + 1, Step::Up), Some(1));
+    assert_eq!(scene.step(1, Step::Up), None, "the top row");
+    assert_eq!(scene.step(22, Step::Next), None);
+    assert_eq!(scene.step(5, Step::First), Some(0));
+    assert_eq!(scene.step(5, Step::Last), Some(22));
+    // Zones side by side: down from a zone's last row goes to the band below, if any.
+    let zoned: Vec<Card> = (0..12)
+        .map(|i| card(i, 4, Some(["a", "b"][i as usize % 2])))
+        .collect();
+    let scene = Scene::overview(&zoned, 0, 1200.0, 400.0);
+    let a_last = scene
+        .members
+        .iter()
+        .rposition(|m| zoned[m.card].zone.as_deref() == Some("a"));
+    let a_last = a_last.expect("zone a");
+    let down = scene.step(a_last, Step::Down);
+    assert!(
+        down.is_none_or(|d| scene.members[d].rect.y > scene.members[a_last].rect.y),
+        "never up or sideways"
+    );
+}
+
+#[test]
+fn the_cards_show_when_they_fit_or_a_person_chose_them() {
+    assert_eq!(Zoom::shown(None, 400.0, 500.0), Zoom::Cards);
+    assert_eq!(Zoom::shown(None, 900.0, 500.0), Zoom::Overview);
+    assert_eq!(Zoom::shown(Some(Zoom::Cards), 900.0, 500.0), Zoom::Cards);
+    assert_eq!(
+        Zoom::shown(Some(Zoom::Overview), 400.0, 500.0),
+        Zoom::Overview
+    );
 }
 
 #[test]

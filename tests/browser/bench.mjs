@@ -7,7 +7,8 @@
 //   the bytes the page fetched for it;
 // - playing 50 members x 500 tasks at 2x (the first benchmark, kept for comparison);
 // - the heavier scenario: 50 x 500 scaling out with one standby, a drain and a crash, at
-//   top speed (16x) with commands in flight;
+//   top speed (16x) with commands in flight, as it opens (the overview, where the cards do
+//   not fit the view) and zoomed into the cards;
 // - the compare view, 4 strategies x 20 members x 200 tasks, at 2x;
 // - 300 members x 3,000 tasks at top speed (compact rendering);
 // - scrubbing to any moment (50 x 500, the heavy scenario, 300 x 3,000), from the input to the
@@ -390,6 +391,16 @@ async function scenarios(browser, server) {
     await playToRest(page);
     results.heavy_scrub_ms_50x500 = await scrub(page);
     results.heavy_walk_50x500 = await walk(browser, page);
+    await done(page);
+  }
+
+  if (wanted('heavy-cards')) {
+    // The same, zoomed into the cards (the page opens it as an overview that fits the view).
+    const page = await fresh(browser, server);
+    await importScenario(page, HEAVY, 'bench.json', 120000);
+    if (await page.$('[data-testid=zoom-in]')) await page.click('[data-testid=zoom-in]');
+    await page.selectOption('[data-testid=speed]', '16');
+    results.heavy_cards_playing_50x500_16x = await playFor(browser, page, 6);
     await done(page);
   }
 

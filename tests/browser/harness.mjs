@@ -102,6 +102,17 @@ export async function importScenario(page, scenario, name = 'scenario.json', tim
 }
 
 /**
+ * Zooms the group into its cards, if it shows its overview (a group whose cards do not fit
+ * the view opens as one).
+ */
+export async function zoomIn(page) {
+  if (await page.$('.group.overview')) {
+    await page.click('[data-testid=zoom-in]');
+    await page.waitForSelector('.group.placed:not(.overview)');
+  }
+}
+
+/**
  * A stable group of `before` members sharing `tasks` tasks, growing to `after` at 0 ms; with
  * `standbys` replicas, stores `changelog` times the usual size, and commands at given times.
  */

@@ -6,7 +6,7 @@
 // or request anything outside the site.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { suite, importScenario } from './harness.mjs';
+import { suite, importScenario, zoomIn } from './harness.mjs';
 
 const site = suite();
 
@@ -245,6 +245,7 @@ test('a large group drawn compactly still groups by zone and shows a restarting 
     initial,
     events: [{ at_ms: 0, restart: 'S4', down_ms: 8000 }],
   });
+  await zoomIn(page);
   assert.equal(await page.$$eval('[data-testid=task]', (t) => t.length), 0, 'marks, not chips');
   await seekFar(page, 1000);
   const zones = await page.$$eval('[data-testid=zone]', (z) => z.map((x) => [x.dataset.zone, x.querySelectorAll('[data-testid=mini]').length]));

@@ -9,7 +9,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
-import { suite, importScenario, scaleOut } from './harness.mjs';
+import { suite, importScenario, scaleOut, zoomIn, HEAVY } from './harness.mjs';
 
 const site = suite();
 
@@ -757,6 +757,7 @@ test('a large group is drawn compactly, and a task or member can be found in it'
     initial,
     events: [{ at_ms: 0, join: 'S19' }, { at_ms: 0, join: 'S20' }],
   });
+  await zoomIn(page);
   assert.equal(await page.$$eval('[data-testid=task]', (t) => t.length), 0, 'no chip per task');
   assert.equal(await page.$$eval('[data-testid=mini]', (c) => c.length), 20, 'a drawing of marks per member');
   assert.match(await page.getAttribute('[data-member-id=S1]', 'aria-label'), /: 12 active \(0 restoring\), 0 learning, 0 standby/);
@@ -822,6 +823,95 @@ test('a large group is drawn compactly, and a task or member can be found in it'
     [dark],
   );
   assert.deepEqual(await pixel('S1', 0), dark, "active marks in the dark theme's active colour");
+});
+
+test('a group too large for the view opens as an overview that fits it, and zooms into a member or a zone and back', async () => {
+  const page = await open();
+  await importScenario(page, { ...HEAVY, members: HEAVY.members.map((m, i) => ({ ...m, zone: 'ab'[i % 2] })) }, 'heavy.json', 120000);
+  await page.waitForSelector('.group.overview');
+  const tiles = await page.$$eval('[data-testid=member]', (m) => m.map((x) => x.tagName));
+  assert.equal(tiles.length, 50);
+  assert.ok(tiles.every((t) => t === 'BUTTON'), 'a tile per member, a button each');
+  assert.equal(await page.$$eval('[data-testid=crash]', (c) => c.length), 0, 'no card buttons in the overview');
+  const [bottom, view] = await page.$eval('.group', (g) => [g.getBoundingClientRect().bottom, innerHeight]);
+  assert.ok(bottom <= view, `the whole group in view (${bottom} of ${view})`);
+  assert.deepEqual(await page.$$eval('[data-testid=zone]', (z) => z.map((x) => [x.dataset.zone, x.querySelectorAll('[data-testid=member]').length])), [['a', 25], ['b', 25]]);
+  await seekFar(page, 6500);
+  assert.equal(await page.getAttribute('[data-member-id=S7]', 'data-state'), 'crashed');
+  assert.match(await page.getAttribute('[data-member-id=S1]', 'aria-label'), /^member S1, live, zone a(, leader)?: \d+ active \(\d+ restoring\), \d+ learning, \d+ standby$/);
+  // The canvas draws a tile's actives in the active colour, on the first of its three bars.
+  const accent = await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.color = 'var(--accent)';
+    document.body.append(probe);
+    const rgb = getComputedStyle(probe).color.match(/\d+/g).map(Number);
+    probe.remove();
+    return rgb.slice(0, 3);
+  });
+  const first = await page.evaluate(() => {
+    const tile = document.querySelector('[data-member-id=S2]').getBoundingClientRect();
+    const canvas = document.querySelector('.group canvas.marks');
+    const c = canvas.getBoundingClientRect();
+    const ratio = canvas.width / c.width;
+    const [x, y] = [tile.left + 5, tile.top + (tile.height >= 24 ? 19 : 5)];
+    return [...canvas.getContext('2d').getImageData(Math.floor((x - c.left) * ratio), Math.floor((y - c.top) * ratio), 1, 1).data].slice(0, 3);
+  });
+  assert.deepEqual(first, accent, "S2's actives bar");
+  // The arrow keys move over the tiles (the first is the tab stop), not the clock.
+  assert.equal(await page.getAttribute('[data-member-id=S1]', 'tabindex'), '0');
+  assert.equal(await page.getAttribute('[data-member-id=S3]', 'tabindex'), '-1');
+  const clock = await page.textContent('[data-testid=clock]');
+  await page.focus('[data-member-id=S1]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.memberId), 'S3', 'the next tile of zone a');
+  const row = await page.$eval('[data-member-id=S3]', (t) => t.getBoundingClientRect().top);
+  await page.keyboard.press('ArrowDown');
+  const below = await page.evaluate(() => [document.activeElement.dataset.zone, document.activeElement.getBoundingClientRect().top]);
+  assert.ok(below[0] === 'a' && below[1] > row, `down a row of zone a: ${below}`);
+  assert.equal(await page.textContent('[data-testid=clock]'), clock, 'the arrows did not step the clock');
+  // A click zooms into the member's card, in the middle of the view, with the focus.
+  await page.click('[data-member-id=S12]');
+  await page.waitForSelector('[data-testid=member][data-member-id=S12] [data-testid=crash]');
+  assert.equal(await page.$('.group.overview'), null);
+  const [top, end, height] = await page.$eval('[data-member-id=S12]', (e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom, innerHeight]);
+  assert.ok(top >= 0 && end <= height, `S12's card in view (${top}..${end} of ${height})`);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.memberId), 'S12');
+  assert.equal(await page.getAttribute('[data-testid=zoom-in]', 'aria-pressed'), 'true');
+  // The keys: - out, + into the tile with the focus.
+  await page.keyboard.press('-');
+  await page.waitForSelector('.group.overview');
+  await page.focus('[data-member-id=S30]');
+  await page.keyboard.press('+');
+  await page.waitForSelector('[data-testid=member][data-member-id=S30] [data-testid=drain]');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.memberId), 'S30');
+  // Ctrl and the wheel (a pinch): out, then in over a tile.
+  const wheel = async (dy) => {
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, dy);
+    await page.keyboard.up('Control');
+  };
+  await page.mouse.move(400, 400);
+  await wheel(120);
+  await page.waitForSelector('.group.overview');
+  const b = await (await page.$('[data-member-id=S5]')).boundingBox();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await wheel(-120);
+  await page.waitForSelector('[data-testid=member][data-member-id=S5] [data-testid=crash]');
+  // A zone's + zooms into its band.
+  await page.click('[data-testid=zoom-out]');
+  await page.waitForSelector('.group.overview');
+  await page.click('[data-testid=zone][data-zone=b] [data-testid=zoom-zone]');
+  await page.waitForSelector('.group.placed:not(.overview)');
+  const zone = await page.$eval('[data-testid=zone][data-zone=b]', (z) => z.getBoundingClientRect().top);
+  assert.ok(zone < 720 && zone > -5000, 'zone b brought into view');
+  // Find outlines a member's tile, wherever it is.
+  await page.click('[data-testid=zoom-out]');
+  await page.fill('[data-testid=find]', 'S44');
+  await page.waitForFunction(() => document.querySelector('[data-member-id=S44]').classList.contains('highlight'));
+  // Another scenario opens as it fits: a seed preset, as cards.
+  await page.selectOption('[data-testid=preset]', { index: 0 });
+  await page.waitForSelector('[data-testid=member] [data-testid=crash]');
+  assert.equal(await page.$('[data-testid=zoom-bar]'), null);
 });
 
 test('playing a large group moves nothing on the page as rounds, causes and orphans come and go', async () => {
@@ -931,6 +1021,11 @@ test('no serious or critical accessibility violations in any member state, theme
     if ((await page.getAttribute('html', 'data-theme')) !== theme) await page.click('[data-testid=theme]');
     assert.equal(await page.getAttribute('html', 'data-theme'), theme);
     await audit(`main view, ${theme}`);
+    await page.keyboard.press('-');
+    await page.waitForSelector('.group.overview');
+    await audit(`overview, ${theme}`);
+    await page.keyboard.press('+');
+    await page.waitForSelector('.group.placed:not(.overview)');
     await page.click('[data-testid=view-toggle]');
     await page.waitForSelector('[data-testid=compare]');
     const lanes = await page.$$eval('[data-testid=lane][data-strategy=learner] [data-testid=member]', (m) => m.map((x) => x.dataset.state));

@@ -1,0 +1,181 @@
+//! The overview of a group too large for its cards to fit the view: a tile per member, its
+//! name and its three bars (actives, learners, standbys, filled by how far their stores are
+//! replayed) drawn on the group's canvas, and over each tile a button that carries the
+//! member's data and name in words and zooms into its card.
+
+use super::colours::{mix, Colours};
+use super::group::member_label;
+use crate::engine::member::MemberStatus;
+use crate::playground::Action;
+use crate::views::frame::Card;
+use crate::views::overview::{Held, Tally};
+use crate::views::scene::{Centre, Rect, Scene, Zoom};
+use web_sys::CanvasRenderingContext2d;
+use yew::prelude::*;
+
+/// One member's tile: what its button says and where it is.
+#[derive(Properties, PartialEq)]
+pub struct TileProps {
+    /// The member's name.
+    pub name: AttrValue,
+    /// Its state.
+    pub status: MemberStatus,
+    /// Whether it leads the group.
+    pub leader: bool,
+    /// Its zone.
+    pub zone: Option<String>,
+    /// While it restarts, how long until it is back.
+    pub back_in_ms: Option<u64>,
+    /// What it holds, by role.
+    pub held: Held,
+    /// Where the tile is, in its zone or group.
+    pub place: Rect,
+    /// The tile is tall enough for its name.
+    pub named: bool,
+    /// Found, or shown by a tour.
+    pub highlighted: bool,
+    /// The first tile: the one in the tab order (the arrow keys reach the others).
+    pub first: bool,
+    /// Carries out an action (zoom into it).
+    pub on_action: Callback<Action>,
+}
+
+/// A member's tile: a button over what the canvas draws; a click zooms into its card.
+#[function_component(MemberTile)]
+pub fn member_tile(props: &TileProps) -> Html {
+    let away = props.back_in_ms.is_some();
+    let label = member_label(
+        &props.name,
+        props.status,
+        props.back_in_ms,
+        props.zone.as_deref(),
+        props.leader,
+        &props.held.words(away),
+    );
+    let zoom = {
+        let name = props.name.to_string();
+        props.on_action.reform(move |_: MouseEvent| Action::Zoom {
+            zoom: Zoom::Cards,
+            centre: Some(Centre::Member(name.clone())),
+        })
+    };
+    let p = props.place;
+    html! {
+        <button type="button" class={classes!("member", "tile", props.highlighted.then_some("highlight"))}
+            style={format!("left: {}px; top: {}px; width: {}px; height: {}px", p.x, p.y, p.w, p.h)}
+            data-testid="member" data-member-id={props.name.clone()} data-state={props.status.name()}
+            data-leader={props.leader.to_string()} data-zone={props.zone.clone()}
+            aria-label={label.clone()} title={format!("{label}\n(click to zoom into its card)")} onclick={zoom}
+            tabindex={if props.first { "0" } else { "-1" }}>
+            if props.named {
+                <span class="name" aria-hidden="true">{ &props.name }{ if props.leader { " \u{2605}" } else { "" } }</span>
+            }
+        </button>
+    }
+}
+
+/// Rectangles to fill in one colour, filled in one go.
+#[derive(Default)]
+struct Batch(Vec<Rect>);
+
+impl Batch {
+    /// Adds the left part of `r`, `width` wide (nothing when that is empty).
+    fn add(&mut self, r: Rect, width: f64) {
+        if width > 0.0 {
+            self.0.push(Rect::new(r.x, r.y, width.min(r.w), r.h));
+        }
+    }
+
+    /// Fills them all in `colour`.
+    fn fill(&self, ctx: &CanvasRenderingContext2d, colour: &str) {
+        if self.0.is_empty() {
+            return;
+        }
+        ctx.set_fill_style_str(colour);
+        ctx.begin_path();
+        for r in &self.0 {
+            ctx.rect(r.x, r.y, r.w, r.h);
+        }
+        ctx.fill();
+    }
+}
+
+/// The tracks and fills of every tile's bars, by colour.
+#[derive(Default)]
+struct Bars {
+    active: Batch,
+    restoring: Batch,
+    restored: Batch,
+    learner_track: Batch,
+    learned: Batch,
+    standby_track: Batch,
+    mirrored: Batch,
+}
+
+/// Draws the tiles' bars shown between the heights `top` and `bottom`, and a ring around the
+/// tiles of the members holding a task found, batched by colour.
+pub fn draw_tiles(
+    ctx: &CanvasRenderingContext2d,
+    scene: &Scene,
+    cards: &[Card],
+    highlight: &[String],
+    (top, bottom): (f64, f64),
+    c: &Colours,
+) {
+    let tallies: Vec<Tally> = cards.iter().map(|card| Tally::of(&card.chips)).collect();
+    // One scale for every tile, so that a glance compares how much members hold.
+    let widest = tallies
+        .iter()
+        .map(|t| t.held.widest())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let mut bars = Bars::default();
+    let mut rings = Vec::new();
+    for m in scene.members_between(top, bottom) {
+        let (Some(card), Some(t)) = (cards.get(m.card), tallies.get(m.card)) else {
+            continue;
+        };
+        let r = m.content;
+        let unit = r.w / f64::from(widest);
+        let row = ((r.h - 2.0) / 3.0).max(1.0);
+        let line = |i: f64| Rect::new(r.x, r.y + i * (row + 1.0), r.w, row);
+        let h = t.held;
+        let actives = line(0.0);
+        bars.active
+            .add(actives, f64::from(h.active - h.down) * unit);
+        let down = Rect::new(
+            actives.x + f64::from(h.active - h.down) * unit,
+            actives.y,
+            f64::from(h.down) * unit,
+            row,
+        );
+        bars.restoring.add(down, down.w);
+        bars.restored.add(down, t.restored * unit);
+        bars.learner_track
+            .add(line(1.0), f64::from(h.learning) * unit);
+        bars.learned.add(line(1.0), t.learned * unit);
+        bars.standby_track
+            .add(line(2.0), f64::from(h.standby) * unit);
+        bars.mirrored.add(line(2.0), t.mirrored * unit);
+        // A member found is outlined by its button; a task found, by a ring around its tile.
+        let found = highlight
+            .iter()
+            .any(|n| card.chips.iter().any(|chip| *chip.name == **n));
+        if found {
+            rings.push(m.rect);
+        }
+    }
+    bars.active.fill(ctx, c.active);
+    bars.restoring.fill(ctx, &mix(c.active, c.panel, 0.25));
+    bars.restored.fill(ctx, &mix(c.active, c.panel, 0.6));
+    bars.learner_track.fill(ctx, &mix(c.learner, c.panel, 0.3));
+    bars.learned.fill(ctx, c.learner);
+    bars.standby_track.fill(ctx, &mix(c.standby, c.panel, 0.3));
+    bars.mirrored.fill(ctx, c.standby);
+    ctx.set_stroke_style_str(c.ink);
+    ctx.set_line_width(2.0);
+    for r in rings {
+        ctx.stroke_rect(r.x - 2.0, r.y - 2.0, r.w + 4.0, r.h + 4.0);
+    }
+}
