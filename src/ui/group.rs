@@ -256,6 +256,7 @@ pub fn member_card(props: &CardProps) -> Html {
             class={classes!("member", highlighted.then_some("highlight"))}
             style={place}
             data-testid="member"
+            tabindex="-1"
             data-member-id={name.clone()}
             data-state={state_name}
             data-leader={card.leader.to_string()}

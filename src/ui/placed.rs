@@ -110,32 +110,44 @@ fn use_drawing(group: &NodeRef, canvas: &NodeRef, painter: &Rc<RefCell<Painter>>
     });
 }
 
-/// The height the view has for the group below its top, read when the page opens and when
-/// the window is resized; at least half the view (the page above scrolls away).
+/// The height the view has for the group below its top, at least half the view (the page
+/// above scrolls away): read when the window is resized, and after a render that changed
+/// `what` (the members and what is shown above them: a read on every frame would make the
+/// browser lay the page out there and then).
 #[hook]
-fn use_room(group: &NodeRef) -> f64 {
-    let room = use_state_eq(|| 0.0f64);
-    {
-        let (group, room) = (group.clone(), room.clone());
-        use_effect_with((), move |_| {
-            let measure = move || {
-                let Some(window) = web_sys::window() else {
-                    return;
-                };
-                let view = window.inner_height().ok().and_then(|h| h.as_f64());
-                let top = group
-                    .cast::<Element>()
-                    .map(|g| g.get_bounding_client_rect().top() + window.scroll_y().unwrap_or(0.0));
-                if let (Some(view), Some(top)) = (view, top) {
-                    room.set((view - top - 16.0).max(view / 2.0).floor());
-                }
+fn use_room<K: PartialEq + 'static>(group: &NodeRef, what: K) -> f64 {
+    // Until the group is on the page: the view below where a group's top usually is.
+    let room = use_state_eq(|| {
+        let view = web_sys::window()
+            .and_then(|w| w.inner_height().ok())
+            .and_then(|h| h.as_f64())
+            .unwrap_or(720.0);
+        (view - 200.0).max(view / 2.0)
+    });
+    let measure = {
+        let (group, room) = (group.clone(), room.setter());
+        move || {
+            let Some(window) = web_sys::window() else {
+                return;
             };
-            measure();
+            let view = window.inner_height().ok().and_then(|h| h.as_f64());
+            let top = group
+                .cast::<Element>()
+                .map(|g| g.get_bounding_client_rect().top() + window.scroll_y().unwrap_or(0.0));
+            if let (Some(view), Some(top)) = (view, top) {
+                room.set((view - top - 16.0).max(view / 2.0).floor());
+            }
+        }
+    };
+    {
+        let measure = measure.clone();
+        use_effect_with((), move |_| {
             let listener =
                 web_sys::window().map(|w| EventListener::new(&w, "resize", move |_| measure()));
             move || drop(listener)
         });
     }
+    use_effect_with(what, move |_| measure());
     *room
 }
 
@@ -177,30 +189,34 @@ fn use_zoom_wheel(group: &NodeRef, shown: Rc<Cell<Zoom>>, on_action: Callback<Ac
     });
 }
 
-/// After a zoom into the cards, brings the member or zone zoomed into to the middle of the
-/// view, and the focus to it.
+/// After a person zooms: into the cards, brings the member or zone zoomed into to the middle
+/// of the view, with the focus; out, brings the overview into view.
 #[hook]
-fn use_centre(group: &NodeRef, shown: Zoom, centre: Option<Centre>) {
+fn use_centre(group: &NodeRef, chosen: Option<(Zoom, Option<Centre>)>) {
     let group = group.clone();
-    use_effect_with((shown, centre), move |(shown, centre)| {
-        let selector = match (shown, centre) {
-            (Zoom::Cards, Some(Centre::Member(m))) => {
-                format!("[data-testid=member][data-member-id=\"{m}\"]")
-            }
-            (Zoom::Cards, Some(Centre::Zone(z))) => {
-                format!("[data-testid=zone][data-zone=\"{z}\"]")
+    use_effect_with(chosen, move |chosen| {
+        let Some(g) = group.cast::<Element>() else {
+            return;
+        };
+        let (block, found) = match chosen {
+            Some((Zoom::Overview, _)) => (web_sys::ScrollLogicalPosition::Nearest, Some(g)),
+            Some((Zoom::Cards, Some(centre))) => {
+                let selector = match centre {
+                    Centre::Member(m) => format!("[data-testid=member][data-member-id=\"{m}\"]"),
+                    Centre::Zone(z) if z.is_empty() => "[data-testid=zone]:not([data-zone])".into(),
+                    Centre::Zone(z) => format!("[data-testid=zone][data-zone=\"{z}\"]"),
+                };
+                let found = g.query_selector(&selector).ok().flatten();
+                if let Some(el) = found.clone().and_then(|f| f.dyn_into::<HtmlElement>().ok()) {
+                    let _ = el.focus();
+                }
+                (web_sys::ScrollLogicalPosition::Center, found)
             }
             _ => return,
         };
-        let found = group
-            .cast::<Element>()
-            .and_then(|g| g.query_selector(&selector).ok().flatten());
         if let Some(el) = found {
-            if let Ok(el) = el.clone().dyn_into::<HtmlElement>() {
-                let _ = el.focus();
-            }
             let options = web_sys::ScrollIntoViewOptions::new();
-            options.set_block(web_sys::ScrollLogicalPosition::Center);
+            options.set_block(block);
             el.scroll_into_view_with_scroll_into_view_options(&options);
         }
     });
@@ -347,19 +363,18 @@ pub fn placed_group(props: &PlacedProps) -> Html {
         next: None,
     });
     let width = use_width(&group);
-    let room = use_room(&group);
     let width = if width > 0.0 { width } else { FIRST_WIDTH };
+    let room = use_room(
+        &group,
+        (props.cards.len(), props.content, props.zoom.clone()),
+    );
     let (scene, zoom) = laid_out(props, width, room);
     let scene = Rc::new(scene);
     // What the wheel zooms from: the zoom of the last render.
     let zoomed = use_memo((), |_| Cell::new(Zoom::Cards));
     zoomed.set(zoom.unwrap_or(Zoom::Cards));
     use_zoom_wheel(&group, zoomed.clone(), props.on_action.clone());
-    use_centre(
-        &group,
-        zoom.unwrap_or(Zoom::Cards),
-        props.zoom.as_ref().and_then(|(_, c)| c.clone()),
-    );
+    use_centre(&group, props.zoom.clone());
     use_redraw_on_scroll(&group, &canvas, &painter);
     // With marks, each card's marks: read once, for its card's element and for the canvas.
     let dots: Vec<Rc<[Dot]>> = match scene.content {
