@@ -247,7 +247,7 @@ fn zoom_bar(shown: Zoom, on_action: &Callback<Action>) -> Html {
     let to =
         |zoom: Zoom| on_action.reform(move |_: MouseEvent| Action::Zoom { zoom, centre: None });
     let hint = match shown {
-        Zoom::Overview => "A tile per member: click one to zoom into its card; + and \u{2212} (or ctrl and the wheel) zoom.",
+        Zoom::Overview => "A tile per member, its bars its actives, learners and standbys, filled as their stores replay: click one to zoom into its card; + and \u{2212} (or ctrl and the wheel) zoom.",
         Zoom::Cards => "\u{2212} (or ctrl and the wheel) zooms out to the whole group.",
     };
     html! {

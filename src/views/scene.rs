@@ -311,7 +311,7 @@ impl Density {
                     zone_pad: 4.0,
                     zone_head: 22.0,
                     zone_min: (4.0 * (w + 3.0)).max(200.0),
-                    tray: 40.0,
+                    tray: 58.0,
                     tile_h: Some(h),
                     chip_w: 0.0,
                     chip_h: 0.0,
