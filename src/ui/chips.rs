@@ -7,7 +7,7 @@
 use super::colours::{mix, Colours, DARK, LIGHT};
 use super::dom::{canvas_2d, canvas_font};
 use super::mini::{draw_marks, MemberMarks};
-use super::tiles::draw_tiles;
+use super::tiles::{paint_tiles, plan_tiles, TilesPlan};
 use crate::views::frame::{Card, Chip, ChipRole, Dot};
 use crate::views::scene::{ChipBox, Content, Holder, Rect, Scene};
 use std::collections::HashMap;
@@ -67,6 +67,8 @@ pub struct Drawing {
     hatches: Option<(bool, Hatches)>,
     /// Each member's marks as last drawn, by member id.
     marks: HashMap<u32, MemberMarks>,
+    /// What the canvas shows, to the pixel, when it shows tiles or marks.
+    drawn: Option<u64>,
 }
 
 impl Drawing {
@@ -243,18 +245,22 @@ pub fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// The part of the group the view shows, and the canvas moved and sized to cover it: its
-/// context (scaled to CSS pixels, from the group's top left corner) and the heights shown.
-pub fn shown_part(
-    group: &Element,
-    canvas: &HtmlCanvasElement,
-    scene: &Scene,
-    seen: &mut Seen,
-) -> Option<(CanvasRenderingContext2d, f64, f64)> {
+/// The heights of the group the view shows, from its top.
+fn shown_rows(group: &Element, scene: &Scene, seen: &mut Seen) -> Option<(f64, f64)> {
     let view = web_sys::window()?.inner_height().ok()?.as_f64()?;
     let top_on_screen = seen.top(group, now());
     let top = (-top_on_screen).clamp(0.0, scene.height);
     let bottom = (view - top_on_screen).clamp(top, scene.height);
+    Some((top, bottom))
+}
+
+/// The canvas moved and sized to cover the group's rows from `top` to `bottom`, and cleared:
+/// its context, scaled to CSS pixels from the group's top left corner.
+fn cover(
+    canvas: &HtmlCanvasElement,
+    scene: &Scene,
+    (top, bottom): (f64, f64),
+) -> Option<CanvasRenderingContext2d> {
     let ratio = super::dom::pixel_ratio();
     let (width, height) = (
         (scene.width * ratio).round() as u32,
@@ -272,7 +278,50 @@ pub fn shown_part(
     let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
     ctx.clear_rect(0.0, 0.0, f64::from(width), f64::from(height));
     let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, -top * ratio);
-    Some((ctx, top, bottom))
+    Some(ctx)
+}
+
+/// What a drawing of tiles or marks shows, to the device pixel: the same twice, and the
+/// canvas is left as it is (a frame where only the clock moved changes no pixel of most).
+fn drawn_key(d: &Drawing, rows: (f64, f64), tiles: Option<&TilesPlan>) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let s = &d.shown;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let ratio = super::dom::pixel_ratio();
+    let px = |v: f64| (v * ratio).round() as i64;
+    (
+        px(rows.0),
+        px(rows.1),
+        px(s.scene.width),
+        s.dark,
+        &s.highlight,
+    )
+        .hash(&mut h);
+    match (s.scene.content, tiles) {
+        (Content::Bars, Some(plan)) => plan.hash_pixels(ratio, &mut h),
+        (Content::Marks, _) => {
+            for m in s.scene.members_between(rows.0, rows.1) {
+                let r = m.rect;
+                (px(r.x), px(r.y), px(r.w), px(r.h)).hash(&mut h);
+                let away = s.cards.get(m.card).is_some_and(|c| c.restart.is_some());
+                away.hash(&mut h);
+                for dot in s.dots.get(m.card).iter().flat_map(|d| d.iter()) {
+                    let Dot {
+                        task,
+                        role,
+                        stateful,
+                        up,
+                        learned,
+                        ready,
+                        tenths,
+                    } = *dot;
+                    (task.0, role as u8, stateful, up, learned, ready, tenths).hash(&mut h);
+                }
+            }
+        }
+        _ => return None,
+    }
+    Some(h.finish())
 }
 
 /// Fills the panels of the cards the view shows (the cards' elements over them draw their
@@ -293,28 +342,39 @@ pub fn draw_panels(
     ctx.fill();
 }
 
-/// Draws the cards' panels and what they hold where the view shows them; true while a
-/// chip still travels (the caller draws again on the next animation frame).
+/// Draws the cards' panels and what they hold where the view shows them, unless tiles or
+/// marks would draw the very pixels already there; true while a chip still travels (the
+/// caller draws again on the next animation frame).
 pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> bool {
     let scene = d.shown.scene.clone();
-    let Some((ctx, top, bottom)) = shown_part(group, canvas, &scene, &mut d.seen) else {
+    let Some(rows) = shown_rows(group, &scene, &mut d.seen) else {
         return false;
     };
+    let tiles = (scene.content == Content::Bars)
+        .then(|| plan_tiles(&scene, &d.shown.cards, &d.shown.highlight, rows));
+    let key = drawn_key(d, rows, tiles.as_ref());
+    if key.is_some() && key == d.drawn {
+        return false;
+    }
+    d.drawn = key;
+    let Some(ctx) = cover(canvas, &scene, rows) else {
+        return false;
+    };
+    let (top, bottom) = rows;
     let c = if d.shown.dark { &DARK } else { &LIGHT };
     draw_panels(&ctx, &scene, top, bottom, c);
-    match scene.content {
-        Content::Marks => {
+    match (scene.content, tiles) {
+        (Content::Marks, _) => {
             let mut kept = std::mem::take(&mut d.marks);
             draw_marks(&ctx, &d.shown, &mut kept, (top, bottom), c);
             d.marks = kept;
             false
         }
-        Content::Chips => draw_chips(&ctx, d, top, bottom, c),
-        Content::Bars => {
-            let s = &d.shown;
-            draw_tiles(&ctx, &scene, &s.cards, &s.highlight, (top, bottom), c);
+        (Content::Bars, Some(plan)) => {
+            paint_tiles(&ctx, &plan, c);
             false
         }
+        _ => draw_chips(&ctx, d, top, bottom, c),
     }
 }
 

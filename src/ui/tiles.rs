@@ -112,16 +112,55 @@ struct Bars {
     mirrored: Batch,
 }
 
-/// Draws the tiles' bars shown between the heights `top` and `bottom`, and a ring around the
-/// tiles of the members holding a task found, batched by colour.
-pub fn draw_tiles(
-    ctx: &CanvasRenderingContext2d,
+impl Bars {
+    /// Every batch, in the order they are filled.
+    fn batches(&self) -> [&Batch; 7] {
+        [
+            &self.active,
+            &self.restoring,
+            &self.restored,
+            &self.learner_track,
+            &self.learned,
+            &self.standby_track,
+            &self.mirrored,
+        ]
+    }
+}
+
+/// What the canvas draws of the tiles the view shows: their panels, bars and rings.
+#[derive(Default)]
+pub struct TilesPlan {
+    /// The tiles shown.
+    tiles: Vec<Rect>,
+    /// Their bars.
+    bars: Bars,
+    /// The tiles of members holding a task found.
+    rings: Vec<Rect>,
+}
+
+impl TilesPlan {
+    /// Feeds what the plan draws, to the device pixel at `ratio`, to a hasher.
+    pub fn hash_pixels(&self, ratio: f64, h: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        let px = |v: f64| (v * ratio).round() as i64;
+        let rects = self.bars.batches().into_iter().map(|b| &b.0);
+        for list in [&self.tiles, &self.rings].into_iter().chain(rects) {
+            list.len().hash(h);
+            for r in list {
+                (px(r.x), px(r.y), px(r.w), px(r.h)).hash(h);
+            }
+        }
+    }
+}
+
+/// Plans the tiles' bars shown between the heights `top` and `bottom`, and a ring around the
+/// tiles of the members holding a task found.
+pub fn plan_tiles(
     scene: &Scene,
     cards: &[Card],
     highlight: &[String],
     (top, bottom): (f64, f64),
-    c: &Colours,
-) {
+) -> TilesPlan {
     let tallies: Vec<Tally> = cards.iter().map(|card| Tally::of(&card.chips)).collect();
     // One scale for every tile, so that a glance compares how much members hold.
     let widest = tallies
@@ -130,12 +169,13 @@ pub fn draw_tiles(
         .max()
         .unwrap_or(0)
         .max(1);
-    let mut bars = Bars::default();
-    let mut rings = Vec::new();
+    let mut plan = TilesPlan::default();
+    let bars = &mut plan.bars;
     for m in scene.members_between(top, bottom) {
         let (Some(card), Some(t)) = (cards.get(m.card), tallies.get(m.card)) else {
             continue;
         };
+        plan.tiles.push(m.rect);
         let r = m.content;
         let unit = r.w / f64::from(widest);
         let row = ((r.h - 2.0) / 3.0).max(1.0);
@@ -163,9 +203,15 @@ pub fn draw_tiles(
             .iter()
             .any(|n| card.chips.iter().any(|chip| *chip.name == **n));
         if found {
-            rings.push(m.rect);
+            plan.rings.push(m.rect);
         }
     }
+    plan
+}
+
+/// Draws the planned bars, batched by colour, and the rings (the panels are drawn first).
+pub fn paint_tiles(ctx: &CanvasRenderingContext2d, plan: &TilesPlan, c: &Colours) {
+    let bars = &plan.bars;
     bars.active.fill(ctx, c.active);
     bars.restoring.fill(ctx, &mix(c.active, c.panel, 0.25));
     bars.restored.fill(ctx, &mix(c.active, c.panel, 0.6));
@@ -175,7 +221,7 @@ pub fn draw_tiles(
     bars.mirrored.fill(ctx, c.standby);
     ctx.set_stroke_style_str(c.ink);
     ctx.set_line_width(2.0);
-    for r in rings {
+    for r in &plan.rings {
         ctx.stroke_rect(r.x - 2.0, r.y - 2.0, r.w + 4.0, r.h + 4.0);
     }
 }
