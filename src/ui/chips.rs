@@ -10,6 +10,7 @@ use super::mini::{draw_marks, MemberMarks};
 use super::tiles::{paint_tiles, plan_tiles, TilesPlan};
 use crate::views::frame::{Card, Chip, ChipRole, Dot};
 use crate::views::scene::{ChipBox, Content, Holder, Rect, Scene};
+use crate::views::travel::{moves, places, Move, Place};
 use std::collections::HashMap;
 use std::rc::Rc;
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, Element, HtmlCanvasElement};
@@ -69,6 +70,10 @@ pub struct Drawing {
     marks: HashMap<u32, MemberMarks>,
     /// What the canvas shows, to the pixel, when it shows tiles or marks.
     drawn: Option<u64>,
+    /// With tiles or marks: where each task's active was last drawn.
+    places: Vec<Option<Place>>,
+    /// With tiles or marks: the tasks on their way to another holder, and since when.
+    travels: Vec<(Move, f64)>,
 }
 
 impl Drawing {
@@ -77,9 +82,40 @@ impl Drawing {
         // A jump (a scrub, a load) or motion turned off: chips are simply drawn where they are.
         if !shown.motion {
             self.flights.clear();
+            self.travels.clear();
         }
         self.shown = shown;
     }
+}
+
+impl Drawing {
+    /// With tiles or marks, starts the travels of the tasks that changed holder since the last
+    /// drawing and ends those that landed; true while one is on its way.
+    fn travel(&mut self, now: f64) -> bool {
+        let s = &self.shown;
+        let places = places(&s.scene, &s.cards, &s.unowned, s.names.len());
+        if s.motion && !self.places.is_empty() && !places.is_empty() {
+            let started = moves(&self.places, &places).into_iter().map(|m| (m, now));
+            self.travels.extend(started);
+        }
+        self.places = places;
+        self.travels.retain(|(_, start)| now - start < TRAVEL_MS);
+        !self.travels.is_empty()
+    }
+}
+
+/// Draws the tasks on their way between holders: a small active mark each.
+fn draw_travels(ctx: &CanvasRenderingContext2d, travels: &[(Move, f64)], now: f64, c: &Colours) {
+    ctx.set_fill_style_str(c.active);
+    ctx.set_stroke_style_str(c.ink);
+    ctx.set_line_width(1.0);
+    ctx.begin_path();
+    for (m, start) in travels {
+        let r = m.from.toward(&m.to, ease((now - start) / TRAVEL_MS));
+        ctx.rect(r.x, r.y, r.w, r.h);
+    }
+    ctx.fill();
+    ctx.stroke();
 }
 
 /// The fills of chips whose store is replaying.
@@ -343,8 +379,8 @@ pub fn draw_panels(
 }
 
 /// Draws the cards' panels and what they hold where the view shows them, unless tiles or
-/// marks would draw the very pixels already there; true while a chip still travels (the
-/// caller draws again on the next animation frame).
+/// marks would draw the very pixels already there; true while a chip or a task's mark still
+/// travels (the caller draws again on the next animation frame).
 pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> bool {
     let scene = d.shown.scene.clone();
     let Some(rows) = shown_rows(group, &scene, &mut d.seen) else {
@@ -352,7 +388,9 @@ pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> boo
     };
     let tiles = (scene.content == Content::Bars)
         .then(|| plan_tiles(&scene, &d.shown.cards, &d.shown.highlight, rows));
-    let key = drawn_key(d, rows, tiles.as_ref());
+    let now = now();
+    let travelling = d.travel(now);
+    let key = drawn_key(d, rows, tiles.as_ref()).filter(|_| !travelling);
     if key.is_some() && key == d.drawn {
         return false;
     }
@@ -368,14 +406,17 @@ pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> boo
             let mut kept = std::mem::take(&mut d.marks);
             draw_marks(&ctx, &d.shown, &mut kept, (top, bottom), c);
             d.marks = kept;
-            false
         }
-        (Content::Bars, Some(plan)) => {
-            paint_tiles(&ctx, &plan, c);
-            false
-        }
-        _ => draw_chips(&ctx, d, top, bottom, c),
+        (Content::Bars, Some(plan)) => paint_tiles(&ctx, &plan, c),
+        _ => return draw_chips(&ctx, d, top, bottom, c),
     }
+    if travelling {
+        // The marks' drawing leaves the context scaled to its paths.
+        let ratio = super::dom::pixel_ratio();
+        let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, -top * ratio);
+        draw_travels(&ctx, &d.travels, now, c);
+    }
+    travelling
 }
 
 /// Draws the chips shown between the heights `top` and `bottom`; true while one travels.

@@ -190,6 +190,18 @@ pub fn drawing(count: usize) -> (i32, i32) {
     (COLUMNS as i32 * STEP, rows * STEP)
 }
 
+/// Where mark `index` lies in its member's drawing, in CSS pixels from the drawing's corner.
+pub fn cell(index: usize) -> super::scene::Rect {
+    let unit = f64::from(UNIT);
+    let at = |step: usize| f64::from(MARGIN + step as i32 * PITCH) / unit;
+    super::scene::Rect::new(
+        at(index % COLUMNS),
+        at(index / COLUMNS),
+        f64::from(SIDE) / unit,
+        f64::from(SIDE) / unit,
+    )
+}
+
 /// Where the paths' origin lies in the drawing, and how many of their units make a CSS
 /// pixel: the first mark starts a margin in, room for its rings.
 pub fn origin_and_scale() -> (f64, f64) {

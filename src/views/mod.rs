@@ -12,6 +12,7 @@ pub mod notation;
 pub mod overview;
 pub mod scene;
 pub mod series;
+pub mod travel;
 
 /// A count and its noun, plural unless the count is one: "1 rebalance", "3 rebalances".
 pub fn counted(n: impl Into<u64>, noun: &str) -> String {

@@ -838,6 +838,12 @@ test('a group too large for the view opens as an overview that fits it, and zoom
   const [bottom, view] = await page.$eval('.group', (g) => [g.getBoundingClientRect().bottom, innerHeight]);
   assert.ok(bottom <= view, `the whole group in view (${bottom} of ${view})`);
   assert.deepEqual(await page.$$eval('[data-testid=zone]', (z) => z.map((x) => [x.dataset.zone, x.querySelectorAll('[data-testid=member]').length])), [['a', 23], ['b', 22], [undefined, 5]], 'the joiners have no zone');
+  // When a round hands tasks to the new members, each travels from tile to tile.
+  assert.equal(await page.getAttribute('.group canvas.marks', 'data-moving'), 'false');
+  await page.selectOption('[data-testid=speed]', '16');
+  await page.click('[data-testid=play]');
+  await page.waitForSelector('.group canvas.marks[data-moving=true]', { state: 'attached', timeout: 20000 });
+  await pause(page);
   await seekFar(page, 6500);
   assert.equal(await page.getAttribute('[data-member-id=S7]', 'data-state'), 'crashed');
   assert.match(await page.getAttribute('[data-member-id=S1]', 'aria-label'), /^member S1, live, zone a(, leader)?: \d+ active \(\d+ restoring\), \d+ learning, \d+ standby$/);
