@@ -23,7 +23,7 @@ pub fn find_box(props: &FindProps) -> Html {
                 .value(),
         )
     });
-    // Bring the member (or the task's owner) into view when the answer changes.
+    // Bring the member (or the task's owner) to the middle of the view when the answer changes.
     let member = props.found.as_ref().and_then(|f| f.member.clone());
     use_effect_with(member, |member| {
         let el = member.as_ref().and_then(|m| {
@@ -34,7 +34,7 @@ pub fn find_box(props: &FindProps) -> Html {
         });
         if let Some(el) = el {
             let options = web_sys::ScrollIntoViewOptions::new();
-            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            options.set_block(web_sys::ScrollLogicalPosition::Center);
             el.scroll_into_view_with_scroll_into_view_options(&options);
         }
     });
