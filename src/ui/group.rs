@@ -144,20 +144,26 @@ fn card_header(props: &HeaderProps) -> Html {
     }
 }
 
-/// A card's buttons: crash, drain, restart.
+/// A member's buttons: crash, drain, restart.
 #[derive(Properties, PartialEq)]
-struct ActionsProps {
-    name: AttrValue,
-    can_crash: bool,
-    can_drain: bool,
-    can_restart: bool,
-    restart: RestartChoice,
-    on_action: Callback<Action>,
+pub struct ActionsProps {
+    /// The member's name.
+    pub name: AttrValue,
+    /// It can be crashed.
+    pub can_crash: bool,
+    /// It can be drained.
+    pub can_drain: bool,
+    /// It can be restarted.
+    pub can_restart: bool,
+    /// What the restart button does.
+    pub restart: RestartChoice,
+    /// Carries out an action (a command here).
+    pub on_action: Callback<Action>,
 }
 
-/// A card's buttons, drawn again only when what they can do changes.
+/// A member's buttons, drawn again only when what they can do changes.
 #[function_component(CardActions)]
-fn card_actions(props: &ActionsProps) -> Html {
+pub fn card_actions(props: &ActionsProps) -> Html {
     let name = props.name.to_string();
     let crash = props
         .on_action

@@ -7,7 +7,7 @@ use super::chips::{draw, Drawing, Shown};
 use super::group::{zone_heading, MemberCard};
 use super::hooks::use_width;
 use super::mini::Hover;
-use super::tiles::MemberTile;
+use super::tiles::{MemberTile, TileActions};
 use crate::playground::{Action, RestartChoice};
 use crate::views::frame::{orphans_text, Card, Chip, Dot};
 use crate::views::overview::Held;
@@ -247,7 +247,7 @@ fn zoom_bar(shown: Zoom, on_action: &Callback<Action>) -> Html {
     let to =
         |zoom: Zoom| on_action.reform(move |_: MouseEvent| Action::Zoom { zoom, centre: None });
     let hint = match shown {
-        Zoom::Overview => "A tile per member, its bars its actives, learners and standbys, filled as their stores replay: click one to zoom into its card; + and \u{2212} (or ctrl and the wheel) zoom.",
+        Zoom::Overview => "A tile per member, its bars its actives, learners and standbys, filled as their stores replay: click one for its actions, double-click it to zoom into its card; + and \u{2212} (or ctrl and the wheel) zoom.",
         Zoom::Cards => "\u{2212} (or ctrl and the wheel) zooms out to the whole group.",
     };
     html! {
@@ -302,6 +302,21 @@ fn tile_keys(scene: Rc<Scene>, cards: Rc<Vec<Card>>) -> Callback<KeyboardEvent> 
             let _ = next.focus();
         }
     })
+}
+
+/// In the overview, the actions of the member found (a click on its tile finds it).
+fn selected_actions(props: &PlacedProps, scene: &Scene) -> Html {
+    let selected = scene
+        .members
+        .iter()
+        .find(|m| props.highlight.contains(&props.cards[m.card].name));
+    let Some(m) = selected else {
+        return Html::default();
+    };
+    html! {
+        <TileActions card={without_chips(&props.cards[m.card])} tile={m.rect} width={scene.width}
+            restart={props.restart} on_action={props.on_action.clone()} />
+    }
 }
 
 /// A member's tile in the overview.
@@ -432,6 +447,9 @@ pub fn placed_group(props: &PlacedProps) -> Html {
             }
             if let Some(t) = scene.tray {
                 { tray(props, &scene, t, border) }
+            }
+            if scene.content == Content::Bars {
+                { selected_actions(props, &scene) }
             }
             <canvas ref={canvas} class="marks" aria-hidden="true"></canvas>
             if let Some(h) = &*hover {

@@ -4,9 +4,9 @@
 //! member's data and name in words and zooms into its card.
 
 use super::colours::{mix, Colours};
-use super::group::member_label;
+use super::group::{member_label, CardActions};
 use crate::engine::member::MemberStatus;
-use crate::playground::Action;
+use crate::playground::{Action, RestartChoice};
 use crate::views::frame::Card;
 use crate::views::overview::{Held, Tally};
 use crate::views::scene::{Centre, Rect, Scene, Zoom};
@@ -40,7 +40,8 @@ pub struct TileProps {
     pub on_action: Callback<Action>,
 }
 
-/// A member's tile: a button over what the canvas draws; a click zooms into its card.
+/// A member's tile: a button over what the canvas draws; a click selects the member (finds
+/// it, which opens its actions), a double-click zooms into its card.
 #[function_component(MemberTile)]
 pub fn member_tile(props: &TileProps) -> Html {
     let away = props.back_in_ms.is_some();
@@ -52,6 +53,12 @@ pub fn member_tile(props: &TileProps) -> Html {
         props.leader,
         &props.held.words(away),
     );
+    let select = {
+        let name = props.name.to_string();
+        props
+            .on_action
+            .reform(move |_: MouseEvent| Action::Find(name.clone()))
+    };
     let zoom = {
         let name = props.name.to_string();
         props.on_action.reform(move |_: MouseEvent| Action::Zoom {
@@ -65,12 +72,68 @@ pub fn member_tile(props: &TileProps) -> Html {
             style={format!("left: {}px; top: {}px; width: {}px; height: {}px", p.x, p.y, p.w, p.h)}
             data-testid="member" data-member-id={props.name.clone()} data-state={props.status.name()}
             data-leader={props.leader.to_string()} data-zone={props.zone.clone()}
-            aria-label={label.clone()} title={format!("{label}\n(click to zoom into its card)")} onclick={zoom}
+            aria-label={label.clone()} title={format!("{label}\n(click: its actions; double-click: zoom into its card)")}
+            aria-haspopup="true" aria-expanded={props.highlighted.to_string()} onclick={select} ondblclick={zoom}
             tabindex={if props.first { "0" } else { "-1" }}>
             if props.named {
                 <span class="name" aria-hidden="true">{ &props.name }{ if props.leader { " \u{2605}" } else { "" } }</span>
             }
         </button>
+    }
+}
+
+/// The actions of the member selected in the overview, next to its tile.
+#[derive(Properties, PartialEq)]
+pub struct TileActionsProps {
+    /// The member's card (its name and what it can do).
+    pub card: Card,
+    /// Where its tile is, in the group.
+    pub tile: Rect,
+    /// The group's width (the actions stay inside it).
+    pub width: f64,
+    /// What the restart button does.
+    pub restart: RestartChoice,
+    /// Carries out an action.
+    pub on_action: Callback<Action>,
+}
+
+/// The selected member's zoom and buttons (crash, drain, restart), under its tile; Escape or
+/// "close" deselects it.
+#[function_component(TileActions)]
+pub fn tile_actions(props: &TileActionsProps) -> Html {
+    const WIDTH: f64 = 330.0;
+    let card = &props.card;
+    let name = AttrValue::from(card.name.clone());
+    let zoom = {
+        let name = card.name.clone();
+        props.on_action.reform(move |_: MouseEvent| Action::Zoom {
+            zoom: Zoom::Cards,
+            centre: Some(Centre::Member(name.clone())),
+        })
+    };
+    let close = props
+        .on_action
+        .reform(|_: MouseEvent| Action::Find(String::new()));
+    let escape = {
+        let on = props.on_action.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                e.stop_propagation();
+                on.emit(Action::Find(String::new()));
+            }
+        })
+    };
+    let t = props.tile;
+    let x = t.x.min(props.width - WIDTH).max(0.0);
+    html! {
+        <div class="tile-actions" role="group" aria-label={format!("{} actions", card.name)} data-testid="tile-actions"
+            style={format!("left: {x}px; top: {}px", t.y + t.h + 3.0)} onkeydown={escape}>
+            <b>{ &card.name }</b>
+            <button type="button" data-testid="tile-zoom" onclick={zoom} aria-label={format!("zoom into {}", card.name)}>{ "+ zoom in" }</button>
+            <CardActions name={name} can_crash={card.can_crash} can_drain={card.can_drain}
+                can_restart={card.can_restart} restart={props.restart} on_action={props.on_action.clone()} />
+            <button type="button" class="close" onclick={close} aria-label="close">{ "\u{2715}" }</button>
+        </div>
     }
 }
 

@@ -877,8 +877,17 @@ test('a group too large for the view opens as an overview that fits it, and zoom
   const below = await page.evaluate(() => [document.activeElement.dataset.zone, document.activeElement.getBoundingClientRect().top]);
   assert.ok(below[0] === 'a' && below[1] > row, `down a row of zone a: ${below}`);
   assert.equal(await page.textContent('[data-testid=clock]'), clock, 'the arrows did not step the clock');
-  // A click zooms into the member's card, in the middle of the view, with the focus.
-  await page.click('[data-member-id=S12]');
+  // A click selects the member: it is found, and its actions open by its tile.
+  await page.click('[data-member-id=S11]');
+  await page.waitForSelector('[data-testid=tile-actions]');
+  assert.match(await page.textContent('[data-testid=found]'), /^S11: live/);
+  assert.equal(await page.getAttribute('[data-member-id=S11]', 'aria-expanded'), 'true');
+  await page.click('[data-testid=tile-actions] [data-testid=crash]');
+  await page.waitForFunction(() => document.querySelector('[data-member-id=S11]').dataset.state === 'crashed');
+  await page.click('[data-testid=tile-actions] .close');
+  await page.waitForSelector('[data-testid=tile-actions]', { state: 'detached' });
+  // A double-click zooms into the member's card, in the middle of the view, with the focus.
+  await page.dblclick('[data-member-id=S12]');
   await page.waitForSelector('[data-testid=member][data-member-id=S12] [data-testid=crash]');
   assert.equal(await page.$('.group.overview'), null);
   const [top, end, height] = await page.$eval('[data-member-id=S12]', (e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom, innerHeight]);
