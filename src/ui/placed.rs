@@ -263,10 +263,19 @@ fn zoom_bar(shown: Zoom, on_action: &Callback<Action>) -> Html {
 
 /// The arrow keys, Home and End move the focus over the overview's tiles (a roving tab stop:
 /// only the first tile is in the tab order), and keep the playground's own arrow keys (step,
-/// back) from acting meanwhile.
-fn tile_keys(scene: Rc<Scene>, cards: Rc<Vec<Card>>) -> Callback<KeyboardEvent> {
+/// back) from acting meanwhile; Escape deselects the member selected.
+fn tile_keys(
+    scene: Rc<Scene>,
+    cards: Rc<Vec<Card>>,
+    on_action: Callback<Action>,
+) -> Callback<KeyboardEvent> {
     Callback::from(move |e: KeyboardEvent| {
         let step = match e.key().as_str() {
+            // Deselects the member whose actions are open.
+            "Escape" => {
+                on_action.emit(Action::Find(String::new()));
+                return;
+            }
             "ArrowRight" => Step::Next,
             "ArrowLeft" => Step::Previous,
             "ArrowDown" => Step::Down,
@@ -439,7 +448,7 @@ pub fn placed_group(props: &PlacedProps) -> Html {
             (scene.content == Content::Bars).then_some("overview"),
             props.small.then_some("small"), (!scene.zones.is_empty()).then_some("zoned"))}
             role="region" aria-label={props.label.clone()} style={format!("height: {}px", scene.height)}
-            onkeydown={(scene.content == Content::Bars).then(|| tile_keys(scene.clone(), props.cards.clone()))}>
+            onkeydown={(scene.content == Content::Bars).then(|| tile_keys(scene.clone(), props.cards.clone(), props.on_action.clone()))}>
             if scene.zones.is_empty() {
                 { for scene.members.iter().map(|m| member(m, &whole)) }
             } else {

@@ -886,6 +886,10 @@ test('a group too large for the view opens as an overview that fits it, and zoom
   await page.waitForFunction(() => document.querySelector('[data-member-id=S11]').dataset.state === 'crashed');
   await page.click('[data-testid=tile-actions] .close');
   await page.waitForSelector('[data-testid=tile-actions]', { state: 'detached' });
+  await page.click('[data-member-id=S11]');
+  await page.waitForSelector('[data-testid=tile-actions]');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=tile-actions]', { state: 'detached' });
   // A double-click zooms into the member's card, in the middle of the view, with the focus.
   await page.dblclick('[data-member-id=S12]');
   await page.waitForSelector('[data-testid=member][data-member-id=S12] [data-testid=crash]');
