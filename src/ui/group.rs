@@ -335,9 +335,14 @@ pub struct GroupProps {
     pub zoom: Option<(Zoom, Option<Centre>)>,
 }
 
+/// A zone as the page names it ("zone a"; "no zone" for the members without one).
+pub fn zone_name(zone: Option<&str>) -> String {
+    zone.map_or("no zone".to_string(), |z| format!("zone {z}"))
+}
+
 /// A zone's heading: its name, how many of its members are live, and a mark when none is.
 pub fn zone_heading(zone: Option<&str>, alive: usize, members: usize) -> Html {
-    let name = zone.map_or("no zone".to_string(), |z| format!("zone {z}"));
+    let name = zone_name(zone);
     html! {
         <h3>
             <span class={classes!(zone.is_some().then_some("term"))}

@@ -4,7 +4,7 @@
 //! canvas under them, only where the view shows it ([`super::chips`], [`super::mini`]).
 
 use super::chips::{draw, Drawing, Shown};
-use super::group::{zone_heading, MemberCard};
+use super::group::{zone_heading, zone_name, MemberCard};
 use super::hooks::use_width;
 use super::mini::Hover;
 use super::tiles::{MemberTile, TileActions};
@@ -355,7 +355,7 @@ fn zone_band(
         .filter(|&&i| props.cards[i].status.alive())
         .count();
     let r = band.rect;
-    let name = zone.map_or("no zone".to_string(), |z| format!("zone {z}"));
+    let name = zone_name(zone);
     let zoom = (scene.content == Content::Bars).then(|| {
         let centre = Centre::Zone(zone.unwrap_or_default().to_string());
         let on = props.on_action.reform(move |_: MouseEvent| Action::Zoom {
