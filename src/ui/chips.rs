@@ -93,8 +93,14 @@ impl Drawing {
     /// drawing and ends those that landed; true while one is on its way.
     fn travel(&mut self, now: f64) -> bool {
         let s = &self.shown;
+        // Nothing travels without motion: where tasks are is not even read.
+        if !s.motion {
+            self.places.clear();
+            self.travels.clear();
+            return false;
+        }
         let places = places(&s.scene, &s.cards, &s.unowned, s.names.len());
-        if s.motion && !self.places.is_empty() && !places.is_empty() {
+        if !self.places.is_empty() && !places.is_empty() {
             let started = moves(&self.places, &places).into_iter().map(|m| (m, now));
             self.travels.extend(started);
         }

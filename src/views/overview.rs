@@ -83,21 +83,23 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// The tally of a member's chips.
+    /// The tally of a member's chips: its counts, then its replayed shares in one more pass
+    /// (every tile is tallied on every drawing).
     pub fn of(chips: &[Chip]) -> Tally {
-        let share = |role: ChipRole, down_only: bool| -> f64 {
-            chips
-                .iter()
-                .filter(|c| c.role == role && !(down_only && c.up))
-                .map(|c| f64::from(c.progress.min(100)) / 100.0)
-                .sum()
-        };
-        Tally {
+        let mut t = Tally {
             held: Held::of_chips(chips),
-            restored: share(ChipRole::Active, true),
-            learned: share(ChipRole::Learner, false),
-            mirrored: share(ChipRole::Standby, false),
+            ..Tally::default()
+        };
+        for c in chips {
+            let replayed = f64::from(c.progress.min(100)) / 100.0;
+            match c.role {
+                ChipRole::Active if !c.up => t.restored += replayed,
+                ChipRole::Active => {}
+                ChipRole::Learner => t.learned += replayed,
+                ChipRole::Standby => t.mirrored += replayed,
+            }
         }
+        t
     }
 }
 
