@@ -14,6 +14,9 @@ pub mod scene;
 pub mod series;
 pub mod travel;
 
+#[cfg(test)]
+mod fixtures;
+
 /// A count and its noun, plural unless the count is one: "1 rebalance", "3 rebalances".
 pub fn counted(n: impl Into<u64>, noun: &str) -> String {
     let n = n.into();

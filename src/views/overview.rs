@@ -106,20 +106,15 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::TaskId;
+    use crate::views::fixtures::active;
 
     fn chip(role: ChipRole, up: bool, ready: bool, progress: u8) -> Chip {
         Chip {
-            task: TaskId(0),
-            name: "T1".into(),
             role,
-            stateful: true,
-            learned: false,
+            up,
             ready,
             progress,
-            lag: 0,
-            up,
-            ready_in_ms: None,
+            ..active(0)
         }
     }
 

@@ -2,40 +2,12 @@
 //! their members, the tray below, chips in rows and marks in rows of sixteen, at any width.
 
 use super::*;
-use crate::engine::member::MemberStatus;
-use crate::model::{MemberId, TaskId};
-use crate::views::frame::{Chip, ChipRole, Countdown};
-
-fn chip(task: u32) -> Chip {
-    Chip {
-        task: TaskId(task),
-        name: format!("T{task}").into(),
-        role: ChipRole::Active,
-        stateful: true,
-        learned: false,
-        ready: false,
-        progress: 100,
-        lag: 0,
-        up: true,
-        ready_in_ms: None,
-    }
-}
+use crate::views::fixtures::{active, member};
+use crate::views::frame::Countdown;
 
 fn card(id: u32, chips: usize, zone: Option<&str>) -> Card {
-    Card {
-        id: MemberId(id),
-        name: format!("S{}", id + 1),
-        status: MemberStatus::Live,
-        leader: id == 0,
-        capacity: 1,
-        restore_rate: 1000,
-        chips: (0..chips as u32).map(|t| chip(id * 1000 + t)).collect(),
-        can_crash: true,
-        can_drain: true,
-        can_restart: true,
-        zone: zone.map(str::to_string),
-        restart: None,
-    }
+    let chips = (0..chips as u32).map(|t| active(id * 1000 + t)).collect();
+    member(id, chips, zone)
 }
 
 /// Every card inside the scene and apart from the others, its marks inside it, the tray below.

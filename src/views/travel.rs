@@ -110,40 +110,11 @@ pub fn moves(before: &[Option<Place>], after: &[Option<Place>]) -> Vec<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::member::MemberStatus;
-    use crate::model::{MemberId, TaskId};
+    use crate::views::fixtures::{active, member};
     use crate::views::scene::Density;
 
-    fn chip(task: u32) -> Chip {
-        Chip {
-            task: TaskId(task),
-            name: format!("T{}", task + 1).into(),
-            role: ChipRole::Active,
-            stateful: true,
-            learned: false,
-            ready: false,
-            progress: 100,
-            lag: 0,
-            up: true,
-            ready_in_ms: None,
-        }
-    }
-
     fn card(id: u32, tasks: &[u32]) -> Card {
-        Card {
-            id: MemberId(id),
-            name: format!("S{}", id + 1),
-            status: MemberStatus::Live,
-            leader: id == 0,
-            capacity: 1,
-            restore_rate: 1000,
-            chips: tasks.iter().map(|&t| chip(t)).collect(),
-            can_crash: true,
-            can_drain: true,
-            can_restart: true,
-            zone: None,
-            restart: None,
-        }
+        member(id, tasks.iter().map(|&t| active(t)).collect(), None)
     }
 
     #[test]
@@ -180,7 +151,7 @@ mod tests {
             places(&s, cards, unowned, 2)
         };
         let first = overview(&group, &[]);
-        let down = overview(&crashed, &[chip(1)]);
+        let down = overview(&crashed, &[active(1)]);
         let up = overview(&picked, &[]);
         let tray = Scene::overview(&crashed, 1, 600.0, 400.0)
             .tray
