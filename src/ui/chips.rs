@@ -7,8 +7,9 @@
 use super::colours::{mix, Colours, DARK, LIGHT};
 use super::dom::{canvas_2d, canvas_font};
 use super::mini::{draw_marks, MemberMarks};
-use super::tiles::{paint_tiles, plan_tiles, TilesPlan};
+use super::tiles::TilePainter;
 use crate::views::frame::{Card, Chip, ChipRole, Dot};
+use crate::views::overview::{device, Redraw, Tally, Tile, TilesView};
 use crate::views::scene::{ChipBox, Content, Holder, Rect, Scene};
 use crate::views::travel::{moves, places, Move, Place};
 use std::collections::HashMap;
@@ -36,10 +37,14 @@ struct Flight {
 pub struct Shown {
     /// The group laid out.
     pub scene: Rc<Scene>,
+    /// A number that changes with the layout.
+    pub layout: u64,
     /// The cards.
     pub cards: Rc<Vec<Card>>,
     /// With marks: each card's marks, in card order.
     pub dots: Vec<Rc<[Dot]>>,
+    /// With tiles: each card's tally, in card order.
+    pub tallies: Rc<Vec<Tally>>,
     /// Tasks nobody runs.
     pub unowned: Vec<Chip>,
     /// Task names (the marks' rings).
@@ -68,12 +73,16 @@ pub struct Drawing {
     hatches: Option<(bool, Hatches)>,
     /// Each member's marks as last drawn, by member id.
     marks: HashMap<u32, MemberMarks>,
-    /// What the canvas shows, to the pixel, when it shows tiles or marks.
+    /// What the canvas shows, to the pixel, when it shows marks.
     drawn: Option<u64>,
+    /// What the canvas shows when it shows tiles.
+    tiles: TilePainter,
     /// With tiles or marks: where each task's active was last drawn.
     places: Vec<Option<Place>>,
     /// With tiles or marks: the tasks on their way to another holder, and since when.
     travels: Vec<(Move, f64)>,
+    /// The motion's canvas shows something.
+    travelled: bool,
 }
 
 impl Drawing {
@@ -110,20 +119,6 @@ impl Drawing {
     }
 }
 
-/// Draws the tasks on their way between holders: a small active mark each.
-fn draw_travels(ctx: &CanvasRenderingContext2d, travels: &[(Move, f64)], now: f64, c: &Colours) {
-    ctx.set_fill_style_str(c.active);
-    ctx.set_stroke_style_str(c.ink);
-    ctx.set_line_width(1.0);
-    ctx.begin_path();
-    for (m, start) in travels {
-        let r = m.from.toward(&m.to, ease((now - start) / TRAVEL_MS));
-        ctx.rect(r.x, r.y, r.w, r.h);
-    }
-    ctx.fill();
-    ctx.stroke();
-}
-
 /// The fills of chips whose store is replaying.
 struct Hatches {
     /// An active restoring.
@@ -132,24 +127,22 @@ struct Hatches {
     learner: CanvasPattern,
 }
 
-/// A tile of diagonal stripes, `on` over `off`, as a repeating pattern.
-fn stripes(
+/// A tile of diagonal stripes, `on` over `off` (`on` covering a `share` of it), as a
+/// repeating pattern.
+pub fn stripes(
     ctx: &CanvasRenderingContext2d,
     on: &str,
     off: &str,
     rising: bool,
+    share: f64,
 ) -> Option<CanvasPattern> {
     const SIDE: f64 = 12.0;
-    let document = web_sys::window()?.document()?;
-    let tile: HtmlCanvasElement =
-        wasm_bindgen::JsCast::dyn_into(document.create_element("canvas").ok()?).ok()?;
-    tile.set_width(SIDE as u32);
-    tile.set_height(SIDE as u32);
+    let tile = super::dom::scratch_canvas(SIDE as u32, SIDE as u32)?;
     let t = canvas_2d(&tile)?;
     t.set_fill_style_str(off);
     t.fill_rect(0.0, 0.0, SIDE, SIDE);
     t.set_stroke_style_str(on);
-    t.set_line_width(SIDE / 2.0 / std::f64::consts::SQRT_2);
+    t.set_line_width(SIDE * share / std::f64::consts::SQRT_2);
     for k in -1..=1 {
         let k = f64::from(k) * SIDE;
         t.begin_path();
@@ -175,8 +168,8 @@ fn hatches<'a>(
     c: &Colours,
 ) -> Option<&'a Hatches> {
     if slot.as_ref().is_none_or(|(made_for, _)| *made_for != dark) {
-        let restoring = stripes(ctx, c.active, &mix(c.active, c.panel, 0.45), false)?;
-        let learner = stripes(ctx, &mix(c.learner, c.panel, 0.22), c.panel, true)?;
+        let restoring = stripes(ctx, c.active, &mix(c.active, c.panel, 0.45), false, 0.5)?;
+        let learner = stripes(ctx, &mix(c.learner, c.panel, 0.22), c.panel, true, 0.5)?;
         *slot = Some((dark, Hatches { restoring, learner }));
     }
     slot.as_ref().map(|(_, h)| h)
@@ -296,12 +289,13 @@ fn shown_rows(group: &Element, scene: &Scene, seen: &mut Seen) -> Option<(f64, f
     Some((top, bottom))
 }
 
-/// The canvas moved and sized to cover the group's rows from `top` to `bottom`, and cleared:
-/// its context, scaled to CSS pixels from the group's top left corner.
+/// The canvas moved and sized to cover the group's rows from `top` to `bottom`, and cleared
+/// when `clear`: its context, scaled to CSS pixels from the group's top left corner.
 fn cover(
     canvas: &HtmlCanvasElement,
     scene: &Scene,
     (top, bottom): (f64, f64),
+    clear: bool,
 ) -> Option<CanvasRenderingContext2d> {
     let ratio = super::dom::pixel_ratio();
     let (width, height) = (
@@ -315,17 +309,22 @@ fn cover(
         let _ = style.set_property("width", &format!("{}px", scene.width));
         let _ = style.set_property("height", &format!("{}px", bottom - top));
     }
-    let _ = style.set_property("transform", &format!("translateY({top}px)"));
+    let moved = format!("translateY({top}px)");
+    if style.get_property_value("transform").ok().as_deref() != Some(moved.as_str()) {
+        let _ = style.set_property("transform", &moved);
+    }
     let ctx = canvas_2d(canvas)?;
-    let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
-    ctx.clear_rect(0.0, 0.0, f64::from(width), f64::from(height));
+    if clear {
+        let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
+        ctx.clear_rect(0.0, 0.0, f64::from(width), f64::from(height));
+    }
     let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, -top * ratio);
     Some(ctx)
 }
 
-/// What a drawing of tiles or marks shows, to the device pixel: the same twice, and the
-/// canvas is left as it is (a frame where only the clock moved changes no pixel of most).
-fn drawn_key(d: &Drawing, rows: (f64, f64), tiles: Option<&TilesPlan>) -> Option<u64> {
+/// What a drawing of marks shows, to the device pixel: the same twice, and the canvas is
+/// left as it is (a frame where only the clock moved changes no pixel of most).
+fn drawn_key(d: &Drawing, rows: (f64, f64)) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let s = &d.shown;
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -339,9 +338,8 @@ fn drawn_key(d: &Drawing, rows: (f64, f64), tiles: Option<&TilesPlan>) -> Option
         &s.highlight,
     )
         .hash(&mut h);
-    match (s.scene.content, tiles) {
-        (Content::Bars, Some(plan)) => plan.hash_pixels(ratio, &mut h),
-        (Content::Marks, _) => {
+    match s.scene.content {
+        Content::Marks => {
             for m in s.scene.members_between(rows.0, rows.1) {
                 let r = m.rect;
                 (px(r.x), px(r.y), px(r.w), px(r.h)).hash(&mut h);
@@ -387,42 +385,104 @@ pub fn draw_panels(
 /// Draws the cards' panels and what they hold where the view shows them, unless tiles or
 /// marks would draw the very pixels already there; true while a chip or a task's mark still
 /// travels (the caller draws again on the next animation frame).
-pub fn draw(group: &Element, canvas: &HtmlCanvasElement, d: &mut Drawing) -> bool {
+pub fn draw(
+    group: &Element,
+    (canvas, motion): (&HtmlCanvasElement, &HtmlCanvasElement),
+    d: &mut Drawing,
+) -> bool {
     let scene = d.shown.scene.clone();
     let Some(rows) = shown_rows(group, &scene, &mut d.seen) else {
         return false;
     };
-    let tiles = (scene.content == Content::Bars)
-        .then(|| plan_tiles(&scene, &d.shown.cards, &d.shown.highlight, rows));
     let now = now();
     let travelling = d.travel(now);
-    let key = drawn_key(d, rows, tiles.as_ref()).filter(|_| !travelling);
-    if key.is_some() && key == d.drawn {
-        return false;
-    }
-    d.drawn = key;
-    let Some(ctx) = cover(canvas, &scene, rows) else {
-        return false;
-    };
-    let (top, bottom) = rows;
     let c = if d.shown.dark { &DARK } else { &LIGHT };
-    draw_panels(&ctx, &scene, top, bottom, c);
-    match (scene.content, tiles) {
-        (Content::Marks, _) => {
-            let mut kept = std::mem::take(&mut d.marks);
-            draw_marks(&ctx, &d.shown, &mut kept, (top, bottom), c);
-            d.marks = kept;
+    match scene.content {
+        Content::Bars => draw_tiles(canvas, d, rows, c),
+        Content::Marks => {
+            let key = drawn_key(d, rows);
+            if key.is_none() || key != d.drawn {
+                d.drawn = key;
+                if let Some(ctx) = cover(canvas, &scene, rows, true) {
+                    draw_panels(&ctx, &scene, rows.0, rows.1, c);
+                    let mut kept = std::mem::take(&mut d.marks);
+                    draw_marks(&ctx, &d.shown, &mut kept, rows, c);
+                    d.marks = kept;
+                }
+            }
         }
-        (Content::Bars, Some(plan)) => paint_tiles(&ctx, &plan, c),
-        _ => return draw_chips(&ctx, d, top, bottom, c),
+        Content::Chips => {
+            // Chips travel themselves, on the tasks' canvas.
+            d.travels.clear();
+            draw_travels(motion, d, rows, now, c);
+            let Some(ctx) = cover(canvas, &scene, rows, true) else {
+                return false;
+            };
+            draw_panels(&ctx, &scene, rows.0, rows.1, c);
+            return draw_chips(&ctx, d, rows.0, rows.1, c);
+        }
     }
-    if travelling {
-        // The marks' drawing leaves the context scaled to its paths.
-        let ratio = super::dom::pixel_ratio();
-        let _ = ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, -top * ratio);
-        draw_travels(&ctx, &d.travels, now, c);
-    }
+    draw_travels(motion, d, rows, now, c);
     travelling
+}
+
+/// Draws the tasks on their way between holders on the motion's canvas, over the tasks':
+/// a small active mark each. The canvas is hidden when nothing travels.
+fn draw_travels(
+    motion: &HtmlCanvasElement,
+    d: &mut Drawing,
+    rows: (f64, f64),
+    now: f64,
+    c: &Colours,
+) {
+    let shown = !d.travels.is_empty();
+    if !shown && !d.travelled {
+        return;
+    }
+    d.travelled = shown;
+    let _ = motion
+        .style()
+        .set_property("display", if shown { "block" } else { "none" });
+    if !shown {
+        return;
+    }
+    let Some(ctx) = cover(motion, &d.shown.scene, rows, true) else {
+        return;
+    };
+    ctx.set_fill_style_str(c.active);
+    ctx.set_stroke_style_str(c.ink);
+    ctx.set_line_width(1.0);
+    ctx.begin_path();
+    for (m, start) in &d.travels {
+        let r = m.from.toward(&m.to, ease((now - start) / TRAVEL_MS));
+        ctx.rect(r.x, r.y, r.w, r.h);
+    }
+    ctx.fill();
+    ctx.stroke();
+}
+
+/// Draws the overview's tiles shown in `rows`: all of them after a scroll, a resize, a new
+/// theme or layout; otherwise only those whose pixels changed, and of those whose bars only
+/// changed, only their bars.
+fn draw_tiles(canvas: &HtmlCanvasElement, d: &mut Drawing, rows: (f64, f64), c: &Colours) {
+    let s = &d.shown;
+    let ratio = super::dom::pixel_ratio();
+    let view = TilesView {
+        rows: (device(rows.0, ratio), device(rows.1, ratio)),
+        width: device(s.scene.width, ratio),
+        ratio,
+        dark: s.dark,
+        layout: s.layout,
+    };
+    let shown = Tile::shown(&s.scene, &s.cards, &s.tallies, &s.highlight, rows, ratio);
+    let redraw = d.tiles.plan(view, &shown);
+    if redraw == Redraw::Nothing {
+        return;
+    }
+    if let Some(ctx) = cover(canvas, &s.scene, rows, redraw == Redraw::Whole) {
+        d.tiles
+            .paint(&ctx, (&redraw, &shown, view), s.cards.len(), c);
+    }
 }
 
 /// Draws the chips shown between the heights `top` and `bottom`; true while one travels.

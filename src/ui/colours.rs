@@ -27,6 +27,8 @@ pub struct Colours {
     pub line: &'static str,
     /// Text on an active colour.
     pub chip_ink: &'static str,
+    /// A member restarting.
+    pub restart: &'static str,
 }
 
 /// The light theme.
@@ -43,6 +45,7 @@ pub const LIGHT: Colours = Colours {
     muted: "#5c5c66",
     line: "#d4d4da",
     chip_ink: "#ffffff",
+    restart: "#cc79a7",
 };
 
 /// The dark theme.
@@ -59,6 +62,7 @@ pub const DARK: Colours = Colours {
     muted: "#a8a8b3",
     line: "#3a3a44",
     chip_ink: "#0d0d10",
+    restart: "#e08dbd",
 };
 
 /// `a` mixed with `b`, `share` of it `a` (as the style sheet's `color-mix(in srgb, ...)`), for

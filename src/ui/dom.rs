@@ -174,6 +174,19 @@ pub fn canvas_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d>
         .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
 }
 
+/// A canvas of `width` x `height` pixels that is not on the page (a pattern's tile).
+pub fn scratch_canvas(width: u32, height: u32) -> Option<HtmlCanvasElement> {
+    let canvas: HtmlCanvasElement = window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into()
+        .ok()?;
+    canvas.set_width(width);
+    canvas.set_height(height);
+    Some(canvas)
+}
+
 /// Sets a canvas's font unless it is already set: setting it makes the browser compute the
 /// canvas's style first, a forced style recalculation of the changed page on every draw.
 pub fn canvas_font(ctx: &CanvasRenderingContext2d, font: &str) {

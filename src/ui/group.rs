@@ -11,7 +11,7 @@ use crate::playground::{back_in, Action, RestartChoice};
 use crate::views::frame::{
     chips_summary, marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot,
 };
-use crate::views::scene::{Centre, Content, Rect, Zoom};
+use crate::views::scene::{Centre, Content, Rect, ZoneBand, Zoom};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -352,6 +352,39 @@ pub fn zone_heading(zone: Option<&str>, alive: usize, members: usize) -> Html {
                 <span class="badge bad">{ "down" }</span>
             }
         </h3>
+    }
+}
+
+/// A zone's band, placed in the group, holding its members' cards or tiles (`members`,
+/// placed from the band's corner), `alive` of them live; in the overview (`zoom`), with a
+/// button that zooms into the zone.
+pub fn zone_band(
+    band: &ZoneBand,
+    alive: usize,
+    zoom: Option<&Callback<Action>>,
+    members: Html,
+) -> Html {
+    let zone = band.zone.as_deref();
+    let r = band.rect;
+    let name = zone_name(zone);
+    let zoom = zoom.map(|on_action| {
+        let centre = Centre::Zone(zone.unwrap_or_default().to_string());
+        let on = on_action.reform(move |_: MouseEvent| Action::Zoom {
+            zoom: Zoom::Cards,
+            centre: Some(centre.clone()),
+        });
+        html! { <button type="button" class="zone-zoom" data-testid="zoom-zone" onclick={on}
+            aria-label={format!("zoom into {name}")} title={format!("Zoom into {name}'s cards")}>{ "+" }</button> }
+    });
+    html! {
+        <section key={zone.unwrap_or_default().to_string()} class={classes!("zone", (zone.is_some() && alive == 0).then_some("down"))}
+            data-testid="zone" data-zone={zone.map(str::to_string)}
+            aria-label={format!("{name}, {alive} of {} live", band.members.len())}
+            style={format!("left: {}px; top: {}px; width: {}px; height: {}px", r.x, r.y, r.w, r.h)}>
+            { zone_heading(zone, alive, band.members.len()) }
+            { for zoom }
+            { members }
+        </section>
     }
 }
 

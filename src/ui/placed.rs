@@ -4,15 +4,15 @@
 //! canvas under them, only where the view shows it ([`super::chips`], [`super::mini`]).
 
 use super::chips::{draw, Drawing, Shown};
-use super::group::{zone_heading, zone_name, MemberCard};
+use super::group::{zone_band, MemberCard};
 use super::hooks::use_width;
 use super::mini::Hover;
-use super::tiles::{MemberTile, TileActions};
+use super::tiles::OverviewTiles;
 use crate::playground::{Action, RestartChoice};
 use crate::views::frame::{orphans_text, Card, Chip, Dot};
-use crate::views::overview::Held;
+use crate::views::overview::{tiles, TileView};
 use crate::views::scene::{
-    Centre, Content, Density, Holder, MemberBox, Rect, Scene, Step, Zoom, NAMED_TILE,
+    Centre, Content, Density, Holder, MemberBox, Rect, Scene, Shape, Step, Zoom,
 };
 use gloo_events::{EventListener, EventListenerOptions, EventListenerPhase};
 use gloo_render::{request_animation_frame, AnimationFrame};
@@ -62,28 +62,41 @@ struct Painter {
     next: Option<AnimationFrame>,
 }
 
-/// Draws the group's canvas, and again on each animation frame while a chip travels.
-fn paint(group: &NodeRef, canvas: &NodeRef, painter: &Rc<RefCell<Painter>>) {
-    let (Some(g), Some(c)) = (group.cast::<Element>(), canvas.cast::<HtmlCanvasElement>()) else {
+/// The group's element and its two canvases: the tasks', and the motion's (tasks on their
+/// way between holders, over the tasks', so that a travel draws nothing else again).
+#[derive(Clone, Default)]
+struct Refs {
+    group: NodeRef,
+    canvas: NodeRef,
+    motion: NodeRef,
+}
+
+/// Draws the group's canvases, and again on each animation frame while a task travels.
+fn paint(refs: &Refs, painter: &Rc<RefCell<Painter>>) {
+    let (Some(g), Some(c), Some(m)) = (
+        refs.group.cast::<Element>(),
+        refs.canvas.cast::<HtmlCanvasElement>(),
+        refs.motion.cast::<HtmlCanvasElement>(),
+    ) else {
         return;
     };
     let mut p = painter.borrow_mut();
-    let moving = draw(&g, &c, &mut p.drawing);
+    let moving = draw(&g, (&c, &m), &mut p.drawing);
     // Says whether a chip is on its way (a test waits on it; nothing is styled by it).
     let flying = if moving { "true" } else { "false" };
     if c.get_attribute("data-moving").as_deref() != Some(flying) {
         let _ = c.set_attribute("data-moving", flying);
     }
     p.next = moving.then(|| {
-        let (group, canvas, painter) = (group.clone(), canvas.clone(), painter.clone());
-        request_animation_frame(move |_| paint(&group, &canvas, &painter))
+        let (refs, painter) = (refs.clone(), painter.clone());
+        request_animation_frame(move |_| paint(&refs, &painter))
     });
 }
 
-/// Draws the canvas again on every scroll of the page or of anything in it.
+/// Draws the canvases again on every scroll of the page or of anything in it.
 #[hook]
-fn use_redraw_on_scroll(group: &NodeRef, canvas: &NodeRef, painter: &Rc<RefCell<Painter>>) {
-    let (group, canvas, painter) = (group.clone(), canvas.clone(), painter.clone());
+fn use_redraw_on_scroll(refs: &Refs, painter: &Rc<RefCell<Painter>>) {
+    let (refs, painter) = (refs.clone(), painter.clone());
     use_effect_with((), move |_| {
         let options = EventListenerOptions {
             phase: EventListenerPhase::Capture,
@@ -93,20 +106,20 @@ fn use_redraw_on_scroll(group: &NodeRef, canvas: &NodeRef, painter: &Rc<RefCell<
         let listener = document.map(|document| {
             EventListener::new_with_options(&document, "scroll", options, move |_| {
                 painter.borrow_mut().drawing.seen.scrolled();
-                paint(&group, &canvas, &painter);
+                paint(&refs, &painter);
             })
         });
         move || drop(listener)
     });
 }
 
-/// After each render, hands the canvas what the page shows and draws it.
+/// After each render, hands the canvases what the page shows and draws them.
 #[hook]
-fn use_drawing(group: &NodeRef, canvas: &NodeRef, painter: &Rc<RefCell<Painter>>, shown: Shown) {
-    let (group, canvas, painter) = (group.clone(), canvas.clone(), painter.clone());
+fn use_drawing(refs: &Refs, painter: &Rc<RefCell<Painter>>, shown: Shown) {
+    let (refs, painter) = (refs.clone(), painter.clone());
     use_effect(move || {
         painter.borrow_mut().drawing.show(shown);
-        paint(&group, &canvas, &painter);
+        paint(&refs, &painter);
     });
 }
 
@@ -266,7 +279,7 @@ fn zoom_bar(shown: Zoom, on_action: &Callback<Action>) -> Html {
 /// back) from acting meanwhile; Escape deselects the member selected.
 fn tile_keys(
     scene: Rc<Scene>,
-    cards: Rc<Vec<Card>>,
+    tiles: Rc<Vec<TileView>>,
     on_action: Callback<Action>,
 ) -> Callback<KeyboardEvent> {
     Callback::from(move |e: KeyboardEvent| {
@@ -293,13 +306,11 @@ fn tile_keys(
         e.prevent_default();
         e.stop_propagation();
         let name = tile.get_attribute("data-member-id").unwrap_or_default();
-        let from = scene
-            .members
-            .iter()
-            .position(|m| cards[m.card].name == name);
+        let named = |m: &MemberBox| tiles.get(m.card).map(|t| t.name.as_str());
+        let from = scene.members.iter().position(|m| named(m) == Some(&name));
         let to = from
             .and_then(|from| scene.step(from, step))
-            .map(|to| &cards[scene.members[to].card].name);
+            .and_then(|to| named(&scene.members[to]));
         let next = to.and_then(|to| {
             let group = tile.closest(".group").ok().flatten()?;
             group
@@ -313,75 +324,30 @@ fn tile_keys(
     })
 }
 
-/// In the overview, the actions of the member found (a click on its tile finds it).
-fn selected_actions(props: &PlacedProps, scene: &Scene) -> Html {
-    let selected = scene
-        .members
-        .iter()
-        .find(|m| props.highlight.contains(&props.cards[m.card].name));
-    let Some(m) = selected else {
-        return Html::default();
-    };
-    html! {
-        <TileActions card={without_chips(&props.cards[m.card])} tile={m.rect} width={scene.width}
-            restart={props.restart} on_action={props.on_action.clone()} />
-    }
-}
-
-/// A member's tile in the overview.
-fn tile(props: &PlacedProps, m: &MemberBox, origin: &Rect, first: bool) -> Html {
-    let card = &props.cards[m.card];
-    let highlighted = props.highlight.contains(&card.name);
-    html! {
-        <MemberTile key={card.name.clone()} name={card.name.clone()} status={card.status} leader={card.leader}
-            zone={card.zone.clone()} back_in_ms={card.restart.map(|c| c.back_in_ms)} held={Held::of_chips(&card.chips)}
-            place={m.rect.within(origin)} named={m.rect.h >= NAMED_TILE} highlighted={highlighted}
-            first={first} on_action={props.on_action.clone()} />
-    }
-}
-
-/// A zone's band, holding its members' cards or tiles (`member`); in the overview, with a
-/// button that zooms into the zone.
-fn zone_band(
-    props: &PlacedProps,
-    scene: &Scene,
-    band: &crate::views::scene::ZoneBand,
-    member: &dyn Fn(&MemberBox, &Rect) -> Html,
-) -> Html {
-    let zone = band.zone.as_deref();
-    let alive = band
-        .members
-        .iter()
-        .filter(|&&i| props.cards[i].status.alive())
-        .count();
-    let r = band.rect;
-    let name = zone_name(zone);
-    let zoom = (scene.content == Content::Bars).then(|| {
-        let centre = Centre::Zone(zone.unwrap_or_default().to_string());
-        let on = props.on_action.reform(move |_: MouseEvent| Action::Zoom {
-            zoom: Zoom::Cards,
-            centre: Some(centre.clone()),
-        });
-        html! { <button type="button" class="zone-zoom" data-testid="zoom-zone" onclick={on}
-            aria-label={format!("zoom into {name}")} title={format!("Zoom into {name}'s cards")}>{ "+" }</button> }
+/// The group laid out (and its zoom), and a number that changes with the layout: laid out
+/// again only when the frame's shape, the room or the zoom changes, not on every frame.
+#[hook]
+fn use_layout(props: &PlacedProps, width: f64, room: f64) -> (Rc<Scene>, Option<Zoom>, u64) {
+    let layouts = use_mut_ref(|| 0u64);
+    let depends = (
+        Shape::of(&props.cards, props.unowned.len()),
+        (width, room),
+        (props.small, props.content),
+        props.zoom.as_ref().map(|(z, _)| *z),
+    );
+    let laid = use_memo(depends, |_| {
+        let (scene, zoom) = laid_out(props, width, room);
+        *layouts.borrow_mut() += 1;
+        (Rc::new(scene), zoom, *layouts.borrow())
     });
-    html! {
-        <section key={zone.unwrap_or_default().to_string()} class={classes!("zone", (zone.is_some() && alive == 0).then_some("down"))}
-            data-testid="zone" data-zone={zone.map(str::to_string)}
-            aria-label={format!("{name}, {alive} of {} live", band.members.len())}
-            style={format!("left: {}px; top: {}px; width: {}px; height: {}px", r.x, r.y, r.w, r.h)}>
-            { zone_heading(zone, alive, band.members.len()) }
-            { for zoom }
-            { for scene.members.iter().filter(|m| band.members.contains(&m.card)).map(|m| member(m, &band.rect)) }
-        </section>
-    }
+    (laid.0.clone(), laid.1, laid.2)
 }
 
 /// The group of members, placed, over its canvas.
 #[function_component(PlacedGroup)]
 pub fn placed_group(props: &PlacedProps) -> Html {
-    let group = use_node_ref();
-    let canvas = use_node_ref();
+    let refs = use_memo((), |_| Refs::default());
+    let group = refs.group.clone();
     let painter = use_mut_ref(|| Painter {
         drawing: Drawing::default(),
         next: None,
@@ -392,14 +358,13 @@ pub fn placed_group(props: &PlacedProps) -> Html {
         &group,
         (props.cards.len(), props.content, props.zoom.clone()),
     );
-    let (scene, zoom) = laid_out(props, width, room);
-    let scene = Rc::new(scene);
+    let (scene, zoom, layout) = use_layout(props, width, room);
     // What the wheel zooms from: the zoom of the last render.
     let zoomed = use_memo((), |_| Cell::new(Zoom::Cards));
     zoomed.set(zoom.unwrap_or(Zoom::Cards));
     use_zoom_wheel(&group, zoomed.clone(), props.on_action.clone());
     use_centre(&group, props.zoom.clone());
-    use_redraw_on_scroll(&group, &canvas, &painter);
+    use_redraw_on_scroll(&refs, &painter);
     // With marks, each card's marks: read once, for its card's element and for the canvas.
     let dots: Vec<Rc<[Dot]>> = match scene.content {
         Content::Marks => props
@@ -409,17 +374,25 @@ pub fn placed_group(props: &PlacedProps) -> Html {
             .collect(),
         Content::Chips | Content::Bars => Vec::new(),
     };
+    // With tiles, every member's chips counted once: for the canvas's bars and the tiles.
+    let (tallies, views) = match scene.content {
+        Content::Bars => tiles(&props.cards),
+        Content::Chips | Content::Marks => Default::default(),
+    };
+    let views = Rc::new(views);
     let shown = Shown {
         scene: scene.clone(),
+        layout,
         cards: props.cards.clone(),
         dots: dots.clone(),
+        tallies: Rc::new(tallies),
         unowned: props.unowned.clone(),
         names: props.names.clone(),
         highlight: props.highlight.clone(),
         dark: props.dark,
         motion: props.motion,
     };
-    use_drawing(&group, &canvas, &painter, shown);
+    use_drawing(&refs, &painter, shown);
     let hover = use_state_eq(|| None::<Hover>);
     // One callback for every render, so that a card whose own props are unchanged is not
     // drawn again.
@@ -427,44 +400,79 @@ pub fn placed_group(props: &PlacedProps) -> Html {
         let hover = hover.setter();
         use_callback((), move |h: Option<Hover>, _| hover.set(h))
     };
+    let overview = scene.content == Content::Bars;
+    let members = if overview {
+        html! {
+            <OverviewTiles scene={scene.clone()} tiles={views.clone()} highlight={props.highlight.clone()}
+                orphans={AttrValue::from(orphans_text(&props.unowned))} orphaned={!props.unowned.is_empty()} restart={props.restart}
+                on_action={props.on_action.clone()} />
+        }
+    } else {
+        cards(props, (&scene, &dots), &on_hover)
+    };
+    html! {
+        <>
+        if let Some(shown) = zoom.filter(|_| props.zoom.is_some() || overview) {
+            { zoom_bar(shown, &props.on_action) }
+        }
+        <div ref={group} class={classes!("group", "placed", (scene.content == Content::Marks).then_some("mini-group"),
+            overview.then_some("overview"),
+            props.small.then_some("small"), (!scene.zones.is_empty()).then_some("zoned"))}
+            role="region" aria-label={props.label.clone()} style={format!("height: {}px", scene.height)}
+            onkeydown={overview.then(|| tile_keys(scene.clone(), views, props.on_action.clone()))}>
+            { members }
+            <canvas ref={refs.canvas.clone()} class="marks" aria-hidden="true"></canvas>
+            <canvas ref={refs.motion.clone()} class="motion" aria-hidden="true"></canvas>
+            if let Some(h) = &*hover {
+                <div class="hover" style={format!("left: {}px; top: {}px", h.x + 10.0, h.y + 14.0)} data-testid="mini-hover">{ &h.text }</div>
+            }
+        </div>
+        </>
+    }
+}
+
+/// The members' cards, by zone when they have zones, and the tray.
+fn cards(
+    props: &PlacedProps,
+    (scene, dots): (&Scene, &[Rc<[Dot]>]),
+    on_hover: &Callback<Option<Hover>>,
+) -> Html {
     // A card's parts are placed from inside its border.
     let border = if props.small {
         Density::Lanes.border()
     } else {
         Density::Cards.border()
     };
-    let first = scene.members.first().map(|m| m.card);
-    let member = |m: &MemberBox, origin: &Rect| match scene.content {
-        Content::Bars => tile(props, m, origin, Some(m.card) == first),
-        _ => card(props, (&scene, &dots), m, origin, &on_hover, border),
+    let member =
+        |m: &MemberBox, origin: &Rect| card(props, (scene, dots), m, origin, on_hover, border);
+    let bands = scene.zones.iter().map(|band| {
+        let alive = band
+            .members
+            .iter()
+            .filter(|&&i| props.cards[i].status.alive())
+            .count();
+        let members: Html = scene
+            .members
+            .iter()
+            .filter(|m| band.members.contains(&m.card))
+            .map(|m| member(m, &band.rect))
+            .collect();
+        zone_band(band, alive, None, members)
+    });
+    let members: Html = if scene.zones.is_empty() {
+        scene
+            .members
+            .iter()
+            .map(|m| member(m, &Rect::default()))
+            .collect()
+    } else {
+        bands.collect()
     };
-    let whole = Rect::default();
+    let tray = scene.tray.map(|t| tray(props, scene, t, border));
     html! {
         <>
-        if let Some(shown) = zoom.filter(|_| props.zoom.is_some() || scene.content == Content::Bars) {
-            { zoom_bar(shown, &props.on_action) }
-        }
-        <div ref={group} class={classes!("group", "placed", (scene.content == Content::Marks).then_some("mini-group"),
-            (scene.content == Content::Bars).then_some("overview"),
-            props.small.then_some("small"), (!scene.zones.is_empty()).then_some("zoned"))}
-            role="region" aria-label={props.label.clone()} style={format!("height: {}px", scene.height)}
-            onkeydown={(scene.content == Content::Bars).then(|| tile_keys(scene.clone(), props.cards.clone(), props.on_action.clone()))}>
-            if scene.zones.is_empty() {
-                { for scene.members.iter().map(|m| member(m, &whole)) }
-            } else {
-                { for scene.zones.iter().map(|band| zone_band(props, &scene, band, &member)) }
-            }
-            if let Some(t) = scene.tray {
-                { tray(props, &scene, t, border) }
-            }
-            if scene.content == Content::Bars {
-                { selected_actions(props, &scene) }
-            }
-            <canvas ref={canvas} class="marks" aria-hidden="true"></canvas>
-            if let Some(h) = &*hover {
-                <div class="hover" style={format!("left: {}px; top: {}px", h.x + 10.0, h.y + 14.0)} data-testid="mini-hover">{ &h.text }</div>
-            }
-        </div>
+            { members }
+            { tray.unwrap_or_default() }
         </>
     }
 }
@@ -501,24 +509,31 @@ fn card(
     }
 }
 
-/// The tray of the tasks no member runs: with marks one line of their names, kept even when
-/// empty (a tray coming and going moved what is under the group); with chips, the orphans'
-/// names over the chips the canvas draws.
+/// The tray of the tasks no member runs with marks or tiles: one line of their names (`names`),
+/// kept even when there are none (a tray coming and going moved what is under the group).
+pub fn marks_tray(t: Rect, names: AttrValue, none: bool) -> Html {
+    let title = crate::playground::glossary::define("orphan").unwrap_or_default();
+    html! {
+        <section class={classes!("tray", "mini-tray", none.then_some("empty"))} aria-label="tasks no member runs"
+            style={format!("left: {}px; top: {}px; width: {}px; height: {}px", t.x, t.y, t.w, t.h)}>
+            <h3 class="term" title={title}>{ "Unassigned (down)" }</h3>
+            <p data-testid="orphans" title={names.clone()}>{ names }</p>
+        </section>
+    }
+}
+
+/// The tray of the tasks no member runs: with marks one line of their names; with chips, the
+/// orphans' names over the chips the canvas draws.
 fn tray(props: &PlacedProps, scene: &Scene, t: Rect, border: f64) -> Html {
+    if scene.content != Content::Chips {
+        let names = AttrValue::from(orphans_text(&props.unowned));
+        return marks_tray(t, names, props.unowned.is_empty());
+    }
     let style = format!(
         "left: {}px; top: {}px; width: {}px; height: {}px",
         t.x, t.y, t.w, t.h
     );
     let title = crate::playground::glossary::define("orphan").unwrap_or_default();
-    if scene.content != Content::Chips {
-        let names = AttrValue::from(orphans_text(&props.unowned));
-        return html! {
-            <section class={classes!("tray", "mini-tray", props.unowned.is_empty().then_some("empty"))} aria-label="tasks no member runs" style={style}>
-                <h3 class="term" title={title}>{ "Unassigned (down)" }</h3>
-                <p data-testid="orphans" title={names.clone()}>{ names }</p>
-            </section>
-        };
-    }
     let inside = Rect::new(t.x + border, t.y + border, t.w, t.h);
     html! {
         <section class="tray" aria-label="tasks no member runs" style={style}>

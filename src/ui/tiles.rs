@@ -1,42 +1,32 @@
-//! The overview of a group too large for its cards to fit the view: a tile per member, its
-//! name and its three bars (actives, learners, standbys, filled by how far their stores are
-//! replayed) drawn on the group's canvas, and over each tile a button that carries the
-//! member's data and name in words and zooms into its card.
+//! The overview of a group too large for its cards to fit the view. The group's canvas draws a
+//! tile per member: its panel and edge in the member's state (as a card's), its name, and its
+//! three bars (actives, learners, standbys, filled by how far their stores are replayed). Over
+//! each tile sits a button that paints nothing: it carries the member's data, its name in
+//! words, the focus and the clicks. The buttons are written again only when a tile's words
+//! change, and the canvas draws again only the tiles whose pixels change.
 
+use super::chips::stripes;
 use super::colours::{mix, Colours};
-use super::group::{member_label, CardActions};
-use crate::engine::member::MemberStatus;
+use super::group::{member_label, zone_band, CardActions};
 use crate::playground::{Action, RestartChoice};
-use crate::views::frame::Card;
-use crate::views::overview::{Held, Tally};
-use crate::views::scene::{Centre, Rect, Scene, Zoom};
-use web_sys::CanvasRenderingContext2d;
+use crate::views::overview::{DrawnTiles, Redraw, Tile, TileState, TileView, TilesView};
+use crate::views::scene::{Centre, MemberBox, Rect, Scene, Zoom};
+use std::rc::Rc;
+use web_sys::{CanvasPattern, CanvasRenderingContext2d, Path2d};
 use yew::prelude::*;
 
 /// One member's tile: what its button says and where it is.
 #[derive(Properties, PartialEq)]
 pub struct TileProps {
-    /// The member's name.
-    pub name: AttrValue,
-    /// Its state.
-    pub status: MemberStatus,
-    /// Whether it leads the group.
-    pub leader: bool,
-    /// Its zone.
-    pub zone: Option<String>,
-    /// While it restarts, how long until it is back.
-    pub back_in_ms: Option<u64>,
-    /// What it holds, by role.
-    pub held: Held,
+    /// The member's tile.
+    pub view: TileView,
     /// Where the tile is, in its zone or group.
     pub place: Rect,
-    /// The tile is tall enough for its name.
-    pub named: bool,
     /// Found, or shown by a tour.
     pub highlighted: bool,
     /// The first tile: the one in the tab order (the arrow keys reach the others).
     pub first: bool,
-    /// Carries out an action (zoom into it).
+    /// Carries out an action (select it, zoom into it).
     pub on_action: Callback<Action>,
 }
 
@@ -44,23 +34,24 @@ pub struct TileProps {
 /// it, which opens its actions), a double-click zooms into its card.
 #[function_component(MemberTile)]
 pub fn member_tile(props: &TileProps) -> Html {
-    let away = props.back_in_ms.is_some();
+    let v = &props.view;
+    let away = v.back_in_ms.is_some();
     let label = member_label(
-        &props.name,
-        props.status,
-        props.back_in_ms,
-        props.zone.as_deref(),
-        props.leader,
-        &props.held.words(away),
+        &v.name,
+        v.status,
+        v.back_in_ms,
+        v.zone.as_deref(),
+        v.leader,
+        &v.held.words(away),
     );
     let select = {
-        let name = props.name.to_string();
+        let name = v.name.clone();
         props
             .on_action
             .reform(move |_: MouseEvent| Action::Find(name.clone()))
     };
     let zoom = {
-        let name = props.name.to_string();
+        let name = v.name.clone();
         props.on_action.reform(move |_: MouseEvent| Action::Zoom {
             zoom: Zoom::Cards,
             centre: Some(Centre::Member(name.clone())),
@@ -70,23 +61,102 @@ pub fn member_tile(props: &TileProps) -> Html {
     html! {
         <button type="button" class={classes!("member", "tile", props.highlighted.then_some("highlight"))}
             style={format!("left: {}px; top: {}px; width: {}px; height: {}px", p.x, p.y, p.w, p.h)}
-            data-testid="member" data-member-id={props.name.clone()} data-state={props.status.name()}
-            data-leader={props.leader.to_string()} data-zone={props.zone.clone()}
+            data-testid="member" data-member-id={v.name.clone()} data-state={v.status.name()}
+            data-leader={v.leader.to_string()} data-zone={v.zone.clone()}
             aria-label={label.clone()} title={format!("{label}\n(click: its actions; double-click: zoom into its card)")}
             aria-haspopup="true" aria-expanded={props.highlighted.to_string()} onclick={select} ondblclick={zoom}
             tabindex={if props.first { "0" } else { "-1" }}>
-            if props.named {
-                <span class="name" aria-hidden="true">{ &props.name }{ if props.leader { " \u{2605}" } else { "" } }</span>
-            }
         </button>
+    }
+}
+
+/// The overview's elements: the zones' bands, a tile's button per member, the tray's line
+/// and the selected member's actions.
+#[derive(Properties, PartialEq)]
+pub struct OverviewProps {
+    /// The group laid out as tiles.
+    pub scene: Rc<Scene>,
+    /// Every member's tile, in card order.
+    pub tiles: Rc<Vec<TileView>>,
+    /// Names found or shown by a tour: a member named is selected.
+    pub highlight: Vec<String>,
+    /// The tray's line: the tasks no member runs, by name.
+    pub orphans: AttrValue,
+    /// Some task is run by no member.
+    pub orphaned: bool,
+    /// What the restart buttons do.
+    pub restart: RestartChoice,
+    /// Carries out an action.
+    pub on_action: Callback<Action>,
+}
+
+/// The overview's elements, written again only when a tile's words, the layout or what is
+/// found change (not on every frame of replay).
+#[function_component(OverviewTiles)]
+pub fn overview_tiles(props: &OverviewProps) -> Html {
+    let scene = &props.scene;
+    let first = scene.members.first().map(|m| m.card);
+    let tile = |m: &MemberBox, origin: &Rect| -> Html {
+        let Some(view) = props.tiles.get(m.card) else {
+            return Html::default();
+        };
+        html! {
+            <MemberTile key={view.name.clone()} view={view.clone()} place={m.rect.within(origin)}
+                highlighted={props.highlight.contains(&view.name)} first={Some(m.card) == first}
+                on_action={props.on_action.clone()} />
+        }
+    };
+    let bands = scene.zones.iter().map(|band| {
+        let alive = band
+            .members
+            .iter()
+            .filter(|&&i| props.tiles.get(i).is_some_and(|t| t.status.alive()))
+            .count();
+        let tiles: Html = scene
+            .members
+            .iter()
+            .filter(|m| band.members.contains(&m.card))
+            .map(|m| tile(m, &band.rect))
+            .collect();
+        zone_band(band, alive, Some(&props.on_action), tiles)
+    });
+    let selected = scene.members.iter().find_map(|m| {
+        let view = props.tiles.get(m.card)?;
+        props.highlight.contains(&view.name).then(|| {
+            html! {
+                <TileActions view={view.clone()} tile={m.rect} width={scene.width}
+                    restart={props.restart} on_action={props.on_action.clone()} />
+            }
+        })
+    });
+    let members: Html = if scene.zones.is_empty() {
+        scene
+            .members
+            .iter()
+            .map(|m| tile(m, &Rect::default()))
+            .collect()
+    } else {
+        bands.collect()
+    };
+    let tray = scene
+        .tray
+        .map(|t| super::placed::marks_tray(t, props.orphans.clone(), !props.orphaned));
+    // Each part one node, there or not: the tiles' elements are kept (and their focus) when
+    // the selected member's actions come and go.
+    html! {
+        <>
+            { members }
+            { tray.unwrap_or_default() }
+            { selected.unwrap_or_default() }
+        </>
     }
 }
 
 /// The actions of the member selected in the overview, next to its tile.
 #[derive(Properties, PartialEq)]
 pub struct TileActionsProps {
-    /// The member's card (its name and what it can do).
-    pub card: Card,
+    /// The member's tile (its name and what can be done to it).
+    pub view: TileView,
     /// Where its tile is, in the group.
     pub tile: Rect,
     /// The group's width (the actions stay inside it).
@@ -102,10 +172,10 @@ pub struct TileActionsProps {
 #[function_component(TileActions)]
 pub fn tile_actions(props: &TileActionsProps) -> Html {
     const WIDTH: f64 = 330.0;
-    let card = &props.card;
-    let name = AttrValue::from(card.name.clone());
+    let v = &props.view;
+    let name = AttrValue::from(v.name.clone());
     let zoom = {
-        let name = card.name.clone();
+        let name = v.name.clone();
         props.on_action.reform(move |_: MouseEvent| Action::Zoom {
             zoom: Zoom::Cards,
             centre: Some(Centre::Member(name.clone())),
@@ -126,165 +196,315 @@ pub fn tile_actions(props: &TileActionsProps) -> Html {
     let t = props.tile;
     let x = t.x.min(props.width - WIDTH).max(0.0);
     html! {
-        <div class="tile-actions" role="group" aria-label={format!("{} actions", card.name)} data-testid="tile-actions"
+        <div class="tile-actions" role="group" aria-label={format!("{} actions", v.name)} data-testid="tile-actions"
             style={format!("left: {x}px; top: {}px", t.y + t.h + 3.0)} onkeydown={escape}>
-            <b>{ &card.name }</b>
-            <button type="button" data-testid="tile-zoom" onclick={zoom} aria-label={format!("zoom into {}", card.name)}>{ "+ zoom in" }</button>
-            <CardActions name={name} can_crash={card.can_crash} can_drain={card.can_drain}
-                can_restart={card.can_restart} restart={props.restart} on_action={props.on_action.clone()} />
+            <b>{ &v.name }</b>
+            <button type="button" data-testid="tile-zoom" onclick={zoom} aria-label={format!("zoom into {}", v.name)}>{ "+ zoom in" }</button>
+            <CardActions name={name} can_crash={v.can_crash} can_drain={v.can_drain}
+                can_restart={v.can_restart} restart={props.restart} on_action={props.on_action.clone()} />
             <button type="button" class="close" onclick={close} aria-label="close">{ "\u{2715}" }</button>
         </div>
     }
 }
 
-/// Rectangles to fill in one colour, filled in one go.
+/// The fills of a crashed and of a restarting member's panel.
+pub struct Panels {
+    /// Crashed: diagonal stripes in the down colour.
+    crashed: CanvasPattern,
+    /// Restarting: level bands in the restart colour (paused, not broken).
+    restarting: CanvasPattern,
+}
+
+impl Panels {
+    /// The theme's panel fills.
+    fn of(ctx: &CanvasRenderingContext2d, c: &Colours) -> Option<Panels> {
+        Some(Panels {
+            crashed: stripes(ctx, &mix(c.down, c.panel, 0.16), c.panel, false, 1.0 / 3.0)?,
+            restarting: bands(ctx, &mix(c.restart, c.panel, 0.2), c.panel)?,
+        })
+    }
+}
+
+/// Level bands, 2 of every 9 pixels `on`, the rest `off`, as a repeating pattern.
+fn bands(ctx: &CanvasRenderingContext2d, on: &str, off: &str) -> Option<CanvasPattern> {
+    let tile = super::dom::scratch_canvas(1, 9)?;
+    let t = super::dom::canvas_2d(&tile)?;
+    t.set_fill_style_str(off);
+    t.fill_rect(0.0, 0.0, 1.0, 9.0);
+    t.set_fill_style_str(on);
+    t.fill_rect(0.0, 7.0, 1.0, 2.0);
+    ctx.create_pattern_with_html_canvas_element(&tile, "repeat")
+        .ok()
+        .flatten()
+}
+
+/// What the overview's canvas keeps between drawings: what it shows (so that only the tiles
+/// whose pixels change are drawn again) and the theme's panel fills.
 #[derive(Default)]
-struct Batch(Vec<Rect>);
+pub struct TilePainter {
+    /// What the canvas shows.
+    drawn: DrawnTiles,
+    /// The panel fills, and the theme they were made for.
+    panels: Option<(bool, Panels)>,
+}
+
+impl TilePainter {
+    /// What must be drawn to show `shown` in `view`.
+    pub fn plan(&self, view: TilesView, shown: &[Tile]) -> Redraw {
+        self.drawn.plan(view, shown)
+    }
+
+    /// Draws the tiles `redraw` asks for (the canvas is cleared first for a whole drawing;
+    /// a tile drawn again is cleared first) and keeps what the canvas shows.
+    pub fn paint(
+        &mut self,
+        ctx: &CanvasRenderingContext2d,
+        (redraw, shown, view): (&Redraw, &[Tile], TilesView),
+        cards: usize,
+        c: &Colours,
+    ) {
+        if self
+            .panels
+            .as_ref()
+            .is_none_or(|(made_for, _)| *made_for != view.dark)
+        {
+            self.panels = Panels::of(ctx, c).map(|p| (view.dark, p));
+        }
+        let Some((_, panels)) = &self.panels else {
+            return;
+        };
+        match redraw {
+            Redraw::Nothing => return,
+            Redraw::Whole => paint_tiles(ctx, &shown.iter().collect::<Vec<_>>(), c, panels),
+            Redraw::Parts { tiles, bars } => {
+                let tiles: Vec<&Tile> = tiles.iter().filter_map(|&i| shown.get(i)).collect();
+                for t in &tiles {
+                    ctx.clear_rect(t.rect.x, t.rect.y, t.rect.w, t.rect.h);
+                }
+                paint_tiles(ctx, &tiles, c, panels);
+                // Only the bars changed: their area is filled as the panel and drawn again.
+                let bars: Vec<&Tile> = bars.iter().filter_map(|&i| shown.get(i)).collect();
+                paint_panels(ctx, &bars, c, panels, true);
+                paint_bars(ctx, &bars, c);
+            }
+        }
+        self.drawn.drawn(redraw, shown, view, cards);
+    }
+}
+
+/// Rectangles to fill in one colour, filled in one go: traced as one path's data, so that
+/// hundreds of bars cost the browser one call, not one each.
+#[derive(Default)]
+struct Batch(String);
 
 impl Batch {
     /// Adds the left part of `r`, `width` wide (nothing when that is empty).
     fn add(&mut self, r: Rect, width: f64) {
-        if width > 0.0 {
-            self.0.push(Rect::new(r.x, r.y, width.min(r.w), r.h));
+        use std::fmt::Write;
+        if width <= 0.0 {
+            return;
         }
+        // Hundredths of a pixel, written as whole numbers: quicker than formatting floats.
+        let at = |v: f64| {
+            let c = (v * 100.0).round() as i64;
+            (c / 100, c.rem_euclid(100))
+        };
+        let ((x, xc), (y, yc)) = (at(r.x), at(r.y));
+        let ((right, rc), (bottom, bc)) = (at(r.x + width.min(r.w)), at(r.y + r.h));
+        let _ = write!(
+            self.0,
+            "M{x}.{xc:02} {y}.{yc:02}H{right}.{rc:02}V{bottom}.{bc:02}H{x}.{xc:02}Z"
+        );
+    }
+
+    /// Their path, unless there are none.
+    fn path(&self) -> Option<Path2d> {
+        (!self.0.is_empty())
+            .then(|| Path2d::new_with_path_string(&self.0).ok())
+            .flatten()
     }
 
     /// Fills them all in `colour`.
     fn fill(&self, ctx: &CanvasRenderingContext2d, colour: &str) {
-        if self.0.is_empty() {
-            return;
+        if let Some(path) = self.path() {
+            ctx.set_fill_style_str(colour);
+            ctx.fill_with_path_2d(&path);
         }
-        ctx.set_fill_style_str(colour);
+    }
+}
+
+/// The tiles' edges of one style: their colour, width and dashes.
+struct Edges {
+    colour: String,
+    width: f64,
+    dash: Option<(f64, f64)>,
+    tiles: Vec<Rect>,
+}
+
+/// Draws `tiles`, batched by colour: the panels, the edges, the names, the bars and the rings.
+fn paint_tiles(ctx: &CanvasRenderingContext2d, tiles: &[&Tile], c: &Colours, p: &Panels) {
+    let radius = |r: &Rect| (r.h / 4.0).min(4.0);
+    paint_panels(ctx, tiles, c, p, false);
+    // The edges, inside the tile, by style.
+    let mut edges: Vec<Edges> = Vec::new();
+    for t in tiles {
+        let (colour, dash) = match t.look.state {
+            TileState::Draining => (c.learner, Some((4.0, 3.0))),
+            TileState::Crashed => (c.down, None),
+            TileState::Restarting => (c.restart, None),
+            TileState::Left => (c.line, Some((1.0, 2.0))),
+            TileState::Live if t.look.leader => (c.active, None),
+            TileState::Live => (c.line, None),
+        };
+        let width = if t.look.leader { 2.0 } else { 1.0 };
+        match edges
+            .iter_mut()
+            .find(|e| e.colour == colour && e.width == width && e.dash == dash)
+        {
+            Some(e) => e.tiles.push(t.rect),
+            None => edges.push(Edges {
+                colour: colour.to_string(),
+                width,
+                dash,
+                tiles: vec![t.rect],
+            }),
+        }
+    }
+    for e in &edges {
+        ctx.set_stroke_style_str(&e.colour);
+        ctx.set_line_width(e.width);
+        if let Some((on, off)) = e.dash {
+            let _ = ctx.set_line_dash(&js_sys::Array::of2(&on.into(), &off.into()));
+        }
         ctx.begin_path();
-        for r in &self.0 {
-            ctx.rect(r.x, r.y, r.w, r.h);
+        let inset = e.width / 2.0;
+        for r in &e.tiles {
+            let _ = ctx.round_rect_with_f64(
+                r.x + inset,
+                r.y + inset,
+                r.w - e.width,
+                r.h - e.width,
+                radius(r),
+            );
+        }
+        ctx.stroke();
+        if e.dash.is_some() {
+            let _ = ctx.set_line_dash(&js_sys::Array::new());
+        }
+    }
+    paint_names(ctx, tiles, c);
+    paint_bars(ctx, tiles, c);
+    ctx.set_stroke_style_str(c.ink);
+    ctx.set_line_width(2.0);
+    for t in tiles.iter().filter(|t| t.look.ring) {
+        let r = t.rect;
+        ctx.stroke_rect(r.x - 2.0, r.y - 2.0, r.w + 4.0, r.h + 4.0);
+    }
+}
+
+/// Fills each tile's area (`bars`: only its bars' area, square; else the whole tile, its
+/// corners rounded) as its member's panel: plain, greyed when it left, striped when it
+/// crashed, banded while it restarts.
+fn paint_panels(
+    ctx: &CanvasRenderingContext2d,
+    tiles: &[&Tile],
+    c: &Colours,
+    p: &Panels,
+    bars: bool,
+) {
+    let mut panels: [Vec<Rect>; 4] = Default::default();
+    for t in tiles {
+        let kind = match t.look.state {
+            TileState::Live | TileState::Draining => 0,
+            TileState::Left => 1,
+            TileState::Crashed => 2,
+            TileState::Restarting => 3,
+        };
+        panels[kind].push(if bars { t.content } else { t.rect });
+    }
+    let left = mix(c.muted, c.panel, 0.08);
+    for (kind, rects) in panels.iter().enumerate() {
+        if rects.is_empty() {
+            continue;
+        }
+        match kind {
+            0 => ctx.set_fill_style_str(c.panel),
+            1 => ctx.set_fill_style_str(&left),
+            2 => ctx.set_fill_style_canvas_pattern(&p.crashed),
+            _ => ctx.set_fill_style_canvas_pattern(&p.restarting),
+        }
+        if bars {
+            let mut batch = Batch::default();
+            for r in rects {
+                batch.add(*r, r.w);
+            }
+            if let Some(path) = batch.path() {
+                ctx.fill_with_path_2d(&path);
+            }
+            continue;
+        }
+        ctx.begin_path();
+        for r in rects {
+            let _ = ctx.round_rect_with_f64(r.x, r.y, r.w, r.h, (r.h / 4.0).min(4.0));
         }
         ctx.fill();
     }
 }
 
-/// The tracks and fills of every tile's bars, by colour.
-#[derive(Default)]
-struct Bars {
-    active: Batch,
-    restoring: Batch,
-    restored: Batch,
-    learner_track: Batch,
-    learned: Batch,
-    standby_track: Batch,
-    mirrored: Batch,
-}
-
-impl Bars {
-    /// Every batch, in the order they are filled.
-    fn batches(&self) -> [&Batch; 7] {
-        [
-            &self.active,
-            &self.restoring,
-            &self.restored,
-            &self.learner_track,
-            &self.learned,
-            &self.standby_track,
-            &self.mirrored,
-        ]
+/// The members' names on the tiles tall enough for them, a star after the leader's; a name
+/// wider than its tile is narrowed to fit (nothing is measured).
+fn paint_names(ctx: &CanvasRenderingContext2d, tiles: &[&Tile], c: &Colours) {
+    if tiles.iter().all(|t| t.name.is_none()) {
+        return;
     }
-}
-
-/// What the canvas draws of the tiles the view shows: their panels, bars and rings.
-#[derive(Default)]
-pub struct TilesPlan {
-    /// The tiles shown.
-    tiles: Vec<Rect>,
-    /// Their bars.
-    bars: Bars,
-    /// The tiles of members holding a task found.
-    rings: Vec<Rect>,
-}
-
-impl TilesPlan {
-    /// Feeds what the plan draws, to the device pixel at `ratio`, to a hasher.
-    pub fn hash_pixels(&self, ratio: f64, h: &mut impl std::hash::Hasher) {
-        use std::hash::Hash;
-        let px = |v: f64| (v * ratio).round() as i64;
-        let rects = self.bars.batches().into_iter().map(|b| &b.0);
-        for list in [&self.tiles, &self.rings].into_iter().chain(rects) {
-            list.len().hash(h);
-            for r in list {
-                (px(r.x), px(r.y), px(r.w), px(r.h)).hash(h);
-            }
+    super::dom::canvas_font(ctx, "600 11px system-ui, sans-serif");
+    ctx.set_text_baseline("top");
+    for departed in [false, true] {
+        ctx.set_fill_style_str(if departed { c.muted } else { c.ink });
+        for t in tiles
+            .iter()
+            .filter(|t| (t.look.state == TileState::Left) == departed)
+        {
+            let Some(name) = t.name else { continue };
+            let r = t.rect;
+            let text = if t.look.leader {
+                format!("{name} \u{2605}")
+            } else {
+                name.to_string()
+            };
+            let _ = ctx.fill_text_with_max_width(&text, r.x + 3.0, r.y + 2.0, r.w - 6.0);
         }
     }
 }
 
-/// Plans the tiles' bars shown between the heights `top` and `bottom`, and a ring around the
-/// tiles of the members holding a task found.
-pub fn plan_tiles(
-    scene: &Scene,
-    cards: &[Card],
-    highlight: &[String],
-    (top, bottom): (f64, f64),
-) -> TilesPlan {
-    let tallies: Vec<Tally> = cards.iter().map(|card| Tally::of(&card.chips)).collect();
-    // One scale for every tile, so that a glance compares how much members hold.
-    let widest = tallies
-        .iter()
-        .map(|t| t.held.widest())
-        .max()
-        .unwrap_or(0)
-        .max(1);
-    let mut plan = TilesPlan::default();
-    let bars = &mut plan.bars;
-    for m in scene.members_between(top, bottom) {
-        let (Some(card), Some(t)) = (cards.get(m.card), tallies.get(m.card)) else {
-            continue;
-        };
-        plan.tiles.push(m.rect);
-        let r = m.content;
-        let unit = r.w / f64::from(widest);
+/// The tiles' three bars, each a track and its fill, batched by colour.
+fn paint_bars(ctx: &CanvasRenderingContext2d, tiles: &[&Tile], c: &Colours) {
+    let mut batches: [Batch; 7] = Default::default();
+    for t in tiles {
+        let r = t.content;
         let row = ((r.h - 2.0) / 3.0).max(1.0);
         let line = |i: f64| Rect::new(r.x, r.y + i * (row + 1.0), r.w, row);
-        let h = t.held;
+        let b = t.bars;
         let actives = line(0.0);
-        bars.active
-            .add(actives, f64::from(h.active - h.down) * unit);
-        let down = Rect::new(
-            actives.x + f64::from(h.active - h.down) * unit,
-            actives.y,
-            f64::from(h.down) * unit,
-            row,
-        );
-        bars.restoring.add(down, down.w);
-        bars.restored.add(down, t.restored * unit);
-        bars.learner_track
-            .add(line(1.0), f64::from(h.learning) * unit);
-        bars.learned.add(line(1.0), t.learned * unit);
-        bars.standby_track
-            .add(line(2.0), f64::from(h.standby) * unit);
-        bars.mirrored.add(line(2.0), t.mirrored * unit);
-        // A member found is outlined by its button; a task found, by a ring around its tile.
-        let found = highlight
-            .iter()
-            .any(|n| card.chips.iter().any(|chip| *chip.name == **n));
-        if found {
-            plan.rings.push(m.rect);
-        }
+        batches[0].add(actives, b.active);
+        let down = Rect::new(actives.x + b.active, actives.y, b.restoring, row);
+        batches[1].add(down, down.w);
+        batches[2].add(down, b.restored);
+        batches[3].add(line(1.0), b.learning);
+        batches[4].add(line(1.0), b.learned);
+        batches[5].add(line(2.0), b.standby);
+        batches[6].add(line(2.0), b.mirrored);
     }
-    plan
-}
-
-/// Draws the planned bars, batched by colour, and the rings (the panels are drawn first).
-pub fn paint_tiles(ctx: &CanvasRenderingContext2d, plan: &TilesPlan, c: &Colours) {
-    let bars = &plan.bars;
-    bars.active.fill(ctx, c.active);
-    bars.restoring.fill(ctx, &mix(c.active, c.panel, 0.25));
-    bars.restored.fill(ctx, &mix(c.active, c.panel, 0.6));
-    bars.learner_track.fill(ctx, &mix(c.learner, c.panel, 0.3));
-    bars.learned.fill(ctx, c.learner);
-    bars.standby_track.fill(ctx, &mix(c.standby, c.panel, 0.3));
-    bars.mirrored.fill(ctx, c.standby);
-    ctx.set_stroke_style_str(c.ink);
-    ctx.set_line_width(2.0);
-    for r in &plan.rings {
-        ctx.stroke_rect(r.x - 2.0, r.y - 2.0, r.w + 4.0, r.h + 4.0);
+    let colours = [
+        c.active.to_string(),
+        mix(c.active, c.panel, 0.25),
+        mix(c.active, c.panel, 0.6),
+        mix(c.learner, c.panel, 0.3),
+        c.learner.to_string(),
+        mix(c.standby, c.panel, 0.3),
+        c.standby.to_string(),
+    ];
+    for (batch, colour) in batches.iter().zip(&colours) {
+        batch.fill(ctx, colour);
     }
 }

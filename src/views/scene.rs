@@ -58,6 +58,14 @@ impl Rect {
         )
     }
 
+    /// The same rectangle with its edges moved to the nearest device pixels, at `ratio`
+    /// device pixels a CSS pixel: drawn again over its old self, it covers exactly its pixels.
+    pub fn snapped(&self, ratio: f64) -> Rect {
+        let at = |v: f64| (v * ratio).round() / ratio;
+        let (x, y) = (at(self.x), at(self.y));
+        Rect::new(x, y, at(self.x + self.w) - x, at(self.y + self.h) - y)
+    }
+
     /// The same rectangle relative to `origin`'s top left corner.
     pub fn within(&self, origin: &Rect) -> Rect {
         Rect::new(self.x - origin.x, self.y - origin.y, self.w, self.h)
@@ -216,6 +224,44 @@ pub struct Scene {
     /// The tray of the tasks no member runs, below the cards: one line with marks, rows of
     /// chips with chips (none when every task runs).
     pub tray: Option<Rect>,
+}
+
+/// What a group's layout depends on beside the room it is laid out in: each card's zone, how
+/// many tasks it holds and whether its member restarts, and how many tasks no member runs. Two
+/// frames of one shape lay out alike, so the page lays the group out again only when its shape
+/// changes (a round, a join, a restart), not on every frame of replay.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shape {
+    /// The zones named, in the order first met.
+    zones: Vec<Option<String>>,
+    /// Per card: its zone (an index into `zones`), its tasks, and whether it restarts.
+    cards: Vec<(usize, usize, bool)>,
+    /// Tasks nobody runs.
+    unowned: usize,
+}
+
+impl Shape {
+    /// The shape of a frame's `cards` and of its `unowned` tasks.
+    pub fn of(cards: &[Card], unowned: usize) -> Shape {
+        let mut shape = Shape {
+            unowned,
+            ..Shape::default()
+        };
+        for card in cards {
+            let zone = card.zone.as_deref();
+            let index = match shape.zones.iter().position(|z| z.as_deref() == zone) {
+                Some(i) => i,
+                None => {
+                    shape.zones.push(zone.map(str::to_string));
+                    shape.zones.len() - 1
+                }
+            };
+            shape
+                .cards
+                .push((index, card.chips.len(), card.restart.is_some()));
+        }
+        shape
+    }
 }
 
 /// The sizes a density draws with, in CSS pixels.

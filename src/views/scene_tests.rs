@@ -182,6 +182,8 @@ fn only_the_cards_in_view_are_drawn() {
 #[cfg(not(target_arch = "wasm32"))]
 mod random {
     use super::*;
+    use crate::engine::member::MemberStatus;
+    use crate::views::frame::{Chip, ChipRole};
     use proptest::prelude::*;
 
     proptest! {
@@ -208,6 +210,68 @@ mod random {
             prop_assert_eq!(scene.chips.len(), if marks { 0 } else { held });
             prop_assert_eq!(scene.tray.is_some(), marks || unowned > 0);
             prop_assert!(width < 500.0 || scene.width == width, "laid out for {} in {width}", scene.width);
+        }
+
+        #[test]
+        fn frames_of_one_shape_lay_out_alike_and_a_change_of_layout_changes_the_shape(
+            chips in proptest::collection::vec(0usize..40, 1..24),
+            zoned in any::<bool>(),
+            restarting in proptest::collection::vec(any::<bool>(), 24),
+            others in proptest::collection::vec((any::<bool>(), 0u8..=100, any::<bool>()), 24),
+            unowned in 0usize..10,
+            width in 200.0f64..2400.0,
+            changed in 0usize..24,
+        ) {
+            let countdown = Countdown { since: 0, back_at: 6_000, back_in_ms: 3_000, keep_state: true };
+            let cards: Vec<Card> = chips
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| Card {
+                    restart: restarting[i].then_some(countdown),
+                    ..card(i as u32, n, zoned.then_some(["a", "b", "c"][i % 3]))
+                })
+                .collect();
+            // The same group a moment later: replay went on, states and leadership changed,
+            // but every card holds as many tasks in the same zone.
+            let later: Vec<Card> = cards
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let (crashed, progress, leader) = others[i];
+                    Card {
+                        status: if crashed { MemberStatus::Crashed } else { c.status },
+                        leader,
+                        chips: c
+                            .chips
+                            .iter()
+                            .map(|chip| Chip { progress, up: progress == 100, role: ChipRole::Learner, ..chip.clone() })
+                            .collect(),
+                        restart: c.restart.map(|r| Countdown { back_in_ms: r.back_in_ms / 2, ..r }),
+                        ..c.clone()
+                    }
+                })
+                .collect();
+            prop_assert_eq!(Shape::of(&cards, unowned), Shape::of(&later, unowned));
+            for density in [Density::Cards, Density::Lanes, Density::Tiles(3)] {
+                for content in [Content::Chips, Content::Marks, Content::Bars] {
+                    prop_assert_eq!(
+                        Scene::of(&cards, unowned, density, content, width),
+                        Scene::of(&later, unowned, density, content, width)
+                    );
+                }
+            }
+            // Whatever the layout reads, changed, changes the shape.
+            let i = changed % cards.len();
+            let mut more = cards.clone();
+            more[i].chips.push(active(999_999));
+            let mut moved = cards.clone();
+            moved[i].zone = Some("elsewhere".into());
+            let mut back = cards.clone();
+            back[i].restart = if cards[i].restart.is_some() { None } else { Some(countdown) };
+            for other in [&more, &moved, &back] {
+                prop_assert_ne!(Shape::of(&cards, unowned), Shape::of(other, unowned));
+            }
+            prop_assert_ne!(Shape::of(&cards, unowned), Shape::of(&cards, unowned + 1));
         }
     }
 }
@@ -348,4 +412,18 @@ fn a_chip_on_its_way_is_between_where_it_was_and_where_it_goes() {
     assert_eq!(from.toward(&to, 0.0), from);
     assert_eq!(from.toward(&to, 1.0), to);
     assert_eq!(from.toward(&to, 0.5), Rect::new(50.0, 20.0, 58.0, 30.0));
+}
+
+#[test]
+fn a_rectangle_snapped_to_device_pixels_covers_whole_pixels_near_where_it_was() {
+    let r = Rect::new(10.3, 4.6, 96.45, 35.9);
+    assert_eq!(r.snapped(1.0), Rect::new(10.0, 5.0, 97.0, 36.0));
+    let two = r.snapped(2.0);
+    assert_eq!(
+        (two.x * 2.0, two.y * 2.0, two.w * 2.0, two.h * 2.0),
+        (21.0, 9.0, 193.0, 72.0)
+    );
+    // Neighbours that touch still touch: the snapped edge is shared.
+    let next = Rect::new(r.x + r.w, r.y, 50.0, r.h);
+    assert_eq!(r.snapped(1.5).x + r.snapped(1.5).w, next.snapped(1.5).x);
 }
