@@ -147,7 +147,8 @@ pub struct Tally {
 pub struct Engine {
     config: Config,
     roster: Roster,
-    tasks: Vec<Task>,
+    /// The tasks, as the scenario gives them (shared by every snapshot).
+    tasks: Rc<[Task]>,
     /// Each task's subtopology as the leader groups them (shared by every snapshot).
     subtopologies: Rc<[u32]>,
     changelog: Vec<f64>,
@@ -169,6 +170,30 @@ pub struct Engine {
     /// The rolling restart under way: part of the state, so that scrubbing and forks replay
     /// it like everything else.
     rolling: Option<RollingRestart>,
+    /// What the last reading of the tasks' status saw.
+    readings: Readings,
+}
+
+/// What [`Engine::refresh_status`] last saw, so that it reads again only the tasks whose
+/// status can have changed since: a task that was up stays up while its owner stays the same
+/// member in the same state (its store follows its changelog). Derived from the rest of the
+/// state, so it plays no part in comparing two engines.
+#[derive(Clone, Debug, Default)]
+struct Readings {
+    /// Whether some member was alive or restarting (`None`: never read).
+    any_alive: Option<bool>,
+    /// Each member's state and restarts, by id (a restart may lose its stores).
+    members: Vec<(MemberStatus, u32)>,
+    /// The tasks down, in task order.
+    down: Vec<TaskId>,
+    /// The tasks whose owner changed since.
+    moved: Vec<TaskId>,
+}
+
+impl PartialEq for Readings {
+    fn eq(&self, _: &Readings) -> bool {
+        true
+    }
 }
 
 impl Engine {
@@ -189,7 +214,7 @@ impl Engine {
                     t.subtopologies.iter().map(|s| s.name.clone()).collect()
                 }),
             },
-            tasks: scenario.tasks.clone(),
+            tasks: scenario.tasks.as_slice().into(),
             subtopologies: subtopologies(scenario.tasks.iter().map(|t| t.name.as_str())).into(),
             changelog: scenario.tasks.iter().map(|t| t.changelog as f64).collect(),
             members: Vec::new(),
@@ -215,6 +240,7 @@ impl Engine {
                 rest_since: None,
             },
             rolling: None,
+            readings: Readings::default(),
         };
         for spec in &scenario.members {
             engine.add_member(spec);
@@ -282,12 +308,14 @@ impl Engine {
         let pos = active.partition_point(|&x| x < task);
         active.insert(pos, task);
         self.owner[task.index()] = Some(id);
+        self.readings.moved.push(task);
     }
 
     /// A member stops running a task: it has no owner until one starts it.
     fn stop_task(&mut self, id: MemberId, task: TaskId, out: &mut Vec<Event>) {
         self.members[id.index()].active.retain(|&x| x != task);
         self.owner[task.index()] = None;
+        self.readings.moved.push(task);
         out.push(self.event(EventKind::TaskStopped(task, id)));
     }
 
@@ -498,15 +526,18 @@ impl Engine {
 
     /// Recomputes which tasks are processed and keeps the downtime tally: a task is down
     /// while nobody processes it and some member is alive or restarting (a group whose
-    /// only member restarts is down because of the restart).
+    /// only member restarts is down because of the restart). Reads the tasks that were down,
+    /// changed owner, or whose owner changed state since the last reading: no other task's
+    /// status or tally can have changed.
     pub(super) fn refresh_status(&mut self, out: &mut Vec<Event>) {
         let alive = self
             .members
             .iter()
             .any(|m| m.status.alive() || m.status.restarting());
         let now = self.time;
-        for t in 0..self.tasks.len() {
-            let task = TaskId(t as u32);
+        let mut down = Vec::new();
+        for task in self.status_to_read(alive) {
+            let t = task.index();
             let up = self.owner[t].is_some_and(|o| {
                 let member = &self.members[o.index()];
                 member.status.alive()
@@ -515,6 +546,9 @@ impl Engine {
                             .lag(task, self.changelog[t])
                             .is_some_and(|l| l <= EPSILON))
             });
+            if !up {
+                down.push(task);
+            }
             if up != self.up[t] {
                 self.up[t] = up;
                 out.push(self.event(if up {
@@ -538,6 +572,7 @@ impl Engine {
                 _ => {}
             }
         }
+        self.readings.down = down;
         let rest = self.at_rest();
         match (rest, self.tally.rest_since) {
             (true, None) => {
@@ -547,6 +582,39 @@ impl Engine {
             (false, Some(_)) => self.tally.rest_since = None,
             _ => {}
         }
+    }
+
+    /// Forgets what the last reading of the tasks' status saw: the next reads every task.
+    #[cfg(test)]
+    pub(super) fn forget_readings(&mut self) {
+        self.readings = Readings::default();
+    }
+
+    /// The tasks whose status can have changed since the last reading, in task order: every
+    /// task at the first reading or when whether some member is alive changed; otherwise those
+    /// down, those whose owner changed, and those of a member whose state changed.
+    fn status_to_read(&mut self, any_alive: bool) -> Vec<TaskId> {
+        let r = &mut self.readings;
+        let states = self.members.iter().map(|m| (m.status, m.restarts));
+        if r.any_alive != Some(any_alive) {
+            r.any_alive = Some(any_alive);
+            r.members = states.collect();
+            r.moved.clear();
+            return (0..self.tasks.len()).map(|t| TaskId(t as u32)).collect();
+        }
+        let mut read = std::mem::take(&mut r.down);
+        read.append(&mut r.moved);
+        r.members
+            .resize(self.members.len(), (MemberStatus::Left, u32::MAX));
+        for ((was, now), member) in r.members.iter_mut().zip(states).zip(&self.members) {
+            if *was != now {
+                *was = now;
+                read.extend_from_slice(&member.active);
+            }
+        }
+        read.sort_unstable();
+        read.dedup();
+        read
     }
 }
 

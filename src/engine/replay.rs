@@ -225,10 +225,19 @@ impl Engine {
         for t in 0..self.tasks.len() {
             if self.up[t] {
                 self.changelog[t] += self.tasks[t].write_rate as f64 * seconds;
-                if let Some(o) = self.owner[t] {
-                    if let Some(store) = self.members[o.index()].stores.get_mut(&TaskId(t as u32)) {
-                        store.position = self.changelog[t];
-                    }
+            }
+        }
+        // A processed task's owner keeps its store at the changelog's end: each member's
+        // stores are walked in order (one lookup per task in its member's map cost more).
+        let (up, owner, changelog) = (&self.up, &self.owner, &self.changelog);
+        for (i, member) in self.members.iter_mut().enumerate() {
+            if member.active.is_empty() {
+                continue;
+            }
+            for (task, store) in member.stores.iter_mut() {
+                let t = task.index();
+                if up[t] && owner[t] == Some(MemberId(i as u32)) {
+                    store.position = changelog[t];
                 }
             }
         }

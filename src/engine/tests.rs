@@ -333,3 +333,102 @@ fn ownership_has_one_record_and_the_checks_see_it_drift() {
     assert_eq!(found[0].invariant, Invariant::OwnershipAgrees);
     assert_eq!(found[0].detail, "T1 is owned by nobody but run by S1");
 }
+
+/// Runs `scenario` to rest (or 120 s), its commands at their times, reading every task's
+/// status at every step when `read_all`: the events, and the engine after each step.
+fn run_reading(scenario: &Scenario, read_all: bool) -> (Vec<Event>, Vec<Engine>) {
+    let (mut engine, mut events) = engine(scenario);
+    let mut states = Vec::new();
+    let mut commands = scenario.commands.clone();
+    commands.sort_by_key(|c| c.at_ms);
+    let mut next = commands.iter().peekable();
+    loop {
+        let due = next.peek().map_or(120_000, |c| c.at_ms);
+        if read_all {
+            engine.forget_readings();
+        }
+        if engine.step(due, &mut events) {
+            states.push(engine.clone());
+            continue;
+        }
+        let Some(command) = next.next() else { break };
+        engine.advance_to(command.at_ms, &mut events);
+        if read_all {
+            engine.forget_readings();
+        }
+        // A command refused here is refused alike in both runs.
+        let _ = engine.apply(&command.command, &mut events);
+        states.push(engine.clone());
+    }
+    (events, states)
+}
+
+#[test]
+fn reading_only_the_tasks_that_can_have_changed_gives_what_reading_every_task_gives() {
+    use crate::model::{Task, TimedCommand};
+    let mut scenarios: Vec<Scenario> = crate::presets::PRESETS
+        .iter()
+        .map(|p| Scenario::from_json(p.json).expect("a preset"))
+        .collect();
+    // A scale-out with stateless tasks, writes and a standby, then members crashed, drained,
+    // restarted with and without their disks, a zone lost and a rolling restart.
+    let mut busy = crate::presets::scale_out(8, 11, 60);
+    for (i, task) in busy.tasks.iter_mut().enumerate() {
+        *task = Task {
+            stateful: i % 7 != 0,
+            write_rate: 20 * (i as u64 % 4),
+            ..task.clone()
+        };
+    }
+    busy.config.num_standby_replicas = 1;
+    for (i, member) in busy.members.iter_mut().enumerate() {
+        member.zone = Some(["a", "b", "c"][i % 3].to_string());
+    }
+    let at = |at_ms: u64, command: Command| TimedCommand { at_ms, command };
+    let restart = |member: &str, keep_state: bool| Command::Restart {
+        member: member.to_string(),
+        down_ms: 3_000,
+        keep_state,
+    };
+    busy.commands.extend([
+        at(1_500, Command::Crash("S2".into())),
+        at(2_500, Command::Drain("S4".into())),
+        at(4_000, restart("S5", true)),
+        at(4_000, restart("S6", false)),
+        at(9_000, Command::CrashZone("c".into())),
+        at(
+            15_000,
+            Command::RollingRestart {
+                down_ms: 1_000,
+                keep_state: false,
+            },
+        ),
+    ]);
+    scenarios.push(busy);
+    for scenario in &scenarios {
+        let (events, states) = run_reading(scenario, false);
+        let (all_events, all_states) = run_reading(scenario, true);
+        assert_eq!(events, all_events, "{}: the events", scenario.name);
+        assert_eq!(states.len(), all_states.len(), "{}", scenario.name);
+        for (a, b) in states.iter().zip(&all_states) {
+            assert_eq!(
+                a.up, b.up,
+                "{} at {} ms: which tasks are up",
+                scenario.name, a.time
+            );
+            assert_eq!(
+                a.tally, b.tally,
+                "{} at {} ms: the tally",
+                scenario.name, a.time
+            );
+        }
+        let idle = scenario.members.is_empty() && scenario.commands.is_empty();
+        assert!(
+            idle || events
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::TaskUp(_) | EventKind::TaskDown(_))),
+            "{}: some task went up or down",
+            scenario.name
+        );
+    }
+}

@@ -150,6 +150,7 @@ impl AssignRequest {
             subtopologies: Vec::new(),
         };
         let mut owner: BTreeMap<&str, &str> = BTreeMap::new();
+        let index = roster.task_index();
         let mut members = Vec::with_capacity(file.members.len());
         for (i, m) in file.members.iter().enumerate() {
             let field = format!("members[{i}]");
@@ -160,7 +161,7 @@ impl AssignRequest {
             let ids = |list: &[String], name: &str| -> Result<Vec<TaskId>, ScenarioError> {
                 let mut out = Vec::with_capacity(list.len());
                 for task in list {
-                    let id = roster.task_id(task).ok_or_else(|| {
+                    let id = index.get(task.as_str()).copied().ok_or_else(|| {
                         ScenarioError::invalid(
                             format!("{field}.{name}"),
                             format!("task {task} is not in `tasks`"),
@@ -187,7 +188,7 @@ impl AssignRequest {
             }
             let mut lags = Vec::with_capacity(m.lags.len());
             for (task, &lag) in &m.lags {
-                let id = roster.task_id(task).ok_or_else(|| {
+                let id = index.get(task.as_str()).copied().ok_or_else(|| {
                     ScenarioError::invalid(
                         format!("{field}.lags"),
                         format!("task {task} is not in `tasks`"),

@@ -273,6 +273,7 @@ fn validate_initial(
     roster: &Roster,
 ) -> Result<Vec<Option<MemberId>>, ScenarioError> {
     let mut owners: Vec<Option<MemberId>> = vec![None; roster.tasks.len()];
+    let index = roster.task_index();
     for (member, tasks) in map {
         let Some(m) = roster.member_id(member) else {
             return Err(ScenarioError::invalid(
@@ -281,7 +282,7 @@ fn validate_initial(
             ));
         };
         for task in tasks {
-            let Some(t) = roster.task_id(task) else {
+            let Some(&t) = index.get(task.as_str()) else {
                 return Err(ScenarioError::invalid(
                     format!("initial.{member}"),
                     format!("task {task} is not in `tasks`"),

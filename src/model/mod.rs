@@ -19,6 +19,7 @@ pub use metadata::{subtopologies, Assignment, JoinMetadata, MemberAssignment, Ta
 pub use scenario::Scenario;
 
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// A task, by its position in the scenario's task list.
@@ -64,8 +65,9 @@ pub struct Task {
 /// The names of tasks and members, used to print and parse.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Roster {
-    /// Task names by [`TaskId`] (shared: every frame's chips hold them).
-    pub tasks: Vec<Rc<str>>,
+    /// Task names by [`TaskId`] (shared: every frame's chips hold them, and every snapshot
+    /// of a run the list).
+    pub tasks: Rc<[Rc<str>]>,
     /// Member names by [`MemberId`].
     pub members: Vec<String>,
     /// Subtopology names by index (empty unless the scenario has a [`Topology`]).
@@ -101,6 +103,16 @@ impl Roster {
             .map(|i| TaskId(i as u32))
     }
 
+    /// Every task by name, to find many at once (each [`Roster::task_id`] reads the whole
+    /// list).
+    pub fn task_index(&self) -> HashMap<&str, TaskId> {
+        self.tasks
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (&**name, TaskId(i as u32)))
+            .collect()
+    }
+
     /// Finds a member by name.
     pub fn member_id(&self, name: &str) -> Option<MemberId> {
         self.members
@@ -122,7 +134,7 @@ mod tests {
     #[test]
     fn a_task_is_named_by_the_roster_and_an_unknown_one_is_marked() {
         let roster = Roster {
-            tasks: vec!["T1".into(), "orders_0".into()],
+            tasks: ["T1".into(), "orders_0".into()].into(),
             ..Roster::default()
         };
         assert_eq!(&*roster.task_shared(TaskId(1)), "orders_0");

@@ -67,7 +67,7 @@ pub enum Series {
         /// One line per task drawn.
         lines: Vec<TaskLine>,
         /// Task names (shared with the roster).
-        names: Vec<Rc<str>>,
+        names: Rc<[Rc<str>]>,
     },
     /// Each member's active load in one lane.
     Load {
