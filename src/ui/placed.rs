@@ -330,7 +330,7 @@ fn tile_keys(
 fn use_layout(props: &PlacedProps, width: f64, room: f64) -> (Rc<Scene>, Option<Zoom>, u64) {
     let layouts = use_mut_ref(|| 0u64);
     let depends = (
-        Shape::of(&props.cards, props.unowned.len()),
+        Shape::of(&props.cards, props.unowned.len(), props.content),
         (width, room),
         (props.small, props.content),
         props.zoom.as_ref().map(|(z, _)| *z),

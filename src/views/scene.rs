@@ -226,23 +226,26 @@ pub struct Scene {
     pub tray: Option<Rect>,
 }
 
-/// What a group's layout depends on beside the room it is laid out in: each card's zone, how
-/// many tasks it holds and whether its member restarts, and how many tasks no member runs. Two
-/// frames of one shape lay out alike, so the page lays the group out again only when its shape
-/// changes (a round, a join, a restart), not on every frame of replay.
+/// What a group's layout depends on beside the room it is laid out in: each card's zone, the
+/// room its tasks take (as many chips, or rows of marks, as they are shown; nothing for
+/// tiles) and whether its member restarts, and how many tasks no member runs. Two frames of
+/// one shape lay out alike, so the page lays the group out again only when its shape changes
+/// (a round that changes what members hold, a join, a restart), not on every frame of replay.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shape {
     /// The zones named, in the order first met.
     zones: Vec<Option<String>>,
-    /// Per card: its zone (an index into `zones`), its tasks, and whether it restarts.
+    /// Per card: its zone (an index into `zones`), the room its tasks take, and whether it
+    /// restarts.
     cards: Vec<(usize, usize, bool)>,
     /// Tasks nobody runs.
     unowned: usize,
 }
 
 impl Shape {
-    /// The shape of a frame's `cards` and of its `unowned` tasks.
-    pub fn of(cards: &[Card], unowned: usize) -> Shape {
+    /// The shape of a frame's `cards`, holding their tasks as `content`, and of its
+    /// `unowned` tasks.
+    pub fn of(cards: &[Card], unowned: usize, content: Content) -> Shape {
         let mut shape = Shape {
             unowned,
             ..Shape::default()
@@ -256,9 +259,12 @@ impl Shape {
                     shape.zones.len() - 1
                 }
             };
-            shape
-                .cards
-                .push((index, card.chips.len(), card.restart.is_some()));
+            let room = match content {
+                Content::Chips => card.chips.len(),
+                Content::Marks => marks::drawing(card.chips.len()).1 as usize,
+                Content::Bars => 0,
+            };
+            shape.cards.push((index, room, card.restart.is_some()));
         }
         shape
     }
