@@ -498,7 +498,7 @@ fn draw_chips(
         return moving;
     };
     let (cards, unowned, highlight) = (&d.shown.cards, &d.shown.unowned, &d.shown.highlight);
-    canvas_font(ctx, "700 12px system-ui, sans-serif");
+    canvas_font(ctx, "bold 12px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
     for (b, at) in shown
         .iter()

@@ -189,6 +189,7 @@ pub fn scratch_canvas(width: u32, height: u32) -> Option<HtmlCanvasElement> {
 
 /// Sets a canvas's font unless it is already set: setting it makes the browser compute the
 /// canvas's style first, a forced style recalculation of the changed page on every draw.
+/// `font` is written as the canvas reads it back (`bold`, not `700`), or it is set every time.
 pub fn canvas_font(ctx: &CanvasRenderingContext2d, font: &str) {
     if ctx.font() != font {
         ctx.set_font(font);

@@ -228,9 +228,10 @@ pub struct Scene {
 
 /// What a group's layout depends on beside the room it is laid out in: each card's zone, the
 /// room its tasks take (as many chips, or rows of marks, as they are shown; nothing for
-/// tiles) and whether its member restarts, and how many tasks no member runs. Two frames of
-/// one shape lay out alike, so the page lays the group out again only when its shape changes
-/// (a round that changes what members hold, a join, a restart), not on every frame of replay.
+/// tiles) and whether its member restarts, and how many tasks no member runs when they are
+/// chips (with marks or tiles the tray is one line). Two frames of one shape lay out alike,
+/// so the page lays the group out again only when its shape changes (a round that changes
+/// what members hold, a join, a restart), not on every frame of replay.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shape {
     /// The zones named, in the order first met.
@@ -238,7 +239,7 @@ pub struct Shape {
     /// Per card: its zone (an index into `zones`), the room its tasks take, and whether it
     /// restarts.
     cards: Vec<(usize, usize, bool)>,
-    /// Tasks nobody runs.
+    /// Tasks nobody runs, as chips.
     unowned: usize,
 }
 
@@ -247,7 +248,11 @@ impl Shape {
     /// `unowned` tasks.
     pub fn of(cards: &[Card], unowned: usize, content: Content) -> Shape {
         let mut shape = Shape {
-            unowned,
+            unowned: if content == Content::Chips {
+                unowned
+            } else {
+                0
+            },
             ..Shape::default()
         };
         for card in cards {

@@ -265,7 +265,7 @@ mod random {
                 }
             }
             // Whatever the layout reads, changed, changes the shape: as many more chips as a
-            // row of marks holds and one, a zone, a restart, the tray.
+            // row of marks holds and one, a zone, a restart.
             let i = changed % cards.len();
             let mut more = cards.clone();
             more[i].chips.extend((0..17).map(|t| active(999_000 + t)));
@@ -279,7 +279,17 @@ mod random {
                 for other in others {
                     prop_assert_ne!(&shape, &Shape::of(other, unowned, content));
                 }
-                prop_assert_ne!(&shape, &Shape::of(&cards, unowned + 1, content));
+                // A tray of chips grows with its chips; with marks or tiles it is one line.
+                let tray = Shape::of(&cards, unowned + 1, content);
+                prop_assert_eq!(shape == tray, content != Content::Chips);
+                for density in [Density::Cards, Density::Lanes, Density::Tiles(3)] {
+                    if shape == tray {
+                        prop_assert_eq!(
+                            Scene::of(&cards, unowned, density, content, width),
+                            Scene::of(&cards, unowned + 1, density, content, width)
+                        );
+                    }
+                }
             }
             // Tiles hold no tasks of their own: more tasks, the same tiles.
             prop_assert_eq!(Shape::of(&cards, unowned, Content::Bars), Shape::of(&more, unowned, Content::Bars));
