@@ -137,9 +137,11 @@ pub fn log_panel(props: &LogProps) -> Html {
             <div class={classes!("round", current.then_some("current"))}
                 data-round={r.index.to_string()} data-at={r.started_at.to_string()}>
                 <button class="jump" onclick={jump} title={format!("jump to {} ms", r.started_at)}>{ r.heading.clone() }</button>
-                { format!("\n{body}") }
+                { "\n" }
+                // A line per block: lines added to a round, or a round clipped to its first
+                // lines, lay out only what changed, not all of the round's text again.
+                { for body.lines().enumerate().map(|(i, line)| html! { <div key={i} class="line">{ line }{ "\n" }</div> }) }
                 if left_out > 0 {
-                    { "\n" }
                     <button class="more" data-testid="log-more" onclick={open}>
                         { format!("show the other {} of this round", counted(left_out as u64, "line")) }
                     </button>
