@@ -1,6 +1,7 @@
 //! A large group's marks: every member's tasks drawn as small marks (the paths of
 //! [`crate::views::marks`]) on the group's canvas; and over each card's marks a transparent
-//! area that says what the mark under the pointer is and finds the task on a click.
+//! area that says what the mark under the pointer is and finds the task on a click, and that
+//! the keyboard moves over, a task at a time.
 //!
 //! One canvas for the group rather than an SVG or a canvas per member: a drawing per member
 //! was laid out and painted by the browser on every frame the marks changed, and every canvas
@@ -11,8 +12,9 @@ use super::colours::Colours;
 use super::dom::pixel_ratio;
 use crate::playground::Action;
 use crate::views::frame::{ChipRole, Dot};
-use crate::views::marks::{at, origin_and_scale, paths, Layer, LAYERS};
+use crate::views::marks::{self, at, origin_and_scale, paths, Layer, LAYERS};
 use crate::views::scene::Rect;
+use crate::views::scene::Step;
 use std::collections::HashMap;
 use std::rc::Rc;
 use web_sys::{CanvasRenderingContext2d, Element, Path2d};
@@ -58,9 +60,25 @@ pub struct Hover {
     pub text: String,
 }
 
+/// A mark in words, as the pointer's read-out and the keyboard's option say it: an active of
+/// a member away waits for it.
+fn mark_words(d: &Dot, names: &[String], member: &str, away: bool) -> String {
+    let name = names.get(d.task.index()).map_or("", String::as_str);
+    if away && d.role == ChipRole::Active {
+        format!("{name} on {member} \u{00B7} active, down while {member} restarts")
+    } else {
+        d.describe(name, member)
+    }
+}
+
 /// The area over a member's marks: what the mark under the pointer is, and a click finds it.
+/// For the keyboard it is a list of the member's tasks that names one at a time (its size and
+/// the option's place in it said, as a long list shown in part does): the arrow keys, Home
+/// and End move over the marks, Enter finds the task, and the mark is outlined.
 #[function_component(MiniChips)]
 pub fn mini_chips(props: &MiniProps) -> Html {
+    let current = use_state_eq(|| 0usize);
+    let index = (*current).min(props.dots.len().saturating_sub(1));
     let on_move = {
         let (hover, at_group, dots, names, member, away) = (
             props.on_hover.clone(),
@@ -72,41 +90,88 @@ pub fn mini_chips(props: &MiniProps) -> Html {
         );
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (e.offset_x(), e.offset_y());
-            hover.emit(at(&dots, x, y, shown_width(&e)).map(|d| {
-                let name = names.get(d.task.index()).map_or("", String::as_str);
-                let text = if away && d.role == ChipRole::Active {
-                    format!("{name} on {member} \u{00B7} active, down while {member} restarts")
-                } else {
-                    d.describe(name, &member)
-                };
-                Hover {
-                    x: at_group.x + f64::from(x),
-                    y: at_group.y + f64::from(y),
-                    text,
-                }
+            hover.emit(at(&dots, x, y, shown_width(&e)).map(|d| Hover {
+                x: at_group.x + f64::from(x),
+                y: at_group.y + f64::from(y),
+                text: mark_words(d, &names, &member, away),
             }));
         })
     };
     let on_leave = props.on_hover.reform(|_: MouseEvent| None);
-    let on_click = {
-        let (on, dots, names) = (
-            props.on_action.clone(),
-            props.dots.clone(),
-            props.names.clone(),
-        );
-        Callback::from(move |e: MouseEvent| {
-            let found = at(&dots, e.offset_x(), e.offset_y(), shown_width(&e))
-                .and_then(|d| names.get(d.task.index()));
-            if let Some(name) = found {
+    let find = {
+        let (on, names) = (props.on_action.clone(), props.names.clone());
+        move |d: &Dot| {
+            if let Some(name) = names.get(d.task.index()) {
                 on.emit(Action::Find(name.clone()));
+            }
+        }
+    };
+    let on_click = {
+        let (dots, current, find) = (props.dots.clone(), current.clone(), find.clone());
+        Callback::from(move |e: MouseEvent| {
+            let shown = shown_width(&e);
+            if let Some(d) = at(&dots, e.offset_x(), e.offset_y(), shown) {
+                if let Some(i) = dots.iter().position(|x| x.task == d.task) {
+                    current.set(i);
+                }
+                find(d);
+            }
+        })
+    };
+    let on_key = {
+        let (dots, current) = (props.dots.clone(), current.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            let step = match e.key().as_str() {
+                "ArrowRight" => Step::Next,
+                "ArrowLeft" => Step::Previous,
+                "ArrowDown" => Step::Down,
+                "ArrowUp" => Step::Up,
+                "Home" => Step::First,
+                "End" => Step::Last,
+                "Enter" | " " => {
+                    e.prevent_default();
+                    e.stop_propagation();
+                    if let Some(d) = dots.get(index) {
+                        find(d);
+                    }
+                    return;
+                }
+                _ => return,
+            };
+            // The playground's own arrow keys (step, back) do not act meanwhile.
+            e.prevent_default();
+            e.stop_propagation();
+            if let Some(to) = marks::step(index, dots.len(), step) {
+                current.set(to);
             }
         })
     };
     let p = props.place;
+    let id = format!("marks-{}", props.member);
+    // The drawing is shrunk to a narrow card: so is the mark's place in it.
+    let scale = p.w / f64::from(marks::drawing(0).0);
+    let option = props.dots.get(index).map(|d| {
+        let c = marks::cell(index);
+        html! {
+            <div id={format!("{id}-task")} class="mark-focus" role="option" aria-selected="true"
+                aria-setsize={props.dots.len().to_string()} aria-posinset={(index + 1).to_string()}
+                aria-label={mark_words(d, &props.names, &props.member, props.away)}
+                data-testid="task" data-task-id={props.names.get(d.task.index()).cloned()}
+                data-role={d.role.name()} data-stateful={d.stateful.to_string()} data-learned={d.learned.to_string()}
+                data-up={d.up.to_string()} data-ready={(d.role == ChipRole::Learner).then(|| d.ready.to_string())}
+                data-progress={(d.role != ChipRole::Active || !d.up).then(|| (u32::from(d.tenths) * 10).to_string())}
+                style={format!("left: {}px; top: {}px; width: {}px; height: {}px", c.x * scale, c.y * scale, c.w * scale, c.h * scale)}>
+            </div>
+        }
+    });
     html! {
-        <div class="mini" data-testid="mini" aria-hidden="true"
+        <div class="mini" data-testid="mini" role="listbox" tabindex="0"
+            aria-label={format!("tasks of {}: the arrow keys move, Enter finds", props.member)}
+            aria-activedescendant={option.is_some().then(|| format!("{id}-task"))}
             style={format!("left: {}px; top: {}px; width: {}px; height: {}px", p.x, p.y, p.w, p.h)}
-            onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></div>
+            onmousemove={on_move} onmouseleave={on_leave} onclick={on_click} onkeydown={on_key}>
+            { for option }
+        </div>
     }
 }
 

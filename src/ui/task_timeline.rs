@@ -319,7 +319,10 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
             data-rows={rows.to_string()}>
             <h2 id="timeline-title">{ "Task timeline" }</h2>
             { timeline_legend() }
+            // Scrolled through by the keyboard too, when it has more rows than it shows.
             <div class="tt-scroll" ref={scroller} onscroll={on_scroll}
+                tabindex={(rows > VISIBLE_ROWS).then_some("0")} role="region"
+                aria-label="the task timeline's rows (the arrow keys scroll them)"
                 style={format!("height: {:.0}px", view_height)}>
                 <div class="tt-view" style={format!("height: {:.0}px", view_height)}>
                     <canvas ref={canvas} data-testid="task-timeline-canvas" role="img"

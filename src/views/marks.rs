@@ -6,6 +6,7 @@
 //! learner filling up, ready, dashed standby, rings for learned and found tasks).
 
 use super::frame::{ChipRole, Dot};
+use super::scene::Step;
 
 /// Marks per row.
 const COLUMNS: usize = 16;
@@ -223,6 +224,21 @@ pub fn at(dots: &[Dot], x: i32, y: i32, shown: i32) -> Option<&Dot> {
         .flatten()
 }
 
+/// Where the keyboard goes from mark `from` of a member's `count` marks on a `step`: along
+/// the rows, a row of sixteen down or up, to the first or the last (nowhere past the ends).
+pub fn step(from: usize, count: usize, step: Step) -> Option<usize> {
+    let last = count.checked_sub(1)?;
+    let to = match step {
+        Step::Next => from.checked_add(1)?,
+        Step::Previous => from.checked_sub(1)?,
+        Step::Down => from.checked_add(COLUMNS)?,
+        Step::Up => from.checked_sub(COLUMNS)?,
+        Step::First => 0,
+        Step::Last => last,
+    };
+    (to <= last).then_some(to)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,5 +382,18 @@ mod tests {
         assert_eq!(task(-3, 5, 224), None);
         // Shown at half its width, a pointer 7 px in is on the second mark.
         assert_eq!(task(8, 2, 112), Some(1));
+    }
+
+    #[test]
+    fn the_keyboard_moves_along_the_rows_and_columns_of_marks_and_stops_at_the_ends() {
+        assert_eq!(step(0, 40, Step::Next), Some(1));
+        assert_eq!(step(0, 40, Step::Previous), None);
+        assert_eq!(step(3, 40, Step::Down), Some(19), "a row of sixteen down");
+        assert_eq!(step(19, 40, Step::Up), Some(3));
+        assert_eq!(step(30, 40, Step::Down), None, "no mark below");
+        assert_eq!(step(39, 40, Step::Next), None);
+        assert_eq!(step(12, 40, Step::First), Some(0));
+        assert_eq!(step(12, 40, Step::Last), Some(39));
+        assert_eq!(step(0, 0, Step::First), None, "no marks");
     }
 }

@@ -758,8 +758,10 @@ test('a large group is drawn compactly, and a task or member can be found in it'
     events: [{ at_ms: 0, join: 'S19' }, { at_ms: 0, join: 'S20' }],
   });
   await zoomIn(page);
-  assert.equal(await page.$$eval('[data-testid=task]', (t) => t.length), 0, 'no chip per task');
+  // No chip per task: each member's marks name one task at a time, the one the keyboard is on.
   assert.equal(await page.$$eval('[data-testid=mini]', (c) => c.length), 20, 'a drawing of marks per member');
+  assert.equal(await page.$$eval('[data-testid=mini] [data-testid=task]', (t) => t.length), 18, 'one named task per member holding any');
+  assert.equal(await page.$$eval('[data-testid=task]', (t) => t.length), 18);
   assert.match(await page.getAttribute('[data-member-id=S1]', 'aria-label'), /: 12 active \(0 restoring\), 0 learning, 0 standby/);
   // The marks are drawn on the group's canvas: what a pixel there shows, as [r, g, b, alpha],
   // at mark `index` of a member (its centre, or `dx` pixels to the left of it).
@@ -806,6 +808,33 @@ test('a large group is drawn compactly, and a task or member can be found in it'
   await page.mouse.click(box.x + 5, box.y + 5);
   await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('T2: active on S2'));
   assert.deepEqual(await pixel('S2', 0, 6.5), await colour('--ink'), 'the task found is ringed');
+  // The keyboard reaches every task: a member's marks take the focus, the arrow keys, Home
+  // and End move over them (not the clock), and Enter finds the task.
+  const clockBefore = await page.textContent('[data-testid=clock]');
+  const marks = '[data-member-id=S3] [data-testid=mini]';
+  const option = `${marks} [data-testid=task]`;
+  await page.focus(marks);
+  const first = await page.getAttribute(option, 'data-task-id');
+  const count = Number(await page.getAttribute(option, 'aria-setsize'));
+  assert.ok(count > 2, `S3 holds ${count} tasks`);
+  assert.equal(await page.getAttribute(option, 'aria-posinset'), '1');
+  assert.equal(await page.getAttribute(marks, 'aria-activedescendant'), await page.getAttribute(option, 'id'));
+  assert.match(await page.getAttribute(option, 'aria-label'), new RegExp(`^${first} on S3 \u00B7 `));
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute(option, 'aria-posinset'), '2');
+  const second = await page.getAttribute(option, 'data-task-id');
+  assert.notEqual(second, first);
+  await page.keyboard.press('End');
+  assert.equal(await page.getAttribute(option, 'aria-posinset'), String(count));
+  const last = await page.getAttribute(option, 'data-task-id');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((t) => document.querySelector('[data-testid=found]').textContent.startsWith(`${t}: `), last);
+  await page.focus(marks);
+  await page.keyboard.press('Home');
+  assert.equal(await page.getAttribute(option, 'data-task-id'), first);
+  assert.equal(await page.textContent('[data-testid=clock]'), clockBefore, 'the keys did not step the clock');
+  // The mark the keyboard is on is outlined, over the canvas.
+  assert.notEqual(await page.$eval(option, (o) => getComputedStyle(o).outlineStyle), 'none');
   // The marks take their colours from the theme.
   await page.click('[data-testid=theme]');
   assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
@@ -1062,6 +1091,14 @@ test('no serious or critical accessibility violations in any member state, theme
   await page.click('[data-testid=help-button]');
   await page.waitForSelector('[data-testid=help]');
   await audit('help');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('[data-testid=help]', { state: 'detached' });
+  // A large group's cards, its tasks as marks, one member's marks in the keyboard's hands.
+  await importScenario(page, scaleOut(18, 20, 200), 'large.json');
+  await zoomIn(page);
+  await page.focus('[data-member-id=S2] [data-testid=mini]');
+  await page.keyboard.press('ArrowRight');
+  await audit('a large group as marks, the keyboard on one');
 });
 
 test('the back button is named by what it shows (WCAG 2.5.3)', async () => {
