@@ -39,6 +39,9 @@ pub fn help_dialog(props: &HelpProps) -> Html {
                     <tr><th><kbd>{ "\u{2190}" }</kbd>{ " " }<kbd>{ "\u{2192}" }</kbd>{ " " }<kbd>{ "\u{2191}" }</kbd>{ " " }<kbd>{ "\u{2193}" }</kbd></th>
                         <td>{ "on a scheduled command (the marks under the scrubber): move it in time (with shift: ten steps), choose another; " }
                             <kbd>{ "Enter" }</kbd>{ " edit it, " }<kbd>{ "Delete" }</kbd>{ " remove it" }</td></tr>
+                    <tr><th><kbd>{ "\u{2190}" }</kbd>{ " " }<kbd>{ "\u{2192}" }</kbd>{ " " }<kbd>{ "\u{2191}" }</kbd>{ " " }<kbd>{ "\u{2193}" }</kbd></th>
+                        <td>{ "on a member's tasks (its chips or marks) or the overview's tiles: move over them; " }
+                            <kbd>{ "Home" }</kbd>{ " " }<kbd>{ "End" }</kbd>{ " the first, the last; " }<kbd>{ "Enter" }</kbd>{ " find a mark's task, open a tile's actions" }</td></tr>
                     <tr><th><kbd>{ "+" }</kbd>{ " " }<kbd>{ "\u{2212}" }</kbd></th><td>{ "zoom into the cards (the member focused), out to the overview; ctrl and the wheel too" }</td></tr>
                     <tr><th><kbd>{ "?" }</kbd></th><td>{ "this help" }</td></tr>
                     <tr><th><kbd>{ "Esc" }</kbd></th><td>{ "close" }</td></tr>
