@@ -66,8 +66,11 @@ struct Painter {
 /// way between holders, over the tasks', so that a travel draws nothing else again).
 #[derive(Clone, Default)]
 struct Refs {
+    /// The group's element.
     group: NodeRef,
+    /// The tasks' canvas.
     canvas: NodeRef,
+    /// The motion's canvas, over it.
     motion: NodeRef,
 }
 
@@ -445,18 +448,13 @@ fn cards(
     };
     let member =
         |m: &MemberBox, origin: &Rect| card(props, (scene, dots), m, origin, on_hover, border);
-    let bands = scene.zones.iter().map(|band| {
+    let bands = scene.members_by_band().into_iter().map(|(band, boxes)| {
         let alive = band
             .members
             .iter()
             .filter(|&&i| props.cards[i].status.alive())
             .count();
-        let members: Html = scene
-            .members
-            .iter()
-            .filter(|m| band.members.contains(&m.card))
-            .map(|m| member(m, &band.rect))
-            .collect();
+        let members: Html = boxes.iter().map(|m| member(m, &band.rect)).collect();
         zone_band(band, alive, None, members)
     });
     let members: Html = if scene.zones.is_empty() {

@@ -106,18 +106,13 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
                 on_action={props.on_action.clone()} />
         }
     };
-    let bands = scene.zones.iter().map(|band| {
+    let bands = scene.members_by_band().into_iter().map(|(band, boxes)| {
         let alive = band
             .members
             .iter()
             .filter(|&&i| props.tiles.get(i).is_some_and(|t| t.status.alive()))
             .count();
-        let tiles: Html = scene
-            .members
-            .iter()
-            .filter(|m| band.members.contains(&m.card))
-            .map(|m| tile(m, &band.rect))
-            .collect();
+        let tiles: Html = boxes.iter().map(|m| tile(m, &band.rect)).collect();
         zone_band(band, alive, Some(&props.on_action), tiles)
     });
     let selected = scene.members.iter().find_map(|m| {

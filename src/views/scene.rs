@@ -708,6 +708,29 @@ impl Scene {
         self.members.iter().find(|m| m.rect.holds(&point))
     }
 
+    /// The boxes of each zone's members, band by band, in the order they are laid out (one
+    /// pass over the members, where asking each band for its members read them all again).
+    pub fn members_by_band(&self) -> Vec<(&ZoneBand, Vec<&MemberBox>)> {
+        let mut at: Vec<Option<&MemberBox>> = Vec::new();
+        for m in &self.members {
+            if at.len() <= m.card {
+                at.resize(m.card + 1, None);
+            }
+            at[m.card] = Some(m);
+        }
+        self.zones
+            .iter()
+            .map(|band| {
+                let boxes = band
+                    .members
+                    .iter()
+                    .filter_map(|&card| at.get(card).copied().flatten())
+                    .collect();
+                (band, boxes)
+            })
+            .collect()
+    }
+
     /// The member boxes of the cards that show between the heights `top` and `bottom`.
     pub fn members_between(&self, top: f64, bottom: f64) -> impl Iterator<Item = &MemberBox> {
         self.members

@@ -448,3 +448,24 @@ fn a_rectangle_snapped_to_device_pixels_covers_whole_pixels_near_where_it_was() 
     let next = Rect::new(r.x + r.w, r.y, 50.0, r.h);
     assert_eq!(r.snapped(1.5).x + r.snapped(1.5).w, next.snapped(1.5).x);
 }
+
+#[test]
+fn each_band_lists_its_members_boxes_in_the_order_they_are_laid_out() {
+    let cards: Vec<Card> = (0..9)
+        .map(|i| card(i, 3, Some(["b", "a", "c"][i as usize % 3])))
+        .collect();
+    let scene = Scene::of(&cards, 0, Density::Cards, Content::Chips, 900.0);
+    let bands = scene.members_by_band();
+    assert_eq!(bands.len(), scene.zones.len());
+    for (band, boxes) in bands {
+        let in_scene_order: Vec<usize> = scene
+            .members
+            .iter()
+            .filter(|m| band.members.contains(&m.card))
+            .map(|m| m.card)
+            .collect();
+        let listed: Vec<usize> = boxes.iter().map(|m| m.card).collect();
+        assert_eq!(listed, in_scene_order, "{:?}", band.zone);
+        assert!(boxes.iter().all(|m| band.rect.holds(&m.rect)));
+    }
+}
