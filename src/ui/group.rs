@@ -11,7 +11,7 @@ use crate::playground::{back_in, Action, RestartChoice};
 use crate::views::frame::{
     chips_summary, marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot,
 };
-use crate::views::scene::{Centre, Content, Rect, ZoneBand, Zoom};
+use crate::views::scene::{Centre, Content, MemberBox, Rect, Scene, ZoneBand, Zoom};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -358,7 +358,7 @@ pub fn zone_heading(zone: Option<&str>, alive: usize, members: usize) -> Html {
 /// A zone's band, placed in the group, holding its members' cards or tiles (`members`,
 /// placed from the band's corner), `alive` of them live; in the overview (`zoom`), with a
 /// button that zooms into the zone.
-pub fn zone_band(
+fn zone_band(
     band: &ZoneBand,
     alive: usize,
     zoom: Option<&Callback<Action>>,
@@ -386,6 +386,33 @@ pub fn zone_band(
             { members }
         </section>
     }
+}
+
+/// The members placed in the group, each drawn by `member` from its box and the corner it is
+/// placed from: in their zones' bands when they have zones (`alive` says which card counts as
+/// live in a band's heading; with `zoom`, each band has a button that zooms into it).
+pub fn placed_members(
+    scene: &Scene,
+    alive: impl Fn(usize) -> bool,
+    zoom: Option<&Callback<Action>>,
+    member: impl Fn(&MemberBox, &Rect) -> Html,
+) -> Html {
+    if scene.zones.is_empty() {
+        return scene
+            .members
+            .iter()
+            .map(|m| member(m, &Rect::default()))
+            .collect();
+    }
+    scene
+        .members_by_band()
+        .into_iter()
+        .map(|(band, boxes)| {
+            let live = band.members.iter().filter(|&&i| alive(i)).count();
+            let members: Html = boxes.iter().map(|m| member(m, &band.rect)).collect();
+            zone_band(band, live, zoom, members)
+        })
+        .collect()
 }
 
 /// The group of members: its cards placed by the scene over one canvas, a large group's

@@ -121,22 +121,17 @@ pub fn mini_chips(props: &MiniProps) -> Html {
     let on_key = {
         let (dots, current) = (props.dots.clone(), current.clone());
         Callback::from(move |e: KeyboardEvent| {
-            let step = match e.key().as_str() {
-                "ArrowRight" => Step::Next,
-                "ArrowLeft" => Step::Previous,
-                "ArrowDown" => Step::Down,
-                "ArrowUp" => Step::Up,
-                "Home" => Step::First,
-                "End" => Step::Last,
-                "Enter" | " " => {
-                    e.prevent_default();
-                    e.stop_propagation();
-                    if let Some(d) = dots.get(index) {
-                        find(d);
-                    }
-                    return;
+            let key = e.key();
+            if key == "Enter" || key == " " {
+                e.prevent_default();
+                e.stop_propagation();
+                if let Some(d) = dots.get(index) {
+                    find(d);
                 }
-                _ => return,
+                return;
+            }
+            let Some(step) = Step::of_key(&key) else {
+                return;
             };
             // The playground's own arrow keys (step, back) do not act meanwhile.
             e.prevent_default();

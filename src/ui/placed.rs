@@ -4,7 +4,7 @@
 //! canvas under them, only where the view shows it ([`super::chips`], [`super::mini`]).
 
 use super::chips::{draw, Drawing, Shown};
-use super::group::{zone_band, MemberCard};
+use super::group::{placed_members, MemberCard};
 use super::hooks::use_width;
 use super::mini::Hover;
 use super::tiles::OverviewTiles;
@@ -286,19 +286,14 @@ fn tile_keys(
     on_action: Callback<Action>,
 ) -> Callback<KeyboardEvent> {
     Callback::from(move |e: KeyboardEvent| {
-        let step = match e.key().as_str() {
-            // Deselects the member whose actions are open.
-            "Escape" => {
-                on_action.emit(Action::Find(String::new()));
-                return;
-            }
-            "ArrowRight" => Step::Next,
-            "ArrowLeft" => Step::Previous,
-            "ArrowDown" => Step::Down,
-            "ArrowUp" => Step::Up,
-            "Home" => Step::First,
-            "End" => Step::Last,
-            _ => return,
+        let key = e.key();
+        // Deselects the member whose actions are open.
+        if key == "Escape" {
+            on_action.emit(Action::Find(String::new()));
+            return;
+        }
+        let Some(step) = Step::of_key(&key) else {
+            return;
         };
         let Some(tile) = e
             .target_dyn_into::<Element>()
@@ -448,24 +443,8 @@ fn cards(
     };
     let member =
         |m: &MemberBox, origin: &Rect| card(props, (scene, dots), m, origin, on_hover, border);
-    let bands = scene.members_by_band().into_iter().map(|(band, boxes)| {
-        let alive = band
-            .members
-            .iter()
-            .filter(|&&i| props.cards[i].status.alive())
-            .count();
-        let members: Html = boxes.iter().map(|m| member(m, &band.rect)).collect();
-        zone_band(band, alive, None, members)
-    });
-    let members: Html = if scene.zones.is_empty() {
-        scene
-            .members
-            .iter()
-            .map(|m| member(m, &Rect::default()))
-            .collect()
-    } else {
-        bands.collect()
-    };
+    let alive = |i: usize| props.cards[i].status.alive();
+    let members = placed_members(scene, alive, None, member);
     let tray = scene.tray.map(|t| tray(props, scene, t, border));
     html! {
         <>

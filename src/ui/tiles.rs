@@ -7,7 +7,7 @@
 
 use super::chips::stripes;
 use super::colours::{mix, Colours};
-use super::group::{member_label, zone_band, CardActions};
+use super::group::{member_label, placed_members, CardActions};
 use crate::playground::{Action, RestartChoice};
 use crate::views::overview::{DrawnTiles, Redraw, Tile, TileState, TileView, TilesView};
 use crate::views::scene::{Centre, MemberBox, Rect, Scene, Zoom};
@@ -106,15 +106,7 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
                 on_action={props.on_action.clone()} />
         }
     };
-    let bands = scene.members_by_band().into_iter().map(|(band, boxes)| {
-        let alive = band
-            .members
-            .iter()
-            .filter(|&&i| props.tiles.get(i).is_some_and(|t| t.status.alive()))
-            .count();
-        let tiles: Html = boxes.iter().map(|m| tile(m, &band.rect)).collect();
-        zone_band(band, alive, Some(&props.on_action), tiles)
-    });
+    let alive = |i: usize| props.tiles.get(i).is_some_and(|t| t.status.alive());
     let selected = scene.members.iter().find_map(|m| {
         let view = props.tiles.get(m.card)?;
         props.highlight.contains(&view.name).then(|| {
@@ -124,15 +116,7 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
             }
         })
     });
-    let members: Html = if scene.zones.is_empty() {
-        scene
-            .members
-            .iter()
-            .map(|m| tile(m, &Rect::default()))
-            .collect()
-    } else {
-        bands.collect()
-    };
+    let members = placed_members(scene, alive, Some(&props.on_action), tile);
     let tray = scene
         .tray
         .map(|t| super::placed::marks_tray(t, props.orphans.clone(), !props.orphaned));

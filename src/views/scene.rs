@@ -195,6 +195,22 @@ pub enum Step {
     Last,
 }
 
+impl Step {
+    /// The step a key asks for over a grid of cards, tiles or marks: the arrow keys, Home and
+    /// End; `None` for any other key.
+    pub fn of_key(key: &str) -> Option<Step> {
+        Some(match key {
+            "ArrowRight" => Step::Next,
+            "ArrowLeft" => Step::Previous,
+            "ArrowDown" => Step::Down,
+            "ArrowUp" => Step::Up,
+            "Home" => Step::First,
+            "End" => Step::Last,
+            _ => return None,
+        })
+    }
+}
+
 /// One availability zone's band, around its members' cards.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ZoneBand {

@@ -469,3 +469,14 @@ fn each_band_lists_its_members_boxes_in_the_order_they_are_laid_out() {
         assert!(boxes.iter().all(|m| band.rect.holds(&m.rect)));
     }
 }
+
+#[test]
+fn the_arrow_keys_home_and_end_are_steps_and_no_other_key_is() {
+    assert_eq!(Step::of_key("ArrowRight"), Some(Step::Next));
+    assert_eq!(Step::of_key("ArrowLeft"), Some(Step::Previous));
+    assert_eq!(Step::of_key("ArrowDown"), Some(Step::Down));
+    assert_eq!(Step::of_key("ArrowUp"), Some(Step::Up));
+    assert_eq!(Step::of_key("Home"), Some(Step::First));
+    assert_eq!(Step::of_key("End"), Some(Step::Last));
+    assert_eq!(Step::of_key("Enter"), None);
+}
