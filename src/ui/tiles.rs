@@ -12,7 +12,7 @@ use crate::playground::{Action, RestartChoice};
 use crate::views::overview::{DrawnTiles, Redraw, Tile, TileState, TileView, TilesView};
 use crate::views::scene::{Centre, MemberBox, Rect, Scene, Zoom};
 use std::rc::Rc;
-use web_sys::{CanvasPattern, CanvasRenderingContext2d, Path2d};
+use web_sys::{CanvasPattern, CanvasRenderingContext2d};
 use yew::prelude::*;
 
 /// One member's tile: what its button says and where it is.
@@ -271,50 +271,42 @@ impl TilePainter {
     }
 }
 
-/// Rectangles to fill in one colour, filled in one go: traced as one path's data, so that
-/// hundreds of bars cost the browser one call, not one each.
+/// Rectangles to fill in one colour, filled in one go.
 #[derive(Default)]
-struct Batch(String);
+struct Batch(Vec<Rect>);
 
 impl Batch {
     /// Adds the left part of `r`, `width` wide (nothing when that is empty).
     fn add(&mut self, r: Rect, width: f64) {
-        use std::fmt::Write;
-        if width <= 0.0 {
-            return;
+        if width > 0.0 {
+            self.0.push(Rect::new(r.x, r.y, width.min(r.w), r.h));
         }
-        // Hundredths of a pixel, written as whole numbers: quicker than formatting floats.
-        let at = |v: f64| {
-            let c = (v * 100.0).round() as i64;
-            (c / 100, c.rem_euclid(100))
-        };
-        let ((x, xc), (y, yc)) = (at(r.x), at(r.y));
-        let ((right, rc), (bottom, bc)) = (at(r.x + width.min(r.w)), at(r.y + r.h));
-        let _ = write!(
-            self.0,
-            "M{x}.{xc:02} {y}.{yc:02}H{right}.{rc:02}V{bottom}.{bc:02}H{x}.{xc:02}Z"
-        );
     }
 
-    /// Their path, unless there are none.
-    fn path(&self) -> Option<Path2d> {
-        (!self.0.is_empty())
-            .then(|| Path2d::new_with_path_string(&self.0).ok())
-            .flatten()
+    /// Fills them all in the fill style set.
+    fn fill_set(&self, ctx: &CanvasRenderingContext2d) {
+        if self.0.is_empty() {
+            return;
+        }
+        ctx.begin_path();
+        for r in &self.0 {
+            ctx.rect(r.x, r.y, r.w, r.h);
+        }
+        ctx.fill();
     }
 
     /// Fills them all in `colour`.
     fn fill(&self, ctx: &CanvasRenderingContext2d, colour: &str) {
-        if let Some(path) = self.path() {
+        if !self.0.is_empty() {
             ctx.set_fill_style_str(colour);
-            ctx.fill_with_path_2d(&path);
+            self.fill_set(ctx);
         }
     }
 }
 
 /// The tiles' edges of one style: their colour, width and dashes.
 struct Edges {
-    colour: String,
+    colour: &'static str,
     width: f64,
     dash: Option<(f64, f64)>,
     tiles: Vec<Rect>,
@@ -342,7 +334,7 @@ fn paint_tiles(ctx: &CanvasRenderingContext2d, tiles: &[&Tile], c: &Colours, p: 
         {
             Some(e) => e.tiles.push(t.rect),
             None => edges.push(Edges {
-                colour: colour.to_string(),
+                colour,
                 width,
                 dash,
                 tiles: vec![t.rect],
@@ -350,7 +342,7 @@ fn paint_tiles(ctx: &CanvasRenderingContext2d, tiles: &[&Tile], c: &Colours, p: 
         }
     }
     for e in &edges {
-        ctx.set_stroke_style_str(&e.colour);
+        ctx.set_stroke_style_str(e.colour);
         ctx.set_line_width(e.width);
         if let Some((on, off)) = e.dash {
             let _ = ctx.set_line_dash(&js_sys::Array::of2(&on.into(), &off.into()));
@@ -391,7 +383,7 @@ fn paint_panels(
     p: &Panels,
     bars: bool,
 ) {
-    let mut panels: [Vec<Rect>; 4] = Default::default();
+    let mut panels: [Batch; 4] = Default::default();
     for t in tiles {
         let kind = match t.look.state {
             TileState::Live | TileState::Draining => 0,
@@ -399,11 +391,12 @@ fn paint_panels(
             TileState::Crashed => 2,
             TileState::Restarting => 3,
         };
-        panels[kind].push(if bars { t.content } else { t.rect });
+        let r = if bars { t.content } else { t.rect };
+        panels[kind].add(r, r.w);
     }
     let left = mix(c.muted, c.panel, 0.08);
-    for (kind, rects) in panels.iter().enumerate() {
-        if rects.is_empty() {
+    for (kind, batch) in panels.iter().enumerate() {
+        if batch.0.is_empty() {
             continue;
         }
         match kind {
@@ -413,17 +406,11 @@ fn paint_panels(
             _ => ctx.set_fill_style_canvas_pattern(&p.restarting),
         }
         if bars {
-            let mut batch = Batch::default();
-            for r in rects {
-                batch.add(*r, r.w);
-            }
-            if let Some(path) = batch.path() {
-                ctx.fill_with_path_2d(&path);
-            }
+            batch.fill_set(ctx);
             continue;
         }
         ctx.begin_path();
-        for r in rects {
+        for r in &batch.0 {
             let _ = ctx.round_rect_with_f64(r.x, r.y, r.w, r.h, (r.h / 4.0).min(4.0));
         }
         ctx.fill();
