@@ -45,10 +45,10 @@ pub struct LogRound {
 pub const ROUND_LINES: usize = 40;
 
 /// The characters of the current round drawn until the reader opens it (in whole lines, at
-/// least one). A small group's round fits whole; forty lines of a group of 50 came to 7,000
-/// characters, and all of the log's text is laid out and painted again on a jump of the
-/// scrubber, though the panel shows about twenty lines.
-pub const ROUND_CHARACTERS: usize = 4_000;
+/// least one): the panel shows about twenty lines of sixty characters, and this fills it
+/// once and a half. A small group's round fits whole. Each new round's text is laid out when
+/// it is drawn, on the frame that shows it, so more would cost every round's frame more.
+pub const ROUND_CHARACTERS: usize = 2_000;
 
 /// The lines of any other round drawn until the reader opens it (or it becomes current).
 pub const EARLIER_ROUND_LINES: usize = 8;
@@ -294,7 +294,7 @@ mod tests {
             round("xxxxxxxxxx\nb\nc\nd").clipped(5, 3),
             ("xxxxxxxxxx", 3)
         );
-        // The current round is cut at 40 lines or 4,000 characters, an earlier one at 8 lines.
+        // The current round is cut at 40 lines or 2,000 characters, an earlier one at 8 lines.
         let short = round(&"S1(assigned: [T1], revoked: [], learning: [])\n".repeat(50));
         assert_eq!(short.drawn(true).1, 50 - ROUND_LINES);
         assert_eq!(short.drawn(false).1, 50 - EARLIER_ROUND_LINES);
