@@ -77,15 +77,72 @@ pub const SET_ASIDE_KEY: &str = "handoff.session.v1.unreadable";
 /// While playing, the session is saved this often (real ms), so a crashed tab loses little.
 const SAVE_WHILE_PLAYING_MS: f64 = 5_000.0;
 
-/// While playing, the panels beside the group (measures, log, task timeline, compare charts)
-/// follow the clock this often (real ms), not on every frame: ten readings a second are as
-/// many as a reader takes in, and at top speed every frame changed all of them, each change
-/// read off the history and laid out by the browser again. (The task timeline is read as
-/// often, half this period after the others.)
+/// While playing, each panel beside the group (the log, the measures with the compare charts,
+/// the task timeline) follows the clock this often (real ms), not on every frame: ten
+/// readings a second are as many as a reader takes in, and at top speed every frame changed
+/// all of them, each change read off the history and laid out by the browser again. They
+/// take turns a third of this period apart (see [`PanelTurns`]).
 pub const PANELS_EVERY_MS: f64 = 100.0;
 
 /// The notice shown when the playground paused itself because nothing more will happen.
 const AT_REST: &str = "The group is at rest: nothing more will happen until you act.";
+
+/// A panel beside the group, read at its own turn while playing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Panel {
+    /// The log.
+    Log,
+    /// The measures, and the compare view's charts.
+    Measures,
+    /// The task timeline.
+    Timeline,
+}
+
+/// While playing, the panels beside the group follow the clock in turns: the log every
+/// [`PANELS_EVERY_MS`], the measures a third of that later, the task timeline two thirds,
+/// so that one frame reads (and the browser lays out) one panel, not all three with the
+/// group (in a group of hundreds of tasks each costs a frame milliseconds).
+#[derive(Debug, Default)]
+struct PanelTurns {
+    /// When the log last followed the clock (real ms).
+    at: f64,
+    /// By [`Panel`]: moves each time the panel is to be read again.
+    epochs: [u64; 3],
+    /// By [`Panel`]: the panel's turn in this period is still to come.
+    behind: [bool; 3],
+}
+
+impl PanelTurns {
+    /// Every panel follows the clock at once (the reader acted, or play stopped).
+    fn all(&mut self) {
+        for epoch in &mut self.epochs {
+            *epoch += 1;
+        }
+        self.behind = [false; 3];
+    }
+
+    /// A frame of play at `now` (real ms): the panels whose turn came follow the clock (all
+    /// of those due, when frames are far apart).
+    fn frame(&mut self, now: f64) {
+        let since = now - self.at;
+        for (i, turn) in [(1, 1.0), (2, 2.0)] {
+            if self.behind[i] && since >= PANELS_EVERY_MS * turn / 3.0 {
+                self.epochs[i] += 1;
+                self.behind[i] = false;
+            }
+        }
+        if since >= PANELS_EVERY_MS {
+            self.at = now;
+            self.epochs[Panel::Log as usize] += 1;
+            self.behind = [false, true, true];
+        }
+    }
+
+    /// Moves each time `panel` is to be read again.
+    fn epoch(&self, panel: Panel) -> u64 {
+        self.epochs[panel as usize]
+    }
+}
 
 /// The whole state of the page.
 #[derive(Debug)]
@@ -97,16 +154,8 @@ pub struct Playground {
     last_frame: Option<f64>,
     /// When the session was last saved while playing (real ms).
     last_save: f64,
-    /// While playing, when the panels beside the group last followed the clock (real ms).
-    panels_at: f64,
-    /// Moves each time the panels beside the group are to be read again.
-    panels_epoch: u64,
-    /// Moves each time the task timeline is to be read again: with the panels, except while
-    /// playing, when it follows half a period after them, so that one frame does not read
-    /// both (each can take milliseconds in a group of thousands of tasks).
-    timeline_epoch: u64,
-    /// While playing, the task timeline still shows the reading before the panels' last.
-    timeline_behind: bool,
+    /// When each panel beside the group is to be read again.
+    turns: PanelTurns,
     /// The playground paused itself at rest; a reader's command plays on.
     paused_at_rest: bool,
     view: ViewMode,
@@ -152,10 +201,7 @@ impl Playground {
             speed: 1.0,
             last_frame: None,
             last_save: 0.0,
-            panels_at: 0.0,
-            panels_epoch: 0,
-            timeline_epoch: 0,
-            timeline_behind: false,
+            turns: PanelTurns::default(),
             paused_at_rest: false,
             view: ViewMode::Single,
             chart_lane: 0,
@@ -331,9 +377,7 @@ impl Playground {
         // Anything but a frame of play, or a frame that ends it, is shown everywhere at once;
         // frames refresh the panels beside the group at their own pace (see `frame`).
         if !frame || !self.playing {
-            self.panels_epoch += 1;
-            self.timeline_epoch += 1;
-            self.timeline_behind = false;
+            self.turns.all();
         }
         // A share link is shown with the notice that announced it, and goes with it.
         if !sharing && self.notice != notice {

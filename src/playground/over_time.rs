@@ -3,6 +3,7 @@
 //! the axis, forks, or another lane is chosen.
 
 use super::screen::Single;
+use super::Panel;
 use super::Playground;
 use crate::model::Strategy;
 use crate::playground::session::Lane;
@@ -91,11 +92,11 @@ impl Playground {
             .collect()
     }
 
-    /// The compare view's charts as shown: while playing, read again only when the panels
-    /// are due (see [`Playground::panels`]).
+    /// The compare view's charts as shown: while playing, read again with the measures (see
+    /// [`Playground::measures`]).
     pub fn charts(&self) -> Rc<Charts> {
         let shown = &self.memos.shown_charts;
-        shown.shared(self.panels_epoch, || self.charts_now())
+        shown.shared(self.turns.epoch(Panel::Measures), || self.charts_now())
     }
 
     /// The compare view's charts, rebuilt only when the history they show grew by a step
@@ -113,11 +114,13 @@ impl Playground {
             .get(key, || build_charts(self, until, end))
     }
 
-    /// The task timeline as shown: while playing, read again as often as the panels (see
-    /// [`Playground::panels`]), half a period after them.
+    /// The task timeline as shown: while playing, read again at its turn (see
+    /// [`super::PanelTurns`]).
     pub fn task_timeline(&self) -> Rc<TaskTimeline> {
         let shown = &self.memos.shown_timeline;
-        shown.shared(self.timeline_epoch, || self.task_timeline_now())
+        shown.shared(self.turns.epoch(Panel::Timeline), || {
+            self.task_timeline_now()
+        })
     }
 
     /// The task timeline of the main lane, rebuilt as the history grows by a step of the

@@ -1,9 +1,7 @@
 //! Playback: the clock playing by real time times the speed, stepping from event to event or
 //! round to round, seeking, and starting the scenario again.
 
-use super::{
-    Effect, Playback, Playground, AT_REST, PANELS_EVERY_MS, SAVE_WHILE_PLAYING_MS, SPEEDS,
-};
+use super::{Effect, Playback, Playground, AT_REST, SAVE_WHILE_PLAYING_MS, SPEEDS};
 
 impl Playground {
     /// Carries out what the clock was asked to do.
@@ -46,16 +44,7 @@ impl Playground {
         if let Err(e) = self.session.seek(clock + virtual_ms) {
             return self.fail(e.to_string());
         }
-        // The timeline first: were both due (frames 50 ms apart or more), both are read.
-        if self.timeline_behind && now - self.panels_at >= PANELS_EVERY_MS / 2.0 {
-            self.timeline_epoch += 1;
-            self.timeline_behind = false;
-        }
-        if now - self.panels_at >= PANELS_EVERY_MS {
-            self.panels_at = now;
-            self.panels_epoch += 1;
-            self.timeline_behind = true;
-        }
+        self.turns.frame(now);
         if self.session.settled() {
             self.playing = false;
             self.last_frame = None;

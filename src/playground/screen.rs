@@ -3,7 +3,7 @@
 //! Components take these as props (they compare by value, so an unchanged part is not
 //! redrawn); the costly ones are kept until what they are read from changes.
 
-use super::Playground;
+use super::{Panel, Playground};
 use crate::format::ScenarioFile;
 use crate::model::{Command, TimedCommand};
 use crate::views::frame::{ChipRole, Frame};
@@ -90,7 +90,7 @@ pub struct Single {
     /// The group at the clock.
     pub frame: Frame,
     /// The group is at rest at the clock (see [`Metrics::at_rest`]). The rest of the
-    /// measures are read with the panels ([`Playground::panels`]), not on every frame.
+    /// measures are read at their turn ([`Playground::measures`]), not on every frame.
     pub at_rest: bool,
     /// Active tasks are spread by capacity at the clock (see [`Metrics::balanced`]).
     pub balanced: bool,
@@ -106,10 +106,10 @@ pub struct Single {
     pub found: Option<Found>,
 }
 
-/// What the panels beside the group show: the measures and the log. While playing they
-/// follow the clock [`super::PANELS_EVERY_MS`] apart, not on every frame.
+/// What the measures panel shows. While playing it follows the clock at its turn (see
+/// [`super::PANELS_EVERY_MS`]), not on every frame.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Panels {
+pub struct Measures {
     /// The measures.
     pub metrics: Metrics,
     /// The tasks down longest, with their downtime (ms), worst first.
@@ -118,6 +118,12 @@ pub struct Panels {
     pub others_down: usize,
     /// When something last happened.
     pub last_change: u64,
+}
+
+/// What the log panel shows. While playing it follows the clock at its turn (see
+/// [`super::PANELS_EVERY_MS`]), not on every frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownLog {
     /// The log.
     pub log: Log,
     /// The round highlighted in the log (in progress, or the last).
@@ -202,11 +208,13 @@ pub struct Memos {
     /// The main lane's availability as last read for the task timeline, with the forks it
     /// had then: the next rebuild reads on from there.
     pub(super) timeline_scan: RefCell<Option<(usize, AvailabilityScan)>>,
-    /// The panels beside the group as shown: by the panels' epoch.
-    pub(super) panels: Memo<u64, Panels>,
+    /// The measures as shown: by their turn's epoch.
+    pub(super) measures: Memo<u64, Measures>,
+    /// The log as shown: by its turn's epoch.
+    pub(super) shown_log: Memo<u64, ShownLog>,
     /// The task timeline as shown: by the timeline's epoch.
     pub(super) shown_timeline: Memo<u64, Rc<TaskTimeline>>,
-    /// The compare charts as shown: by the panels' epoch.
+    /// The compare charts as shown: by the measures' epoch.
     pub(super) shown_charts: Memo<u64, Rc<Charts>>,
 }
 
@@ -221,7 +229,8 @@ impl Memos {
         self.schedule_names.clear();
         self.timeline.clear();
         self.timeline_scan.get_mut().take();
-        self.panels.clear();
+        self.measures.clear();
+        self.shown_log.clear();
         self.shown_timeline.clear();
         self.shown_charts.clear();
     }
@@ -358,21 +367,18 @@ impl Playground {
         }
     }
 
-    /// What the panels beside the group show, read again only when the panels are due (the
-    /// reader acted, or a tenth of a second of play went by): `single` is the group as
-    /// [`Playground::single`] read it now.
-    pub fn panels(&self, single: &Single) -> Rc<Panels> {
-        self.memos
-            .panels
-            .get(self.panels_epoch, || self.panels_now(single))
+    /// What the measures panel shows, read again only at its turn (the reader acted, or a
+    /// tenth of a second of play went by).
+    pub fn measures(&self) -> Rc<Measures> {
+        let turn = self.turns.epoch(Panel::Measures);
+        self.memos.measures.get(turn, || self.measures_now())
     }
 
-    fn panels_now(&self, single: &Single) -> Panels {
+    fn measures_now(&self) -> Measures {
         let main = self.session.main();
         let view = main.view();
         let clock = self.session.clock();
         let metrics = Metrics::of(view);
-        let log = self.log(&single.frame, metrics.at_rest);
         let mut down: Vec<(usize, u64)> = metrics
             .task_downtime
             .iter()
@@ -387,12 +393,7 @@ impl Playground {
             .take(WORST_TASKS)
             .map(|(t, ms)| (view.roster().tasks[t].to_string(), ms))
             .collect();
-        Panels {
-            current_round: single
-                .frame
-                .round
-                .index
-                .or(log.rounds.last().map(|r| r.index)),
+        Measures {
             last_change: main
                 .run
                 .events()
@@ -403,8 +404,25 @@ impl Playground {
             worst,
             others_down,
             metrics,
-            log,
         }
+    }
+
+    /// What the log panel shows, read again only at its turn (the reader acted, or a tenth
+    /// of a second of play went by): `single` is the group as [`Playground::single`] read it
+    /// now.
+    pub fn shown_log(&self, single: &Single) -> Rc<ShownLog> {
+        let turn = self.turns.epoch(Panel::Log);
+        self.memos.shown_log.get(turn, || {
+            let log = self.log(&single.frame, single.at_rest);
+            ShownLog {
+                current_round: single
+                    .frame
+                    .round
+                    .index
+                    .or(log.rounds.last().map(|r| r.index)),
+                log,
+            }
+        })
     }
 
     /// The scenario as loaded, as a file (the configuration editor's draft starts from it).

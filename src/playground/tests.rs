@@ -363,50 +363,70 @@ fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_a
 }
 
 #[test]
-fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_a_pause() {
+fn while_playing_the_panels_follow_the_clock_ten_times_a_second_in_turns_and_catch_up_at_a_pause() {
     let mut pg = preset("scale-up-running");
     pg.act(Action::Playback(Playback::Speed(16.0)));
     pg.act(Action::Playback(Playback::Play(true)));
     pg.act(Action::Playback(Playback::Frame(1_000.0)));
     pg.act(Action::Playback(Playback::Frame(1_016.0)));
-    let shown = pg.panels(&pg.single());
+    let log = pg.shown_log(&pg.single());
+    let measures = pg.measures();
     let timeline = pg.task_timeline();
-    assert_eq!(shown.metrics.at_ms, pg.session().clock());
-    // Frames within a tenth of a second keep what the panels show; the group moves on. The
-    // task timeline is read half a period after the panels, not in the same frame.
+    assert_eq!(measures.metrics.at_ms, pg.session().clock());
+    // Frames within a tenth of a second keep what each panel shows; the group moves on. The
+    // log is read at 1,016 ms, the measures a third of a period later, the task timeline two
+    // thirds: no frame reads two of them.
     let mut now = 1_016.0;
-    let mut timelines = Vec::new();
+    let mut shown = Vec::new();
     for _ in 0..6 {
         now += 16.0;
         pg.act(Action::Playback(Playback::Frame(now)));
         assert_eq!(pg.single().frame.time, pg.session().clock());
-        assert!(Rc::ptr_eq(&shown, &pg.panels(&pg.single())));
-        timelines.push(pg.task_timeline());
+        assert!(Rc::ptr_eq(&log, &pg.shown_log(&pg.single())));
+        shown.push((pg.measures(), pg.task_timeline()));
     }
-    let same: Vec<bool> = timelines.iter().map(|t| Rc::ptr_eq(&timeline, t)).collect();
+    let same: Vec<(bool, bool)> = shown
+        .iter()
+        .map(|(m, t)| (Rc::ptr_eq(&measures, m), Rc::ptr_eq(&timeline, t)))
+        .collect();
     assert_eq!(
         same,
-        [true, true, true, false, false, false],
-        "read again 50 ms after the panels (at 1,080 ms), once"
+        [
+            (true, true),
+            (true, true),
+            (false, true),
+            (false, true),
+            (false, false),
+            (false, false)
+        ],
+        "the measures read again at 1,064 ms (48 ms on), the timeline at 1,096 ms (80 ms on)"
     );
-    assert!(timelines[3..].iter().all(|t| Rc::ptr_eq(t, &timelines[3])));
-    assert!(shown.metrics.at_ms < pg.session().clock());
+    assert!(shown[2..].iter().all(|(m, _)| Rc::ptr_eq(m, &shown[2].0)));
+    assert!(shown[4..].iter().all(|(_, t)| Rc::ptr_eq(t, &shown[4].1)));
+    assert!(shown[2].0.metrics.at_ms < pg.session().clock());
     now += 16.0;
     pg.act(Action::Playback(Playback::Frame(now)));
-    assert_eq!(
-        pg.panels(&pg.single()).metrics.at_ms,
-        pg.session().clock(),
+    assert!(
+        !Rc::ptr_eq(&log, &pg.shown_log(&pg.single())),
         "100 ms after the last reading"
     );
     assert!(
-        Rc::ptr_eq(&timelines[3], &pg.task_timeline()),
-        "the timeline waits for its own turn"
+        Rc::ptr_eq(&shown[2].0, &pg.measures()),
+        "the measures wait for their own turn"
     );
-    pg.act(Action::Playback(Playback::Frame(now + 16.0)));
-    assert!(pg.panels(&pg.single()).metrics.at_ms < pg.session().clock());
+    assert!(
+        Rc::ptr_eq(&shown[4].1, &pg.task_timeline()),
+        "so does the timeline"
+    );
+    // Frames far apart read every panel that is due, in one frame.
+    pg.act(Action::Playback(Playback::Frame(now + 100.0)));
+    assert_eq!(pg.measures().metrics.at_ms, pg.session().clock());
+    assert!(Rc::ptr_eq(&pg.task_timeline(), &pg.task_timeline_now()));
+    pg.act(Action::Playback(Playback::Frame(now + 116.0)));
+    assert!(pg.measures().metrics.at_ms < pg.session().clock());
     pg.act(Action::Playback(Playback::Play(false)));
     assert_eq!(
-        pg.panels(&pg.single()).metrics.at_ms,
+        pg.measures().metrics.at_ms,
         pg.session().clock(),
         "a pause shows the clock everywhere"
     );
@@ -417,7 +437,7 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_and_catch_up_at_
     let rested = play_until_paused(&mut pg, now + 1_000.0);
     assert!(rested > now && !pg.playing());
     assert_eq!(
-        pg.panels(&pg.single()).metrics.at_ms,
+        pg.measures().metrics.at_ms,
         pg.session().clock(),
         "so does pausing at rest"
     );
@@ -642,15 +662,15 @@ fn a_new_session_starts_the_first_preset_clean() {
 fn the_single_view_reads_the_log_as_known_at_the_clock() {
     let mut pg = preset("scale-up-running");
     pg.act(Action::Playback(Playback::Seek(9_000)));
-    let later = pg.panels(&pg.single());
+    let later = pg.shown_log(&pg.single());
     pg.act(Action::Playback(Playback::Seek(300)));
-    let early = pg.panels(&pg.single());
+    let early = pg.shown_log(&pg.single());
     assert_eq!(early.log.rounds.len(), 1);
     assert!(later.log.rounds.len() > 1);
     assert!(early.log.rounds[0].heading.starts_with("#First Rebalance"));
     assert_eq!(early.current_round, Some(1));
     pg.act(Action::Playback(Playback::Seek(301)));
-    let again = pg.panels(&pg.single());
+    let again = pg.shown_log(&pg.single());
     assert_eq!(again.log.rounds, early.log.rounds);
     assert!(Rc::ptr_eq(&again.log.rounds, &early.log.rounds), "kept");
     let marks = pg.marks();
@@ -750,7 +770,7 @@ fn the_log_of_a_large_group_shows_only_the_members_with_news() {
     pg.act(Action::Playback(Playback::Seek(
         pg.session().clock() + 2_000,
     )));
-    let log = pg.panels(&pg.single()).log.clone();
+    let log = pg.shown_log(&pg.single()).log.clone();
     let first = &log.rounds[0];
     assert!(first
         .body

@@ -96,7 +96,7 @@ pub fn app() -> Html {
             </main>
         }
     } else {
-        let panels = pg.panels(&single);
+        let (measures, shown_log) = (pg.measures(), pg.shown_log(&single));
         html! {
             <main class="body">
                 <section id="stage" class="panel" aria-label="the group">
@@ -117,9 +117,9 @@ pub fn app() -> Html {
                         on_action={on_action.clone()} />
                 </section>
                 <aside class="side">
-                    <side::MetricsPanel metrics={panels.metrics.clone()} worst={panels.worst.clone()} others_down={panels.others_down}
-                        last_change={panels.last_change} />
-                    <side::LogPanel log={panels.log.clone()} current={panels.current_round} on_action={on_action.clone()} />
+                    <side::MetricsPanel metrics={measures.metrics.clone()} worst={measures.worst.clone()} others_down={measures.others_down}
+                        last_change={measures.last_change} />
+                    <side::LogPanel log={shown_log.log.clone()} current={shown_log.current_round} on_action={on_action.clone()} />
                     <application::ApplicationSummary summary={pg.application_summary()} on_action={on_action.clone()} />
                     <config::ConfigPanel form={pg.config_form().cloned()}
                         on_action={on_action.clone()} />

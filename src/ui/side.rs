@@ -7,6 +7,7 @@ use crate::playground::screen::{Log, LogRound};
 use crate::playground::{Action, Playback};
 use crate::views::counted;
 use crate::views::metrics::Metrics;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -90,6 +91,14 @@ pub fn log_panel(props: &LogProps) -> Html {
     let everything = use_state(|| false);
     // Rounds the reader opened to read whole (by index).
     let opened = use_state(Vec::<u32>::new);
+    let on_open = {
+        let opened = opened.clone();
+        use_callback(opened.clone(), move |index: u32, opened| {
+            let mut now = (**opened).clone();
+            now.push(index);
+            opened.set(now);
+        })
+    };
     let container = use_node_ref();
     {
         // Follow the round in progress (or the last one): scroll it into the log's view. After
@@ -112,43 +121,6 @@ pub fn log_panel(props: &LogProps) -> Html {
             .forget();
         });
     }
-    let round_html = |r: &LogRound| {
-        let jump = {
-            let at = r.started_at;
-            props
-                .on_action
-                .reform(move |_: MouseEvent| Action::Playback(Playback::Seek(at)))
-        };
-        let current = props.current == Some(r.index);
-        let (body, left_out) = if opened.contains(&r.index) {
-            (r.body.as_str(), 0)
-        } else {
-            r.drawn(current)
-        };
-        let open = {
-            let (opened, index) = (opened.clone(), r.index);
-            Callback::from(move |_: MouseEvent| {
-                let mut now = (*opened).clone();
-                now.push(index);
-                opened.set(now);
-            })
-        };
-        html! {
-            <div class={classes!("round", current.then_some("current"))}
-                data-round={r.index.to_string()} data-at={r.started_at.to_string()}>
-                <button class="jump" onclick={jump} title={format!("jump to {} ms", r.started_at)}>{ r.heading.clone() }</button>
-                { "\n" }
-                // A line per block: lines added to a round, or a round clipped to its first
-                // lines, lay out only what changed, not all of the round's text again.
-                { for body.lines().enumerate().map(|(i, line)| html! { <div key={i} class="line">{ line }{ "\n" }</div> }) }
-                if left_out > 0 {
-                    <button class="more" data-testid="log-more" onclick={open}>
-                        { format!("show the other {} of this round", counted(left_out as u64, "line")) }
-                    </button>
-                }
-            </div>
-        }
-    };
     let violation_html = |v: &Violation| {
         let jump = {
             let at = v.at_ms;
@@ -187,7 +159,8 @@ pub fn log_panel(props: &LogProps) -> Html {
                 <div class="rounds">
                     { for log.rounds.iter().skip(hidden).map(|r| html! {
                         <div key={r.index} class="entry">
-                            { round_html(r) }
+                            <LogRoundView round={r.clone()} current={props.current == Some(r.index)}
+                                opened={opened.contains(&r.index)} on_open={on_open.clone()} on_action={props.on_action.clone()} />
                             { for log.violations.iter().filter(|v| v.round == Some(r.index)).map(violation_html) }
                         </div>
                     }) }
@@ -201,5 +174,57 @@ pub fn log_panel(props: &LogProps) -> Html {
                 }
             </div>
         </section>
+    }
+}
+
+/// Properties of one round of the log.
+#[derive(Properties, PartialEq)]
+struct LogRoundProps {
+    /// The round (shared: a round left as it was is not drawn again).
+    round: Rc<LogRound>,
+    /// It is the round in progress, or the last.
+    current: bool,
+    /// The reader opened it to read whole.
+    opened: bool,
+    /// Opens the round whose index it is given.
+    on_open: Callback<u32>,
+    /// Carries out an action (a seek here).
+    on_action: Callback<Action>,
+}
+
+/// One round of the log: its heading jumps to it, and its lines follow, clipped until the
+/// reader opens it.
+#[function_component(LogRoundView)]
+fn log_round_view(props: &LogRoundProps) -> Html {
+    let r = &props.round;
+    let jump = {
+        let at = r.started_at;
+        props
+            .on_action
+            .reform(move |_: MouseEvent| Action::Playback(Playback::Seek(at)))
+    };
+    let (body, left_out) = if props.opened {
+        (r.body.as_str(), 0)
+    } else {
+        r.drawn(props.current)
+    };
+    let open = {
+        let index = r.index;
+        props.on_open.reform(move |_: MouseEvent| index)
+    };
+    html! {
+        <div class={classes!("round", props.current.then_some("current"))}
+            data-round={r.index.to_string()} data-at={r.started_at.to_string()}>
+            <button class="jump" onclick={jump} title={format!("jump to {} ms", r.started_at)}>{ r.heading.clone() }</button>
+            { "\n" }
+            // A line per block: lines added to a round, or a round clipped to its first
+            // lines, lay out only what changed, not all of the round's text again.
+            { for body.lines().enumerate().map(|(i, line)| html! { <div key={i} class="line">{ line }{ "\n" }</div> }) }
+            if left_out > 0 {
+                <button class="more" data-testid="log-more" onclick={open}>
+                    { format!("show the other {} of this round", counted(left_out as u64, "line")) }
+                </button>
+            }
+        </div>
     }
 }
