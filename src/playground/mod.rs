@@ -110,6 +110,8 @@ struct PanelTurns {
     epochs: [u64; 3],
     /// By [`Panel`]: the panel's turn in this period is still to come.
     behind: [bool; 3],
+    /// The last frame moved the round on, and the panels' turns waited.
+    held: bool,
 }
 
 impl PanelTurns {
@@ -119,6 +121,7 @@ impl PanelTurns {
             *epoch += 1;
         }
         self.behind = [false; 3];
+        self.held = false;
     }
 
     /// A frame of play at `now` (real ms): the panels whose turn came follow the clock (all

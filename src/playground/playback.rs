@@ -2,6 +2,7 @@
 //! round to round, seeking, and starting the scenario again.
 
 use super::{Effect, Playback, Playground, AT_REST, SAVE_WHILE_PLAYING_MS, SPEEDS};
+use crate::engine::coordinator::Phase;
 
 impl Playground {
     /// Carries out what the clock was asked to do.
@@ -41,10 +42,18 @@ impl Playground {
             return Vec::new();
         }
         let clock = self.session.clock();
+        let round = self.round_step();
         if let Err(e) = self.session.seek(clock + virtual_ms) {
             return self.fail(e.to_string());
         }
-        self.turns.frame(now);
+        // A frame where the round moved on draws the group, the banner and the protocol
+        // strip anew: a panel's turn waits for the next frame (one frame at most).
+        if self.round_step() == round || self.turns.held {
+            self.turns.held = false;
+            self.turns.frame(now);
+        } else {
+            self.turns.held = true;
+        }
         if self.session.settled() {
             self.playing = false;
             self.last_frame = None;
@@ -57,6 +66,20 @@ impl Playground {
             return vec![Effect::Autosave];
         }
         Vec::new()
+    }
+
+    /// Where the round is at the clock: the generation, the rounds run, and the phase of the
+    /// one under way.
+    fn round_step(&self) -> (u32, u32, Option<std::mem::Discriminant<Phase>>) {
+        let coordinator = self.session.main().view().coordinator();
+        (
+            coordinator.generation,
+            coordinator.rounds,
+            coordinator
+                .round
+                .as_ref()
+                .map(|r| std::mem::discriminant(&r.phase)),
+        )
     }
 
     pub(super) fn play(&mut self, play: bool) -> Vec<Effect> {
