@@ -125,11 +125,19 @@ impl PanelTurns {
     }
 
     /// A frame of play at `now` (real ms): the panels whose turn came follow the clock (all
-    /// of those due, when frames are far apart).
-    fn frame(&mut self, now: f64) {
+    /// of those due, when frames are far apart). A frame where `round_moved` draws the group,
+    /// the banner and the protocol strip anew: the turns wait for the next frame (one frame
+    /// at most).
+    fn frame(&mut self, now: f64, round_moved: bool) {
+        if round_moved && !self.held {
+            self.held = true;
+            return;
+        }
+        self.held = false;
         let since = now - self.at;
-        for (i, turn) in [(1, 1.0), (2, 2.0)] {
-            if self.behind[i] && since >= PANELS_EVERY_MS * turn / 3.0 {
+        for panel in [Panel::Measures, Panel::Timeline] {
+            let i = panel as usize;
+            if self.behind[i] && since >= PANELS_EVERY_MS * i as f64 / 3.0 {
                 self.epochs[i] += 1;
                 self.behind[i] = false;
             }

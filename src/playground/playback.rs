@@ -46,14 +46,8 @@ impl Playground {
         if let Err(e) = self.session.seek(clock + virtual_ms) {
             return self.fail(e.to_string());
         }
-        // A frame where the round moved on draws the group, the banner and the protocol
-        // strip anew: a panel's turn waits for the next frame (one frame at most).
-        if self.round_step() == round || self.turns.held {
-            self.turns.held = false;
-            self.turns.frame(now);
-        } else {
-            self.turns.held = true;
-        }
+        let round_moved = self.round_step() != round;
+        self.turns.frame(now, round_moved);
         if self.session.settled() {
             self.playing = false;
             self.last_frame = None;
@@ -70,7 +64,7 @@ impl Playground {
 
     /// Where the round is at the clock: the generation, the rounds run, and the phase of the
     /// one under way.
-    fn round_step(&self) -> (u32, u32, Option<std::mem::Discriminant<Phase>>) {
+    pub(super) fn round_step(&self) -> (u32, u32, Option<std::mem::Discriminant<Phase>>) {
         let coordinator = self.session.main().view().coordinator();
         (
             coordinator.generation,

@@ -659,14 +659,6 @@ fn a_new_session_starts_the_first_preset_clean() {
 
 #[test]
 fn a_frame_that_moves_the_round_on_leaves_the_panels_turns_to_the_next_frame() {
-    let round = |pg: &Playground| {
-        let c = pg.session().main().view().coordinator();
-        (
-            c.generation,
-            c.rounds,
-            c.round.as_ref().map(|r| std::mem::discriminant(&r.phase)),
-        )
-    };
     let mut pg = preset("scale-up-running");
     pg.act(Action::Playback(Playback::Speed(16.0)));
     pg.act(Action::Playback(Playback::Play(true)));
@@ -675,7 +667,7 @@ fn a_frame_that_moves_the_round_on_leaves_the_panels_turns_to_the_next_frame() {
     let (mut moved_before, mut reads, mut held) = (false, 0, 0);
     while pg.playing() && now < 60_000.0 {
         let before = (
-            round(&pg),
+            pg.round_step(),
             pg.shown_log(&pg.single()),
             pg.measures(),
             pg.task_timeline(),
@@ -685,7 +677,7 @@ fn a_frame_that_moves_the_round_on_leaves_the_panels_turns_to_the_next_frame() {
         if !pg.playing() {
             break;
         }
-        let moved = round(&pg) != before.0;
+        let moved = pg.round_step() != before.0;
         let read = !Rc::ptr_eq(&before.1, &pg.shown_log(&pg.single()))
             || !Rc::ptr_eq(&before.2, &pg.measures())
             || !Rc::ptr_eq(&before.3, &pg.task_timeline());
