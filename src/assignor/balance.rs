@@ -13,6 +13,7 @@
 
 use super::load::{LoadKey, Share};
 use super::plan::{Plan, Pos};
+use crate::sort;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -366,7 +367,7 @@ impl<'p, 'a> Level<'p, 'a> {
         for cell in self.cells.values_mut().filter(|c| !c.carried) {
             cell.target = cell.count;
             let cost = self.cost;
-            cell.movable.sort_by_key(|&t| (cost[t], Reverse(t)));
+            sort::by_key(&mut cell.movable, |&t| (cost[t], Reverse(t)));
         }
         self.shed_excess();
         self.place_pool();
@@ -500,7 +501,9 @@ impl<'p, 'a> Level<'p, 'a> {
             .receivers()
             .filter(|&v| self.can_take(group, v))
             .collect();
-        takers.sort_by_key(|&v| (LoadKey::new(self.total[v], self.capacity[v]), v));
+        sort::by_key(&mut takers, |&v| {
+            (LoadKey::new(self.total[v], self.capacity[v]), v)
+        });
         for &v in takers.iter().take(TRIED) {
             self.give(group, v);
             if self.total[v] <= self.total_share[v].hi
@@ -841,7 +844,7 @@ impl<'p, 'a> Level<'p, 'a> {
                 }
             }
         }
-        out.sort();
+        sort::ascending(&mut out);
         out
     }
 
@@ -940,9 +943,9 @@ impl Rebalance {
     }
 
     fn sorted(mut self) -> Rebalance {
-        self.moving.sort();
+        sort::ascending(&mut self.moving);
         for list in self.gains.by_group.values_mut() {
-            list.sort();
+            sort::ascending(list);
         }
         self
     }

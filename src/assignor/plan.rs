@@ -7,6 +7,7 @@ use super::load::{compare_load, fair_shares, LeastLoaded, LoadKey, Share};
 use super::measure::zones_in_use;
 use super::{AssignError, AssignInput};
 use crate::model::{Assignment, MemberAssignment, TaskId};
+use crate::sort;
 
 /// A position in the input's member list (join order); the leader is 0.
 pub(crate) type Pos = usize;
@@ -361,7 +362,7 @@ impl<'a> Plan<'a> {
                 (best.is_none(), best, !self.stateful(t), self.group(t), t)
             })
             .collect();
-        orphans.sort();
+        sort::ascending(&mut orphans);
         orphans.into_iter().map(|(.., t)| t).collect()
     }
 
@@ -494,7 +495,7 @@ impl<'a> Plan<'a> {
             )
             .map(|p| self.zone_of[p])
             .collect();
-        zones.sort();
+        sort::ascending(&mut zones);
         zones.dedup();
         zones
     }
@@ -571,7 +572,7 @@ impl<'a> Plan<'a> {
 
     /// A task's standby holders, all at once (kept in order).
     pub fn set_standbys(&mut self, task: usize, mut holders: Vec<Pos>) {
-        holders.sort();
+        sort::ascending(&mut holders);
         holders.dedup();
         self.standbys[task] = holders;
     }
@@ -623,7 +624,7 @@ impl<'a> Plan<'a> {
                 .copied()
                 .filter(|t| self.owner[t.index()] != Some(pos))
                 .collect();
-            before.sort();
+            sort::ascending(&mut before);
             before.dedup();
             a.revoked = before;
         }

@@ -7,6 +7,7 @@
 
 use super::load::{fair_shares, Capacities, LoadKey, Share, WaterLevel};
 use super::plan::{Plan, Pos};
+use crate::sort;
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -125,7 +126,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                 .copied()
                 .filter(|&p| is_receiver[p] && Some(p) != owner && Some(p) != learner)
                 .collect();
-            kept.sort_by_key(|&p| (plan.lag(t, p).unwrap_or(u64::MAX), p));
+            sort::by_key(&mut kept, |&p| (plan.lag(t, p).unwrap_or(u64::MAX), p));
             kept.truncate(wanted);
             for p in standbys.spread_over_zones(t, kept) {
                 standbys.add(t, p);
@@ -211,7 +212,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .filter(|&p| Some(p) != without)
             .map(|p| plan.zone_of[p])
             .collect();
-        zones.sort();
+        sort::ascending(&mut zones);
         zones.dedup();
         zones
     }
@@ -435,7 +436,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .map(|&(t, lag)| (lag, t.index()))
             .filter(|&(_, t)| plan.stateful(t) && !self.holds(t, to))
             .collect();
-        held.sort();
+        sort::ascending(&mut held);
         held.into_iter().find_map(|(_, t)| {
             self.of_task[t]
                 .iter()
@@ -494,7 +495,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .copied()
             .filter(|&q| self.room(q) > 0)
             .collect();
-        with_room.sort_by_key(|&q| (self.key(q), q));
+        sort::by_key(&mut with_room, |&q| (self.key(q), q));
         for q in with_room {
             while self.room(q) > 0
                 && self
@@ -517,7 +518,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
         if short.is_empty() {
             return;
         }
-        short.sort_by_key(|&q| (self.key(q), q));
+        sort::by_key(&mut short, |&q| (self.key(q), q));
         let mut donors: BinaryHeap<(LoadKey, Reverse<Pos>)> = self
             .receivers
             .iter()
@@ -612,7 +613,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .filter(|&(&(g, p), &load)| !plan.leaving(p) && load > self.group_share(g, p).hi)
             .map(|(&key, _)| key)
             .collect();
-        givers.sort();
+        sort::ascending(&mut givers);
         for (g, p) in givers {
             while self.group_load(g, p) > self.group_share(g, p).hi {
                 let mut takers: Vec<Pos> = self
@@ -621,7 +622,9 @@ impl<'p, 'a> Standbys<'p, 'a> {
                     .copied()
                     .filter(|&q| q != p && self.group_load(g, q) < self.group_share(g, q).hi)
                     .collect();
-                takers.sort_by_key(|&q| (Reverse(self.group_room(g, q)), self.key(q), q));
+                sort::by_key(&mut takers, |&q| {
+                    (Reverse(self.group_room(g, q)), self.key(q), q)
+                });
                 if !takers.into_iter().any(|q| self.hand_over(g, p, q)) {
                     break;
                 }
@@ -647,7 +650,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                         .copied()
                         .filter(|&p| p != q && self.group_load(g, p) > self.group_share(g, p).lo)
                         .collect();
-                    donors.sort_by_key(|&p| {
+                    sort::by_key(&mut donors, |&p| {
                         (
                             LoadKey::new(self.group_load(g, p), plan.capacity(p)),
                             Reverse(p),
@@ -717,7 +720,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                         && most[group(q)].is_some_and(|p| self.too_far_apart(p, q))
                 })
                 .collect();
-            takers.sort_by_key(|&q| (self.key(q), q));
+            sort::by_key(&mut takers, |&q| (self.key(q), q));
             let moved = takers
                 .into_iter()
                 .any(|q| self.chain_to(q, |s, p| group(p) == group(q) && s.too_far_apart(p, q)));

@@ -22,6 +22,7 @@ pub mod restart;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
+use crate::sort;
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
 use member::{Member, MemberStatus, Store};
@@ -612,7 +613,7 @@ impl Engine {
                 read.extend_from_slice(&member.active);
             }
         }
-        read.sort_unstable();
+        sort::ascending(&mut read);
         read.dedup();
         read
     }

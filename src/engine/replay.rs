@@ -6,6 +6,7 @@
 
 use super::Engine;
 use crate::model::{MemberId, TaskId};
+use crate::sort;
 
 /// Lags closer than this to a threshold have reached it (float noise on millions of records).
 pub(crate) const EPSILON: f64 = 1e-6;
@@ -60,7 +61,7 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
         }
     };
     let mut order: Vec<usize> = (0..replays.len()).collect();
-    order.sort_by(|&a, &b| {
+    sort::by(&mut order, |&a, &b| {
         demand(&replays[a])
             .total_cmp(&demand(&replays[b]))
             .then(a.cmp(&b))

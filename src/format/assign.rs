@@ -8,6 +8,7 @@ use crate::model::{
     subtopologies, AssignorConfig, Config, JoinMetadata, Kip441Config, MemberId, Roster, Strategy,
     TaskId, TaskInfo,
 };
+use crate::sort;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -175,7 +176,7 @@ impl AssignRequest {
                     }
                     out.push(id);
                 }
-                out.sort();
+                sort::ascending(&mut out);
                 Ok(out)
             };
             for task in &m.assigned {

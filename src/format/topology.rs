@@ -11,6 +11,7 @@ use super::validate::{check_changelog, check_name, check_rate, member_spec};
 use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS};
 pub use crate::model::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use crate::model::{MemberId, MemberSpec, Task};
+use crate::sort;
 use std::collections::HashSet;
 
 /// The increment of the splitmix64 generator (2^64 divided by the golden ratio).
@@ -61,7 +62,7 @@ pub fn changelog_sizes(
         }
         SizeDistribution::Zipf => {
             let mut order: Vec<(u64, u32)> = hashes.iter().copied().zip(0..partitions).collect();
-            order.sort();
+            sort::ascending(&mut order);
             let mut out = vec![0; partitions as usize];
             for (rank, &(_, p)) in (1u64..).zip(&order) {
                 out[p as usize] = (sizes.max / rank).clamp(sizes.min, sizes.max);
@@ -292,7 +293,7 @@ mod tests {
         };
         let got = changelog_sizes(7, 0, 100, sizes);
         let mut sorted = got.clone();
-        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        sort::by(&mut sorted, |a, b| b.cmp(a));
         let expected: Vec<u64> = (1..=100u64).map(|k| (60_000 / k).max(1_000)).collect();
         assert_eq!(sorted, expected, "rank k holds max / k, at least min");
         assert_ne!(

@@ -9,6 +9,7 @@ use super::operations::least_used_zone;
 use super::{Effect, Playground};
 use crate::format::{MemberFile, ScenarioFile, TaskFile};
 use crate::model::{Config, Scenario};
+use crate::sort;
 use std::str::FromStr;
 
 /// A field of the configuration form.
@@ -313,7 +314,7 @@ impl ConfigDraft {
             .filter(|z| !z.is_empty())
             .collect();
         let members = zones.clone();
-        zones.sort();
+        sort::ascending(&mut zones);
         zones.dedup();
         self.members.push(MemberDraft {
             id: name,

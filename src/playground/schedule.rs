@@ -9,6 +9,7 @@
 use super::{Effect, Playground};
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
 use crate::playground::session::Session;
+use crate::sort;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -351,7 +352,7 @@ fn menu_names(scenario: &Scenario, commands: &[TimedCommand]) -> super::screen::
             }
         }
     }
-    zones.sort();
+    sort::ascending(&mut zones);
     let next_member = (1..)
         .map(|i| format!("S{i}"))
         .find(|n| !named.contains(n.as_str()))

@@ -3,6 +3,7 @@
 
 use super::page::{escape, grouped, seconds, table};
 use crate::model::{Command, Config, Scenario, Task, Topology};
+use crate::sort;
 use std::fmt::Write;
 
 /// Lists longer than this are summarised rather than printed row by row.
@@ -99,7 +100,7 @@ fn zones(scenario: &Scenario) -> String {
     if zones.is_empty() {
         return "none given".to_string();
     }
-    zones.sort();
+    sort::ascending(&mut zones);
     zones
         .chunk_by(|a, b| a == b)
         .map(|same| format!("{} ({} members)", same[0], same.len()))

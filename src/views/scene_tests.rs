@@ -2,6 +2,7 @@
 //! their members, the tray below, chips in rows and marks in rows of sixteen, at any width.
 
 use super::*;
+use crate::sort;
 use crate::views::fixtures::{active, member};
 use crate::views::frame::Countdown;
 
@@ -15,7 +16,7 @@ fn assert_well_laid_out(scene: &Scene, cards: &[Card]) {
     let whole = Rect::new(0.0, 0.0, scene.width, scene.height);
     assert_eq!(scene.members.len(), cards.len());
     let mut seen: Vec<usize> = scene.members.iter().map(|m| m.card).collect();
-    seen.sort_unstable();
+    sort::ascending(&mut seen);
     assert_eq!(
         seen,
         (0..cards.len()).collect::<Vec<_>>(),

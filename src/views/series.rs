@@ -5,6 +5,7 @@
 use crate::engine::EventKind;
 use crate::history::Run;
 use crate::model::{MemberId, TaskId};
+use crate::sort;
 use std::mem::{discriminant, Discriminant};
 
 /// What a task is doing over a span of time.
@@ -348,9 +349,9 @@ pub fn time_not_up(line: &TaskLine) -> u64 {
 /// task order. All of them when there are at most `n`.
 pub fn most_downtime(mut lines: Vec<TaskLine>, n: usize) -> Vec<TaskLine> {
     if lines.len() > n {
-        lines.sort_by_key(|l| std::cmp::Reverse(time_not_up(l)));
+        sort::by_key(&mut lines, |l| std::cmp::Reverse(time_not_up(l)));
         lines.truncate(n);
-        lines.sort_by_key(|l| l.task);
+        sort::by_key(&mut lines, |l| l.task);
     }
     lines
 }
@@ -359,9 +360,9 @@ pub fn most_downtime(mut lines: Vec<TaskLine>, n: usize) -> Vec<TaskLine> {
 /// first members), back in join order. All of them when there are at most `n`.
 pub fn most_changes(mut lines: Vec<LoadLine>, n: usize) -> Vec<LoadLine> {
     if lines.len() > n {
-        lines.sort_by_key(|l| std::cmp::Reverse(l.steps.len()));
+        sort::by_key(&mut lines, |l| std::cmp::Reverse(l.steps.len()));
         lines.truncate(n);
-        lines.sort_by_key(|l| l.member);
+        sort::by_key(&mut lines, |l| l.member);
     }
     lines
 }
@@ -411,7 +412,7 @@ pub fn cumulative_downtime(run: &Run, until: u64) -> Vec<(u64, u64)> {
             }
         }
     }
-    changes.sort();
+    sort::ascending(&mut changes);
     let mut out = vec![(0, 0)];
     let (mut down, mut total, mut last) = (0i64, 0u64, 0u64);
     for (at, delta) in changes {

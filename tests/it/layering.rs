@@ -5,12 +5,14 @@
 //! the files of test modules, may build whatever it needs to check a module.
 
 use crate::harness::project;
+use handoff::sort;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The modules a top-level module may use, besides itself.
 fn allowed(module: &str) -> Option<&'static [&'static str]> {
     const APP: &[&str] = &[
+        "sort",
         "model",
         "format",
         "assignor",
@@ -23,12 +25,13 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         "report",
     ];
     Some(match module {
-        "model" => &[],
-        "format" => &["model"],
-        "assignor" => &["model"],
-        "engine" => &["model", "assignor"],
-        "history" => &["model", "assignor", "engine"],
-        "views" => &["model", "assignor", "engine", "history"],
+        "sort" => &[],
+        "model" => &["sort"],
+        "format" => &["sort", "model"],
+        "assignor" => &["sort", "model"],
+        "engine" => &["sort", "model", "assignor"],
+        "history" => &["sort", "model", "assignor", "engine"],
+        "views" => &["sort", "model", "assignor", "engine", "history"],
         "compare" | "presets" | "playground" | "report" => APP,
         "ui" => APP,
         _ => return None,
@@ -282,7 +285,7 @@ fn child_module_path(relative: &Path, name: &str) -> PathBuf {
 fn check_layers(src: &Path) -> (usize, Vec<String>) {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    files.sort();
+    sort::ascending(&mut files);
     let mut parsed = Vec::new();
     let mut test_modules = Vec::new();
     for path in files {

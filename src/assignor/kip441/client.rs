@@ -3,6 +3,7 @@
 //! stateful task.
 
 use crate::model::{MemberId, TaskId};
+use crate::sort;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
@@ -122,7 +123,7 @@ impl Lags {
             return (0..clients).collect();
         }
         let mut out: Vec<usize> = self.reported_caught_up(task, acceptable).collect();
-        out.sort();
+        sort::ascending(&mut out);
         out
     }
 

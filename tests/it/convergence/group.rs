@@ -8,6 +8,7 @@ use handoff::assignor::{self, AssignInput};
 use handoff::model::{
     Assignment, Config, HandoffMode, JoinMetadata, MemberId, Strategy as Design, TaskId, TaskInfo,
 };
+use handoff::sort;
 use std::collections::BTreeMap;
 
 /// One member as the harness plays it.
@@ -249,7 +250,7 @@ impl Group {
                 .iter()
                 .filter_map(|m| m.zone.as_deref())
                 .collect();
-            z.sort_unstable();
+            sort::ascending(&mut z);
             z.dedup();
             z.len()
         };
@@ -273,7 +274,7 @@ impl Group {
                     .iter()
                     .filter_map(|&p| self.present[p].zone.as_deref())
                     .collect();
-                used.sort_unstable();
+                sort::ascending(&mut used);
                 used.dedup();
                 if used.len() < holders.len().min(zones) {
                     return Err(format!(
