@@ -1,6 +1,6 @@
 //! The round banner above the group: generation, leader, the round's phase and why it runs.
 
-use super::term::Term;
+use super::term::{term, Term};
 use crate::views::frame::{PhaseView, RoundView};
 use crate::views::notation;
 use yew::prelude::*;
@@ -42,12 +42,12 @@ pub fn banner(props: &BannerProps) -> Html {
                 <span class={phase_class(PhaseView::Syncing)}>{ "assign \u{25B8} sync" }</span>
             </span>
             if props.at_rest {
-                <span class="badge good" data-testid="at-rest"><Term term="at rest">{ "at rest" }</Term></span>
+                <span class="badge good" data-testid="at-rest">{ term("at rest", "at rest") }</span>
             }
             if props.balanced {
-                <span class="badge good"><Term term="balanced">{ "balanced" }</Term></span>
+                <span class="badge good">{ term("balanced", "balanced") }</span>
             } else {
-                <span class="badge warn"><Term term="balanced">{ "unbalanced" }</Term></span>
+                <span class="badge warn">{ term("balanced", "unbalanced") }</span>
             }
             // One line, cut short where it does not fit (the whole of it on hover): a line
             // wrapping as the causes change moved everything under it, and the browser

@@ -4,7 +4,7 @@
 //! and checks it. Its tables can hold hundreds of rows, so they are drawn only while it is
 //! open.
 
-use super::term::Term;
+use super::term::term;
 use crate::model::{HandoffMode, Readiness, Strategy};
 use crate::playground::{Action, ConfigAction, ConfigField, ConfigForm, FormAction};
 use yew::prelude::*;
@@ -137,43 +137,120 @@ fn settings(on: &Callback<Action>, form: &ConfigForm) -> Html {
             "stable: all learners ready",
         ),
     ];
-    let number =
-        |field, words: &str, testid| text_input(on, form, field, words.to_string(), testid, None);
-    let optional = |field, words: &str, placeholder| {
-        text_input(on, form, field, words.to_string(), None, Some(placeholder))
-    };
     use ConfigField as F;
     html! {
         <div class="config-grid">
             { setting(html! { "strategy" }, select(on, form, F::Strategy, &strategies, Some("config-strategy")), problem(form, F::Strategy)) }
-            { setting(html! { <Term term="release at join">{ "handoff" }</Term> }, select(on, form, F::Handoff, &handoffs, None), problem(form, F::Handoff)) }
+            { setting(term("release at join", "handoff"), select(on, form, F::Handoff, &handoffs, None), problem(form, F::Handoff)) }
             { setting(html! { "readiness" }, select(on, form, F::Readiness, &readiness, None), problem(form, F::Readiness)) }
-            { setting(html! { <Term term="acceptable lag">{ "acceptable lag (records)" }</Term> },
-                number(F::AcceptableLag, "acceptable lag (records)", Some("config-lag")), problem(form, F::AcceptableLag)) }
-            { setting(html! { <Term term="standby">{ "standby replicas" }</Term> },
-                number(F::Standbys, "standby replicas", None), problem(form, F::Standbys)) }
-            { setting(html! { "max learners" }, optional(F::MaxLearners, "max learners", "no cap"), problem(form, F::MaxLearners)) }
-            { setting(html! { <Term term="rebalance">{ "rebalance round (ms)" }</Term> },
-                number(F::Rebalance, "rebalance round (ms)", Some("config-rebalance")), problem(form, F::Rebalance)) }
-            { setting(html! { <Term term="session timeout">{ "session timeout (ms)" }</Term> },
-                number(F::SessionTimeout, "session timeout (ms)", None), problem(form, F::SessionTimeout)) }
-            { setting(html! { "scale-down timeout (ms)" }, optional(F::ScaleDownTimeout, "scale-down timeout (ms)", "none"), problem(form, F::ScaleDownTimeout)) }
+            { for GROUP_SETTINGS.iter().map(|s| number_setting(on, form, s)) }
             <label class="check">
                 <span>{ checkbox(on, form, F::StaticMembership, "static membership".into(), Some("config-static")) }
-                { " " }<Term term="static membership">{ "static membership" }</Term></span>
+                { " " }{ term("static membership", "static membership") }</span>
             </label>
             <label class="check">
                 <span>{ checkbox(on, form, F::RackAwareStandbys, "zone-aware standbys".into(), Some("config-rack-aware")) }
-                { " " }<Term term="zone">{ "zone-aware standbys" }</Term></span>
+                { " " }{ term("zone", "zone-aware standbys") }</span>
             </label>
-            { setting(html! { <Term term="restore rate">{ "restore rate (records/s)" }</Term> },
-                number(F::RestoreRate, "restore rate (records/s)", None), problem(form, F::RestoreRate)) }
-            { setting(html! { <Term term="warm-up">{ "kip441: max warm-ups" }</Term> },
-                number(F::MaxWarmups, "kip441: max warm-ups", None), problem(form, F::MaxWarmups)) }
-            { setting(html! { "kip441: probing interval (ms)" },
-                number(F::ProbingInterval, "kip441: probing interval (ms)", None), problem(form, F::ProbingInterval)) }
+            { for RATE_SETTINGS.iter().map(|s| number_setting(on, form, s)) }
         </div>
     }
+}
+
+/// A setting typed as a number: its field, the glossary term its words link to, its words,
+/// its test id and the placeholder of an optional one.
+type NumberSetting = (
+    ConfigField,
+    Option<&'static str>,
+    &'static str,
+    Option<&'static str>,
+    Option<&'static str>,
+);
+
+/// The numbers of the group's rules and rounds, in the order the form shows them.
+const GROUP_SETTINGS: [NumberSetting; 6] = [
+    (
+        ConfigField::AcceptableLag,
+        Some("acceptable lag"),
+        "acceptable lag (records)",
+        Some("config-lag"),
+        None,
+    ),
+    (
+        ConfigField::Standbys,
+        Some("standby"),
+        "standby replicas",
+        None,
+        None,
+    ),
+    (
+        ConfigField::MaxLearners,
+        None,
+        "max learners",
+        None,
+        Some("no cap"),
+    ),
+    (
+        ConfigField::Rebalance,
+        Some("rebalance"),
+        "rebalance round (ms)",
+        Some("config-rebalance"),
+        None,
+    ),
+    (
+        ConfigField::SessionTimeout,
+        Some("session timeout"),
+        "session timeout (ms)",
+        None,
+        None,
+    ),
+    (
+        ConfigField::ScaleDownTimeout,
+        None,
+        "scale-down timeout (ms)",
+        None,
+        Some("none"),
+    ),
+];
+
+/// The numbers of restoring and of Kafka's warm-ups, after the membership's checkboxes.
+const RATE_SETTINGS: [NumberSetting; 3] = [
+    (
+        ConfigField::RestoreRate,
+        Some("restore rate"),
+        "restore rate (records/s)",
+        None,
+        None,
+    ),
+    (
+        ConfigField::MaxWarmups,
+        Some("warm-up"),
+        "kip441: max warm-ups",
+        None,
+        None,
+    ),
+    (
+        ConfigField::ProbingInterval,
+        None,
+        "kip441: probing interval (ms)",
+        None,
+        None,
+    ),
+];
+
+/// One setting typed as a number, labelled, with its problem.
+#[inline(never)]
+fn number_setting(
+    on: &Callback<Action>,
+    form: &ConfigForm,
+    &(field, glossary, words, testid, placeholder): &NumberSetting,
+) -> Html {
+    let label = match glossary {
+        Some(glossary) => term(glossary, words),
+        None => html! { { words } },
+    };
+    let input = text_input(on, form, field, words.to_string(), testid, placeholder);
+    setting(label, input, problem(form, field))
 }
 
 /// The tasks' and the starting members' tables.
@@ -212,12 +289,12 @@ fn tables(on: &Callback<Action>, form: &ConfigForm) -> Html {
     html! {
         <>
             <table class="tasks-table" aria-label="tasks">
-                <thead><tr><th>{ "task" }</th><th>{ "stateful" }</th><th><Term term="changelog">{ "changelog" }</Term></th><th>{ "writes/s" }</th><th></th></tr></thead>
+                <thead><tr><th>{ "task" }</th><th>{ "stateful" }</th><th>{ term("changelog", "changelog") }</th><th>{ "writes/s" }</th><th></th></tr></thead>
                 <tbody>{ for task_rows }</tbody>
             </table>
             <button onclick={add_task}>{ "+ task" }</button>
             <table class="tasks-table" aria-label="members at the start">
-                <thead><tr><th>{ "member" }</th><th><Term term="capacity">{ "capacity" }</Term></th><th>{ "restore rate" }</th><th><Term term="zone">{ "zone" }</Term></th><th></th></tr></thead>
+                <thead><tr><th>{ "member" }</th><th>{ term("capacity", "capacity") }</th><th>{ "restore rate" }</th><th>{ term("zone", "zone") }</th><th></th></tr></thead>
                 <tbody>{ for member_rows }</tbody>
             </table>
         </>

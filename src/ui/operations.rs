@@ -2,7 +2,7 @@
 //! that every restart button uses, a rolling restart (and how far it is), and an outage of
 //! each availability zone.
 
-use super::term::Term;
+use super::term::term;
 use crate::model::Command;
 use crate::playground::{seconds, Action, Operations};
 use yew::prelude::*;
@@ -41,7 +41,7 @@ pub fn operations_bar(props: &OperationsProps) -> Html {
     html! {
         <section class="operations" aria-label="operations: restarts and outages">
             <div class="ops-row">
-                <span class="ops-title"><Term term="restart">{ "Restarts" }</Term></span>
+                <span class="ops-title">{ term("restart", "Restarts") }</span>
                 <label>{ "away " }
                     <input data-testid="down-time" type="number" min="0" step="any" value={seconds(ops.restart.down_ms)}
                         onchange={down_time} aria-label="time away of a restart, in seconds" />
@@ -68,7 +68,7 @@ pub fn operations_bar(props: &OperationsProps) -> Html {
             }
             if !ops.zones.is_empty() {
                 <div class="ops-row" role="group" aria-label="zone outage">
-                    <span class="ops-title"><Term term="zone">{ "Zone outage" }</Term></span>
+                    <span class="ops-title">{ term("zone", "Zone outage") }</span>
                     { for ops.zones.iter().map(|zone| {
                         let name = zone.name.clone();
                         let crash = on.reform(move |_: MouseEvent| Action::Command(Command::CrashZone(name.clone())));

@@ -1,7 +1,7 @@
 //! The panels beside the group: live metrics with downtime per task, and the log in the
 //! seed's notation (click a round to go there).
 
-use super::term::Term;
+use super::term::term;
 use crate::history::invariants::Violation;
 use crate::playground::screen::{Log, LogRound};
 use crate::playground::{Action, Playback};
@@ -39,10 +39,10 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
         <section class="panel" aria-labelledby="metrics-title" data-testid="metrics">
             <h2 id="metrics-title">{ "Metrics" }</h2>
             <dl class="metrics">
-                <dt><Term term="downtime">{ "total downtime" }</Term></dt>
+                <dt>{ term("downtime", "total downtime") }</dt>
                 <dd data-testid="total-downtime">{ format!("{} ms", m.total_task_downtime_ms) }</dd>
                 <dt>{ "longest outage" }</dt><dd>{ format!("{} ms", m.longest_outage_ms) }</dd>
-                <dt><Term term="rebalance">{ "rebalances" }</Term></dt><dd data-testid="rebalances">{ m.rebalances }</dd>
+                <dt>{ term("rebalance", "rebalances") }</dt><dd data-testid="rebalances">{ m.rebalances }</dd>
                 <dt>{ "moves" }</dt><dd>{ m.moves }</dd>
                 <dt>{ "records replayed" }</dt><dd>{ m.records_replayed }</dd>
                 <dt>{ "since last change" }</dt><dd>{ format!("{} ms", m.at_ms.saturating_sub(props.last_change)) }</dd>

@@ -25,3 +25,10 @@ pub fn term(props: &TermProps) -> Html {
     };
     html! { <span class="term" title={meaning} aria-description={meaning}>{ text }</span> }
 }
+
+/// A glossary term shown as `words`, made in one place for every fixed term of the page
+/// rather than spelled out as a component at each.
+#[inline(never)]
+pub fn term(term: &'static str, words: &'static str) -> Html {
+    html! { <Term term={term} children={html! { { words } }} /> }
+}
