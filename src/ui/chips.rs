@@ -12,7 +12,9 @@ use crate::views::frame::{Card, Chip, ChipRole, Dot};
 use crate::views::overview::{device, Redraw, Tally, Tile, TilesView};
 use crate::views::scene::{ChipBox, Content, Holder, Rect, Scene};
 use crate::views::travel::{moves, places, Move, Place};
+use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
@@ -322,15 +324,16 @@ fn cover(
     Some(ctx)
 }
 
-/// What a drawing of marks shows, to the device pixel: the same twice, and the canvas is
-/// left as it is (a frame where only the clock moved changes no pixel of most).
-fn drawn_key(d: &Drawing, rows: (f64, f64)) -> Option<u64> {
-    use std::hash::{Hash, Hasher};
+/// What a drawing shows in common, whatever it holds: the layout (a new one after the
+/// overview's tiles drew on the canvas), the rows shown, the width, the theme, what is
+/// highlighted, and the members' panels, to the device pixel.
+fn drawn_hasher(d: &Drawing, rows: (f64, f64)) -> DefaultHasher {
     let s = &d.shown;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    let ratio = super::dom::pixel_ratio();
-    let px = |v: f64| (v * ratio).round() as i64;
+    let mut h = DefaultHasher::new();
+    let px = device_px();
     (
+        s.layout,
+        s.scene.content as u8,
         px(rows.0),
         px(rows.1),
         px(s.scene.width),
@@ -338,30 +341,74 @@ fn drawn_key(d: &Drawing, rows: (f64, f64)) -> Option<u64> {
         &s.highlight,
     )
         .hash(&mut h);
-    match s.scene.content {
-        Content::Marks => {
-            for m in s.scene.members_between(rows.0, rows.1) {
-                let r = m.rect;
-                (px(r.x), px(r.y), px(r.w), px(r.h)).hash(&mut h);
-                let away = s.cards.get(m.card).is_some_and(|c| c.restart.is_some());
-                away.hash(&mut h);
-                for dot in s.dots.get(m.card).iter().flat_map(|d| d.iter()) {
-                    let Dot {
-                        task,
-                        role,
-                        stateful,
-                        up,
-                        learned,
-                        ready,
-                        tenths,
-                    } = *dot;
-                    (task.0, role as u8, stateful, up, learned, ready, tenths).hash(&mut h);
-                }
-            }
-        }
-        _ => return None,
+    for m in s.scene.members_between(rows.0, rows.1) {
+        let r = m.rect;
+        (px(r.x), px(r.y), px(r.w), px(r.h)).hash(&mut h);
     }
-    Some(h.finish())
+    h
+}
+
+/// Lengths in CSS pixels as whole device pixels, at the page's ratio now.
+fn device_px() -> impl Fn(f64) -> i64 {
+    let ratio = super::dom::pixel_ratio();
+    move |v| device(v, ratio)
+}
+
+/// What a drawing of marks shows, to the device pixel: the same twice, and the canvas is
+/// left as it is (a frame where only the clock moved changes no pixel of most).
+fn drawn_key(d: &Drawing, rows: (f64, f64)) -> u64 {
+    let s = &d.shown;
+    let mut h = drawn_hasher(d, rows);
+    for m in s.scene.members_between(rows.0, rows.1) {
+        let away = s.cards.get(m.card).is_some_and(|c| c.restart.is_some());
+        away.hash(&mut h);
+        for dot in s.dots.get(m.card).iter().flat_map(|d| d.iter()) {
+            let Dot {
+                task,
+                role,
+                stateful,
+                up,
+                learned,
+                ready,
+                tenths,
+            } = *dot;
+            (task.0, role as u8, stateful, up, learned, ready, tenths).hash(&mut h);
+        }
+    }
+    h.finish()
+}
+
+/// What a drawing of chips resting where `shown` puts them shows, to the device pixel: what
+/// [`draw_chip`] reads of each chip in the rows, and where it is.
+fn chips_key(d: &Drawing, rows: (f64, f64), shown: &[(ChipBox, Rect)]) -> u64 {
+    let s = &d.shown;
+    let mut h = drawn_hasher(d, rows);
+    let px = device_px();
+    for (b, at) in shown
+        .iter()
+        .filter(|(_, at)| at.y < rows.1 && at.y + at.h > rows.0)
+    {
+        let Some((chip, _)) = chip_of(&s.cards, &s.unowned, b) else {
+            continue;
+        };
+        let away = match b.holder {
+            Holder::Member(i) => s.cards.get(i).is_some_and(|card| card.restart.is_some()),
+            Holder::Tray => false,
+        };
+        (b.holder, px(at.x), px(at.y), px(at.w), px(at.h), away).hash(&mut h);
+        let Chip {
+            name,
+            role,
+            stateful,
+            learned,
+            ready,
+            progress,
+            up,
+            ..
+        } = chip;
+        (name, role, stateful, learned, ready, progress, up).hash(&mut h);
+    }
+    h.finish()
 }
 
 /// Fills the panels of the cards the view shows (the cards' elements over them draw their
@@ -400,8 +447,8 @@ pub fn draw(
     match scene.content {
         Content::Bars => draw_tiles(canvas, d, rows, c),
         Content::Marks => {
-            let key = drawn_key(d, rows);
-            if key.is_none() || key != d.drawn {
+            let key = Some(drawn_key(d, rows));
+            if key != d.drawn {
                 d.drawn = key;
                 if let Some(ctx) = cover(canvas, &scene, rows, true) {
                     draw_panels(&ctx, &scene, rows.0, rows.1, c);
@@ -412,14 +459,22 @@ pub fn draw(
             }
         }
         Content::Chips => {
-            // Chips travel themselves, on the tasks' canvas.
+            // Chips travel themselves, on the tasks' canvas, drawn again on every frame of a
+            // travel and otherwise only when a pixel would change.
             d.travels.clear();
             draw_travels(motion, d, rows, now, c);
+            let (shown, moving) = d.positions(now);
+            let key = (!moving).then(|| chips_key(d, rows, &shown));
+            if key.is_some() && key == d.drawn {
+                return false;
+            }
+            d.drawn = key;
             let Some(ctx) = cover(canvas, &scene, rows, true) else {
                 return false;
             };
             draw_panels(&ctx, &scene, rows.0, rows.1, c);
-            return draw_chips(&ctx, d, rows.0, rows.1, c);
+            draw_chips(&ctx, d, &shown, rows.0, rows.1, c);
+            return moving;
         }
     }
     draw_travels(motion, d, rows, now, c);
@@ -485,17 +540,17 @@ fn draw_tiles(canvas: &HtmlCanvasElement, d: &mut Drawing, rows: (f64, f64), c: 
     }
 }
 
-/// Draws the chips shown between the heights `top` and `bottom`; true while one travels.
+/// Draws the chips where `shown` puts them, those between the heights `top` and `bottom`.
 fn draw_chips(
     ctx: &CanvasRenderingContext2d,
     d: &mut Drawing,
+    shown: &[(ChipBox, Rect)],
     top: f64,
     bottom: f64,
     c: &Colours,
-) -> bool {
-    let (shown, moving) = d.positions(now());
+) {
     let Some(hatches) = hatches(&mut d.hatches, d.shown.dark, ctx, c) else {
-        return moving;
+        return;
     };
     let (cards, unowned, highlight) = (&d.shown.cards, &d.shown.unowned, &d.shown.highlight);
     canvas_font(ctx, "bold 12px system-ui, sans-serif");
@@ -525,7 +580,6 @@ fn draw_chips(
             let _ = ctx.set_line_dash(&js_sys::Array::new());
         }
     }
-    moving
 }
 
 /// Draws one chip at `r`.

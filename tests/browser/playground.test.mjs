@@ -232,6 +232,43 @@ test('a chip that changes hands travels there on the canvas, and does not when m
   assert.ok(still.every((s) => !s.flew), `with motion off, nothing travels: ${JSON.stringify(still)}`);
 });
 
+test('the chips are drawn again when what they show changes, not on every scroll', async () => {
+  const page = await open();
+  await preset(page, 'scale-up-running');
+  // Counts the clears of the group's canvas: each drawing of the chips starts with one.
+  await page.evaluate(() => {
+    const canvas = document.querySelector('#stage .group canvas.marks');
+    window.clears = 0;
+    const clear = CanvasRenderingContext2D.prototype.clearRect;
+    CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+      if (this.canvas === canvas) window.clears++;
+      return clear.apply(this, args);
+    };
+  });
+  // Scrolls of a few pixels keep the whole group in view: the canvas shows what it showed.
+  const scrolled = await page.evaluate(async () => {
+    const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const at = [];
+    for (const y of [2, 4, 6, 0]) {
+      window.scrollTo(0, y);
+      await frame();
+      at.push(window.scrollY);
+    }
+    const group = document.querySelector('#stage .group').getBoundingClientRect();
+    return { at, inView: group.top >= 0 && group.bottom <= window.innerHeight };
+  });
+  assert.deepEqual(scrolled.at, [2, 4, 6, 0], 'the page scrolled');
+  assert.ok(scrolled.inView, 'with the group in view');
+  assert.equal(await page.evaluate(() => window.clears), 0, 'no drawing again for a scroll');
+  // The history's first steps change the chips (the first one only sends join requests): they
+  // are drawn again.
+  for (let i = 0; i < 4 && (await page.evaluate(() => window.clears)) === 0; i++) {
+    await page.click('[data-testid=step]');
+    await page.waitForTimeout(300);
+  }
+  assert.ok((await page.evaluate(() => window.clears)) > 0, 'a step that changes the chips draws them');
+});
+
 test('draining a member: it leaves once its learners took its tasks', async () => {
   const page = await open();
   await preset(page, 'scale-up-running');
