@@ -313,6 +313,9 @@ pub struct GroupProps {
     /// Animate chips that move.
     #[prop_or(true)]
     pub motion: bool,
+    /// The reader's motion switch is on: a change of zoom travels.
+    #[prop_or_default]
+    pub motion_switch: bool,
     /// A smaller layout (compare view).
     #[prop_or_default]
     pub small: bool,
@@ -427,7 +430,7 @@ pub fn group_view(props: &GroupProps) -> Html {
     html! {
         <PlacedGroup cards={props.cards.clone()} unowned={props.unowned.clone()} highlight={props.highlight.clone()}
             on_action={props.on_action.clone()} small={props.small} content={content} motion={props.motion}
-            names={props.names.clone()} label={props.label.clone()} restart={props.restart} dark={props.dark}
+            motion_switch={props.motion_switch} names={props.names.clone()} label={props.label.clone()} restart={props.restart} dark={props.dark}
             zoom={props.zoom.clone()} />
     }
 }

@@ -107,7 +107,7 @@ pub fn app() -> Html {
                         <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
                     }
                     <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
-                        highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion}
+                        highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion} motion_switch={pg.motion()}
                         mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
                         zoom={pg.zoom()} />
                     <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />

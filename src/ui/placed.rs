@@ -39,6 +39,9 @@ pub struct PlacedProps {
     pub content: Content,
     /// Chips travel when they move.
     pub motion: bool,
+    /// The reader's motion switch is on: a change of zoom travels (`motion` also needs the
+    /// story to move on continuously, which a zoom does not).
+    pub motion_switch: bool,
     /// Task names, for the marks.
     pub names: Rc<Vec<String>>,
     /// An accessible name for the group.
@@ -238,6 +241,127 @@ fn use_centre(group: &NodeRef, chosen: Option<(Zoom, Option<Centre>)>) {
     });
 }
 
+/// How long a member takes to travel from its place at one zoom to its place at the other
+/// (real ms; the style sheet's `.zoom-ghost` transition).
+const ZOOM_TRAVEL_MS: u32 = 300;
+
+/// At most this many members travel at a change of zoom.
+const ZOOM_TRAVELLERS: usize = 64;
+
+/// When the reader changes the zoom (`chosen`), each member in view before and after the
+/// change, and the member zoomed into, is outlined where it was and travels to where it is
+/// now: its tile grows into its card, or its card shrinks into its tile. None when the motion
+/// switch is off.
+#[hook]
+fn use_zoom_travel(
+    group: &NodeRef,
+    scene: &Rc<Scene>,
+    zoom: Option<Zoom>,
+    cards: &Rc<Vec<Card>>,
+    chosen: &Option<(Zoom, Option<Centre>)>,
+    motion: bool,
+) {
+    let last = use_mut_ref(|| None::<(Rc<Scene>, Option<Zoom>, Rc<Vec<Card>>)>);
+    let before = last
+        .borrow_mut()
+        .replace((scene.clone(), zoom, cards.clone()));
+    let (group, scene, cards) = (group.clone(), scene.clone(), cards.clone());
+    let centre = match chosen {
+        Some((_, Some(Centre::Member(name)))) => Some(name.clone()),
+        _ => None,
+    };
+    let chosen = chosen.is_some();
+    use_effect_with(zoom, move |&zoom| {
+        let Some((old, was, old_cards)) = before else {
+            return;
+        };
+        // The layout's own choice (a group that grew past the view) changes nothing in place.
+        if !motion || !chosen || was.is_none() || was == zoom {
+            return;
+        }
+        if let Some(group) = group.cast::<Element>() {
+            zoom_travel(
+                &group,
+                (&old, &old_cards),
+                (&scene, &cards),
+                centre.as_deref(),
+            );
+        }
+    });
+}
+
+/// Outlines the members in view at both zooms (and the member zoomed into, `centre`) where
+/// `old` put them, and moves the outlines to where `new` puts them, then takes them away.
+fn zoom_travel(
+    group: &Element,
+    old: (&Scene, &[Card]),
+    new: (&Scene, &[Card]),
+    centre: Option<&str>,
+) {
+    let (Some(window), Some(document)) = (web_sys::window(), group.owner_document()) else {
+        return;
+    };
+    let view = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if let Ok(earlier) = group.query_selector_all(":scope > .zoom-ghost") {
+        for i in 0..earlier.length() {
+            if let Some(ghost) = earlier.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                ghost.remove();
+            }
+        }
+    }
+    let top = group.get_bounding_client_rect().top();
+    let was = |name: &str| {
+        old.0
+            .members
+            .iter()
+            .find(|m| old.1.get(m.card).is_some_and(|c| c.name == name))
+            .map(|m| m.rect)
+    };
+    let place = |r: &Rect| {
+        format!(
+            "left: {}px; top: {}px; width: {}px; height: {}px",
+            r.x, r.y, r.w, r.h
+        )
+    };
+    let travellers: Vec<(Element, Rect)> = new
+        .0
+        .members
+        .iter()
+        .filter_map(|m| {
+            let name = &new.1.get(m.card)?.name;
+            let from = was(name)?;
+            let seen = |r: &Rect| top + r.y < view && top + r.y + r.h > 0.0;
+            if centre != Some(name.as_str()) && !(seen(&from) && seen(&m.rect)) {
+                return None;
+            }
+            let ghost = document.create_element("div").ok()?;
+            ghost.set_class_name("zoom-ghost");
+            let _ = ghost.set_attribute("aria-hidden", "true");
+            let _ = ghost.set_attribute("data-testid", "zoom-ghost");
+            let _ = ghost.set_attribute("data-member-id", name);
+            let _ = ghost.set_attribute("style", &place(&from));
+            group.append_child(&ghost).ok()?;
+            Some((ghost, m.rect))
+        })
+        .take(ZOOM_TRAVELLERS)
+        .collect();
+    // The outlines' first places are styled before they move, so that they travel from them.
+    let _ = group.get_bounding_client_rect();
+    for (ghost, to) in &travellers {
+        let _ = ghost.set_attribute("style", &place(to));
+    }
+    gloo_timers::callback::Timeout::new(ZOOM_TRAVEL_MS + 100, move || {
+        for (ghost, _) in travellers {
+            ghost.remove();
+        }
+    })
+    .forget();
+}
+
 /// The group laid out as the page shows it: the compare view's lanes; or the cards or the
 /// overview, as zoomed (the cards when a person has not chosen and they fit the `room`).
 fn laid_out(props: &PlacedProps, width: f64, room: f64) -> (Scene, Option<Zoom>) {
@@ -362,6 +486,14 @@ pub fn placed_group(props: &PlacedProps) -> Html {
     zoomed.set(zoom.unwrap_or(Zoom::Cards));
     use_zoom_wheel(&group, zoomed.clone(), props.on_action.clone());
     use_centre(&group, props.zoom.clone());
+    use_zoom_travel(
+        &group,
+        &scene,
+        zoom,
+        &props.cards,
+        &props.zoom,
+        props.motion_switch,
+    );
     use_redraw_on_scroll(&refs, &painter);
     // With marks, each card's marks: read once, for its card's element and for the canvas.
     let dots: Vec<Rc<[Dot]>> = match scene.content {

@@ -1002,6 +1002,59 @@ test('a group too large for the view opens as an overview that fits it, and zoom
   assert.equal(await page.$('[data-testid=zoom-bar]'), null);
 });
 
+test('at a change of zoom the members in view travel from their tiles to their cards and back, unless motion is off', async () => {
+  const page = await open();
+  await importScenario(page, HEAVY, 'heavy.json', 120000);
+  await page.waitForSelector('.group.overview');
+  // Where a member is drawn, from the group's top left corner.
+  const placeOf = (selector) =>
+    page.evaluate((selector) => {
+      const g = document.querySelector('.group').getBoundingClientRect();
+      const r = document.querySelector(selector).getBoundingClientRect();
+      return [r.left - g.left, r.top - g.top, r.width, r.height].map(Math.round);
+    }, selector);
+  const tile = await placeOf('[data-member-id=S2]');
+  // Zoom, and read the travellers as they set off: where S2's outline starts from (its
+  // transitions' first keyframes) and where it goes (its style).
+  const zoomAndLook = (button) =>
+    page.evaluate((button) => {
+      document.querySelector(`[data-testid=${button}]`).click();
+      const sides = ['left', 'top', 'width', 'height'];
+      return new Promise((done) => {
+        const started = performance.now();
+        const look = () => {
+          const ghosts = [...document.querySelectorAll('[data-testid=zoom-ghost]')];
+          const s2 = ghosts.find((x) => x.dataset.memberId === 'S2');
+          if (!s2 && performance.now() - started < 250) return requestAnimationFrame(look);
+          if (!s2) return done({ count: ghosts.length });
+          const to = Object.fromEntries(sides.map((k) => [k, parseFloat(s2.style[k])]));
+          const from = { ...to };
+          for (const a of s2.getAnimations()) from[a.transitionProperty] = parseFloat(a.effect.getKeyframes()[0][a.transitionProperty]);
+          done({ count: ghosts.length, from: sides.map((k) => Math.round(from[k])), to: sides.map((k) => Math.round(to[k])) });
+        };
+        look();
+      });
+    }, button);
+  const grown = await zoomAndLook('zoom-in');
+  await page.waitForSelector('.group.placed:not(.overview)');
+  const card = await placeOf('[data-testid=member][data-member-id=S2]');
+  assert.ok(grown.count > 1, `the members in view travel (${grown.count})`);
+  const near = (a, b, slack) => a.every((v, i) => Math.abs(v - b[i]) <= slack);
+  assert.ok(near(grown.from, tile, 1), `S2 starts from its tile: ${grown.from} against ${tile}`);
+  assert.ok(near(grown.to, card, 1), `and goes to its card: ${grown.to} against ${card}`);
+  await page.waitForFunction(() => !document.querySelector('[data-testid=zoom-ghost]'), null, { timeout: 2000 });
+  // Back out: the cards shrink into their tiles.
+  const shrunk = await zoomAndLook('zoom-out');
+  await page.waitForSelector('.group.overview');
+  assert.ok(shrunk.count > 1 && near(shrunk.to, tile, 1) && near(shrunk.from, card, 1), `S2 goes back to its tile: ${JSON.stringify(shrunk)}`);
+  await page.waitForFunction(() => !document.querySelector('[data-testid=zoom-ghost]'), null, { timeout: 2000 });
+  // With motion off, a zoom moves nothing.
+  await page.click('[data-testid=help-button]');
+  await page.click('[data-testid=motion-toggle]');
+  await page.keyboard.press('Escape');
+  assert.equal((await zoomAndLook('zoom-in')).count, 0, 'with motion off, nothing travels');
+});
+
 test('playing a large group moves nothing on the page as rounds, causes and orphans come and go', async () => {
   const page = await open();
   // 18 members scale out to 24 while one crashes: learners turn ready one by one (a round
