@@ -37,7 +37,7 @@ fi
 
 if [ -f package.json ]; then
   if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
-    say "installing npm packages (binaryen's wasm-opt, playwright-core, axe-core)"
+    say "installing npm packages (binaryen's wasm-opt, Zopfli, playwright-core, axe-core)"
     npm ci --no-audit --no-fund --loglevel=error
     touch node_modules
   fi
