@@ -384,17 +384,7 @@ fn chips_key(d: &Drawing, rows: (f64, f64), shown: &[(ChipBox, Rect)]) -> u64 {
     let s = &d.shown;
     let mut h = drawn_hasher(d, rows);
     let px = device_px();
-    for (b, at) in shown
-        .iter()
-        .filter(|(_, at)| at.y < rows.1 && at.y + at.h > rows.0)
-    {
-        let Some((chip, _)) = chip_of(&s.cards, &s.unowned, b) else {
-            continue;
-        };
-        let away = match b.holder {
-            Holder::Member(i) => s.cards.get(i).is_some_and(|card| card.restart.is_some()),
-            Holder::Tray => false,
-        };
+    for (b, at, chip, away) in chips_between(s, shown, rows.0, rows.1) {
         (b.holder, px(at.x), px(at.y), px(at.w), px(at.h), away).hash(&mut h);
         let Chip {
             name,
@@ -540,6 +530,27 @@ fn draw_tiles(canvas: &HtmlCanvasElement, d: &mut Drawing, rows: (f64, f64), c: 
     }
 }
 
+/// The chips `shown` puts between the heights `top` and `bottom`: each with its place, its
+/// chip, and whether its member is away (restarting).
+fn chips_between<'a>(
+    s: &'a Shown,
+    shown: &'a [(ChipBox, Rect)],
+    top: f64,
+    bottom: f64,
+) -> impl Iterator<Item = (&'a ChipBox, &'a Rect, &'a Chip, bool)> {
+    shown
+        .iter()
+        .filter(move |(_, at)| at.y < bottom && at.y + at.h > top)
+        .filter_map(|(b, at)| {
+            let (chip, _) = chip_of(&s.cards, &s.unowned, b)?;
+            let away = match b.holder {
+                Holder::Member(i) => s.cards.get(i).is_some_and(|card| card.restart.is_some()),
+                Holder::Tray => false,
+            };
+            Some((b, at, chip, away))
+        })
+}
+
 /// Draws the chips where `shown` puts them, those between the heights `top` and `bottom`.
 fn draw_chips(
     ctx: &CanvasRenderingContext2d,
@@ -552,20 +563,10 @@ fn draw_chips(
     let Some(hatches) = hatches(&mut d.hatches, d.shown.dark, ctx, c) else {
         return;
     };
-    let (cards, unowned, highlight) = (&d.shown.cards, &d.shown.unowned, &d.shown.highlight);
+    let highlight = &d.shown.highlight;
     canvas_font(ctx, "bold 12px system-ui, sans-serif");
     ctx.set_text_baseline("middle");
-    for (b, at) in shown
-        .iter()
-        .filter(|(_, at)| at.y < bottom && at.y + at.h > top)
-    {
-        let Some((chip, _)) = chip_of(cards, unowned, b) else {
-            continue;
-        };
-        let away = match b.holder {
-            Holder::Member(i) => cards.get(i).is_some_and(|card| card.restart.is_some()),
-            Holder::Tray => false,
-        };
+    for (b, at, chip, away) in chips_between(&d.shown, shown, top, bottom) {
         draw_chip(ctx, chip, at, away, b.holder == Holder::Tray, c, hatches);
         if highlight.iter().any(|h| **h == *chip.name) {
             ctx.set_stroke_style_str(c.ink);

@@ -17,6 +17,7 @@ use crate::views::scene::{
 use gloo_events::{EventListener, EventListenerOptions, EventListenerPhase};
 use gloo_render::{request_animation_frame, AnimationFrame};
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement};
@@ -314,13 +315,12 @@ fn zoom_travel(
         }
     }
     let top = group.get_bounding_client_rect().top();
-    let was = |name: &str| {
-        old.0
-            .members
-            .iter()
-            .find(|m| old.1.get(m.card).is_some_and(|c| c.name == name))
-            .map(|m| m.rect)
-    };
+    let was: HashMap<&str, Rect> = old
+        .0
+        .members
+        .iter()
+        .filter_map(|m| Some((old.1.get(m.card)?.name.as_str(), m.rect)))
+        .collect();
     let place = |r: &Rect| {
         format!(
             "left: {}px; top: {}px; width: {}px; height: {}px",
@@ -333,7 +333,7 @@ fn zoom_travel(
         .iter()
         .filter_map(|m| {
             let name = &new.1.get(m.card)?.name;
-            let from = was(name)?;
+            let from = *was.get(name.as_str())?;
             let seen = |r: &Rect| top + r.y < view && top + r.y + r.h > 0.0;
             if centre != Some(name.as_str()) && !(seen(&from) && seen(&m.rect)) {
                 return None;
