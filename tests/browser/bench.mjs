@@ -73,10 +73,12 @@ async function playFor(browser, page, seconds) {
   await page.click('[data-testid=play]');
   const intervals = await frames(page, seconds);
   if ((await page.getAttribute('[data-testid=play]', 'aria-pressed')) === 'true') await page.click('[data-testid=play]');
-  const runs = (await mainThreadEvents(browser)).filter((e) => e.name === 'RunTask');
+  const events = await mainThreadEvents(browser);
+  const runs = events.filter((e) => e.name === 'RunTask');
   const tasks = runs.map((e) => e.dur / 1000).filter((d) => d >= 0.05);
   // CPU time of the same tasks: what the page itself costs, whatever else the machine runs.
   const cpu = runs.filter((e) => e.dur >= 50 && e.tdur !== undefined).map((e) => e.tdur / 1000);
+  const frameCpu = frameTasks(runs, events).map((e) => e.tdur / 1000);
   return {
     ...(await ownWork(page, cpu)),
     frames: intervals.length,
@@ -89,7 +91,26 @@ async function playFor(browser, page, seconds) {
     main_thread_task_max_ms: round(Math.max(...tasks)),
     main_thread_task_cpu_p95_ms: round(percentile(cpu, 95)),
     main_thread_task_cpu_max_ms: round(Math.max(...cpu)),
+    frame_task_cpu_p50_ms: round(percentile(frameCpu, 50)),
+    frame_task_cpu_p95_ms: round(percentile(frameCpu, 95)),
+    frame_tasks_over_8ms_percent: round((100 * frameCpu.filter((d) => d > 8).length) / Math.max(1, frameCpu.length)),
   };
+}
+
+/**
+ * The tasks that ran an animation frame (the playground's frame and the browser's rendering
+ * of it): whether the slow tasks are a few rounds or a broad share of every frame.
+ */
+function frameTasks(runs, events) {
+  const fired = events.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts);
+  let i = 0;
+  return runs
+    .filter((r) => r.tdur !== undefined)
+    .sort((a, b) => a.ts - b.ts)
+    .filter((r) => {
+      while (i < fired.length && fired[i] < r.ts) i++;
+      return i < fired.length && fired[i] <= r.ts + r.dur;
+    });
 }
 
 /** A 60 Hz display's frame, in ms. */
@@ -510,6 +531,9 @@ function bundleOf(dist) {
 /** The playground's own measures of a playing scenario, p95 of each, as `act/view/render`. */
 const ownTriple = (p) => (p?.act_p95_ms === undefined ? undefined : [p.act_p95_ms, p.view_p95_ms, p.render_p95_ms].join('/'));
 
+/** The CPU time of the tasks that ran a frame, as `p50/p95`. */
+const framePair = (p) => (p?.frame_task_cpu_p50_ms === undefined ? undefined : `${p.frame_task_cpu_p50_ms}/${p.frame_task_cpu_p95_ms}`);
+
 /** A walk's mean view and render time a step, as `view/render`. */
 const walkPair = (w) => (w ? `${w.view_mean_ms}/${w.render_mean_ms}` : undefined);
 
@@ -526,6 +550,8 @@ const HEADLINES = {
   'scrub 50x500 p95': (r) => r.scrub_ms_50x500?.p95,
   'heavy 16x late %': (r) => r.heavy_playing_50x500_16x?.frames_late_percent,
   'heavy 16x task cpu p95': (r) => r.heavy_playing_50x500_16x?.main_thread_task_cpu_p95_ms,
+  'heavy 16x frame task cpu p50/p95': (r) => framePair(r.heavy_playing_50x500_16x),
+  'heavy 16x frame tasks over 8 ms %': (r) => r.heavy_playing_50x500_16x?.frame_tasks_over_8ms_percent,
   'heavy 16x act/view/render p95': (r) => ownTriple(r.heavy_playing_50x500_16x),
   'heavy 16x script share %': (r) => r.heavy_playing_50x500_16x?.script_share_percent,
   'scrub heavy p95': (r) => r.heavy_scrub_ms_50x500?.p95,
