@@ -256,3 +256,37 @@ pub fn use_width(node: &NodeRef) -> f64 {
     }
     *width
 }
+
+/// Whether any of an element is in the view, from an IntersectionObserver (in view until it
+/// first reports): a part below the fold can leave its drawing as it was until it is
+/// scrolled to.
+#[hook]
+pub fn use_in_view(node: &NodeRef) -> bool {
+    let in_view = use_state_eq(|| true);
+    {
+        let (node, in_view) = (node.clone(), in_view.clone());
+        use_effect_with((), move |_| {
+            let observer = node.cast::<Element>().and_then(|e| {
+                let on_cross = wasm_bindgen::prelude::Closure::<dyn FnMut(js_sys::Array)>::new(
+                    move |entries: js_sys::Array| {
+                        // The last entry is the element's state now.
+                        let last = entries.get(entries.length().saturating_sub(1));
+                        if let Ok(entry) = last.dyn_into::<web_sys::IntersectionObserverEntry>() {
+                            in_view.set(entry.is_intersecting());
+                        }
+                    },
+                );
+                let observer =
+                    web_sys::IntersectionObserver::new(on_cross.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&e);
+                Some((observer, on_cross))
+            });
+            move || {
+                if let Some((observer, _on_cross)) = observer {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    *in_view
+}

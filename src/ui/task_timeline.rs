@@ -5,7 +5,7 @@
 //! click moves the clock there.
 
 use super::colours::{Colours, DARK, LIGHT};
-use super::hooks::use_width;
+use super::hooks::{use_in_view, use_width};
 use crate::playground::screen::{TaskTimeline, TimelineRow};
 use crate::playground::{Action, Playback};
 use crate::views::series::Availability;
@@ -273,8 +273,16 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     let first = use_state(|| 0usize);
     let width = use_width(&canvas);
     let hover = use_state(|| None::<(f64, f64, String)>);
+    // Out of the view (below the fold), the canvas keeps what it showed last: it is neither
+    // drawn again nor is its clock line moved until it is scrolled to. Its size follows.
+    let in_view = use_in_view(&scroller);
+    let shown = use_mut_ref(|| (props.data.clone(), props.clock));
+    if in_view {
+        *shown.borrow_mut() = (props.data.clone(), props.clock);
+    }
+    let (data, clock) = shown.borrow().clone();
     let rows = props.data.rows.len();
-    use_timeline_drawing(&canvas, props.data.clone(), *first, props.dark, width);
+    use_timeline_drawing(&canvas, data.clone(), *first, props.dark, width);
     let on_scroll = {
         let (scroller, first) = (scroller.clone(), first.clone());
         Callback::from(move |_: Event| {
@@ -287,7 +295,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         })
     };
     let on_move = {
-        let (hover, data, first) = (hover.clone(), props.data.clone(), *first);
+        let (hover, data, first) = (hover.clone(), data.clone(), *first);
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
             let row = ((y - AXIS) / row_height(data.rows.len())).floor();
@@ -303,7 +311,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         Callback::from(move |_| hover.set(None))
     };
     let on_click = {
-        let (on, end) = (props.on_action.clone(), props.data.end);
+        let (on, end) = (props.on_action.clone(), data.end);
         Callback::from(move |e: MouseEvent| {
             if let Some(t) = t_of(f64::from(e.offset_x()), width, end) {
                 on.emit(Action::Playback(Playback::Seek(t)));
@@ -313,7 +321,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     let visible = rows.clamp(1, VISIBLE_ROWS);
     let row = row_height(rows);
     let view_height = AXIS + visible as f64 * row;
-    let clock_left = (width > 0.0).then(|| x_of(props.clock, width, props.data.end));
+    let clock_left = (width > 0.0).then(|| x_of(clock, width, data.end));
     html! {
         <section class="panel task-timeline" aria-labelledby="timeline-title" data-testid="task-timeline"
             data-rows={rows.to_string()}>
@@ -325,7 +333,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                 aria-label="the task timeline's rows (the arrow keys scroll them)"
                 style={format!("height: {:.0}px", view_height)}>
                 <div class="tt-view" style={format!("height: {:.0}px", view_height)}>
-                    <canvas ref={canvas} data-testid="task-timeline-canvas" role="img"
+                    <canvas ref={canvas} data-testid="task-timeline-canvas" role="img" class={classes!((!in_view).then_some("away"))}
                         aria-label="Each task over time: who ran it, when it was up, restoring or down, learner replay and standbys, with the rounds; click to move the clock there"
                         onmousemove={on_move} onmouseleave={on_leave} onclick={on_click}></canvas>
                     if let Some(left) = clock_left {

@@ -725,16 +725,26 @@ test('the task timeline shows every task over time, and a click on it moves the 
   await preset(page, 'scale-up-running');
   await playToRest(page);
   assert.equal(await page.getAttribute('[data-testid=task-timeline]', 'data-rows'), '5');
-  // Pixels of the running colour (the active blue) are drawn for the rows.
-  const blue = await page.$eval('[data-testid=task-timeline-canvas]', (c) => {
-    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i] === 0 && data[i + 1] === 114 && data[i + 2] === 178) n++;
-    return n;
-  });
-  assert.ok(blue > 1000, `running spans drawn (${blue} px)`);
+  // Pixels of the running colour (the active blue) drawn for the rows.
+  const blue = () =>
+    page.$eval('[data-testid=task-timeline-canvas]', (c) => {
+      const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] === 0 && data[i + 1] === 114 && data[i + 2] === 178) n++;
+      return n;
+    });
+  const line = () => page.$eval('.tt-view .clock-line', (l) => parseFloat(l.style.left));
+  // Below the fold, the canvas is left as it was drawn before the run (hidden) and its clock
+  // line does not move.
   const canvas = await page.$('[data-testid=task-timeline-canvas]');
+  assert.ok(await canvas.evaluate((c) => c.classList.contains('away') && getComputedStyle(c).visibility === 'hidden'));
+  assert.ok((await blue()) < 1000, `nothing of the run drawn out of view (${await blue()} px)`);
+  const unseen = await line();
+  // Scrolled to, it shows the run to the clock.
   await canvas.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=task-timeline-canvas]').classList.contains('away'));
+  assert.ok((await blue()) > 1000, `running spans drawn (${await blue()} px)`);
+  assert.ok((await line()) > unseen, `the clock line moved to the clock (${unseen} -> ${await line()} px)`);
   const box = await canvas.boundingBox();
   // Below the time axis, in the first row.
   await page.mouse.move(box.x + box.width * 0.3, box.y + 26);
