@@ -84,6 +84,10 @@ const SAVE_WHILE_PLAYING_MS: f64 = 5_000.0;
 /// take turns a third of this period apart (see [`PanelTurns`]).
 pub const PANELS_EVERY_MS: f64 = 100.0;
 
+/// The most frames in a row the panels' turns wait for a frame in which nothing happened
+/// (at 60 frames a second, 50 ms): events come in runs (members ready one after another).
+const TURNS_WAIT_FRAMES: u8 = 3;
+
 /// The notice shown when the playground paused itself because nothing more will happen.
 const AT_REST: &str = "The group is at rest: nothing more will happen until you act.";
 
@@ -110,8 +114,8 @@ struct PanelTurns {
     epochs: [u64; 3],
     /// By [`Panel`]: the panel's turn in this period is still to come.
     behind: [bool; 3],
-    /// The last frame moved the round on, and the panels' turns waited.
-    held: bool,
+    /// The frames in a row in which something happened and the panels' turns waited.
+    held: u8,
 }
 
 impl PanelTurns {
@@ -121,19 +125,20 @@ impl PanelTurns {
             *epoch += 1;
         }
         self.behind = [false; 3];
-        self.held = false;
+        self.held = 0;
     }
 
     /// A frame of play at `now` (real ms): the panels whose turn came follow the clock (all
-    /// of those due, when frames are far apart). A frame where `round_moved` draws the group,
-    /// the banner and the protocol strip anew: the turns wait for the next frame (one frame
-    /// at most).
-    fn frame(&mut self, now: f64, round_moved: bool) {
-        if round_moved && !self.held {
-            self.held = true;
+    /// of those due, when frames are far apart). A frame in which something `happened` (a
+    /// member ready, a step of a round) draws the group, the banner and the protocol strip
+    /// anew: the turns wait for a frame in which nothing happened ([`TURNS_WAIT_FRAMES`] at
+    /// most).
+    fn frame(&mut self, now: f64, happened: bool) {
+        if happened && self.held < TURNS_WAIT_FRAMES {
+            self.held += 1;
             return;
         }
-        self.held = false;
+        self.held = 0;
         let since = now - self.at;
         for panel in [Panel::Measures, Panel::Timeline] {
             let i = panel as usize;

@@ -2,7 +2,6 @@
 //! round to round, seeking, and starting the scenario again.
 
 use super::{Effect, Playback, Playground, AT_REST, SAVE_WHILE_PLAYING_MS, SPEEDS};
-use crate::engine::coordinator::Phase;
 
 impl Playground {
     /// Carries out what the clock was asked to do.
@@ -42,12 +41,12 @@ impl Playground {
             return Vec::new();
         }
         let clock = self.session.clock();
-        let round = self.round_step();
+        let happened = self.events_by_clock();
         if let Err(e) = self.session.seek(clock + virtual_ms) {
             return self.fail(e.to_string());
         }
-        let round_moved = self.round_step() != round;
-        self.turns.frame(now, round_moved);
+        let changed = self.events_by_clock() != happened;
+        self.turns.frame(now, changed);
         if self.session.settled() {
             self.playing = false;
             self.last_frame = None;
@@ -62,18 +61,15 @@ impl Playground {
         Vec::new()
     }
 
-    /// Where the round is at the clock: the generation, the rounds run, and the phase of the
-    /// one under way.
-    pub(super) fn round_step(&self) -> (u32, u32, Option<std::mem::Discriminant<Phase>>) {
-        let coordinator = self.session.main().view().coordinator();
-        (
-            coordinator.generation,
-            coordinator.rounds,
-            coordinator
-                .round
-                .as_ref()
-                .map(|r| std::mem::discriminant(&r.phase)),
-        )
+    /// How many of the main lane's events happened by the clock: it moves on a frame in
+    /// which the group changed (a member ready, a step of a round, a crash), not with replay.
+    pub(super) fn events_by_clock(&self) -> usize {
+        let clock = self.session.clock();
+        self.session
+            .main()
+            .run
+            .events()
+            .partition_point(|e| e.at <= clock)
     }
 
     pub(super) fn play(&mut self, play: bool) -> Vec<Effect> {

@@ -366,21 +366,26 @@ fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_a
 #[test]
 fn while_playing_the_panels_follow_the_clock_ten_times_a_second_in_turns_and_catch_up_at_a_pause() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Playback(Playback::Speed(16.0)));
+    pg.act(Action::Playback(Playback::Speed(1.0)));
     pg.act(Action::Playback(Playback::Play(true)));
-    pg.act(Action::Playback(Playback::Frame(1_000.0)));
-    // The first round's sync lands at 1,016 ms: the panels' turns wait a frame (see the next
-    // test), and the log is read at 1,032 ms.
-    pg.act(Action::Playback(Playback::Frame(1_016.0)));
-    pg.act(Action::Playback(Playback::Frame(1_032.0)));
-    let log = pg.shown_log(&pg.single());
+    let mut now = 1_000.0;
+    pg.act(Action::Playback(Playback::Frame(now)));
+    // The panels' turns wait for a frame in which nothing happened (see the next test); at 1x
+    // few frames hold an event, and the turns keep their cadence. Play on until the log is
+    // read.
+    let mut log = pg.shown_log(&pg.single());
+    while Rc::ptr_eq(&log, &pg.shown_log(&pg.single())) {
+        assert!(now < 1_200.0, "the log was not read again");
+        now += 16.0;
+        pg.act(Action::Playback(Playback::Frame(now)));
+    }
+    log = pg.shown_log(&pg.single());
     let measures = pg.measures();
     let timeline = pg.task_timeline();
     assert_eq!(measures.metrics.at_ms, pg.session().clock());
     // Frames within a tenth of a second keep what each panel shows; the group moves on. The
     // measures are read a third of a period after the log, the task timeline two thirds: no
     // frame reads two of them.
-    let mut now = 1_032.0;
     let mut shown = Vec::new();
     for _ in 0..6 {
         now += 16.0;
@@ -403,7 +408,7 @@ fn while_playing_the_panels_follow_the_clock_ten_times_a_second_in_turns_and_cat
             (false, false),
             (false, false)
         ],
-        "the measures read again at 1,080 ms (48 ms on), the timeline at 1,112 ms (80 ms on)"
+        "the measures read again 48 ms after the log, the timeline 80 ms after"
     );
     assert!(shown[2..].iter().all(|(m, _)| Rc::ptr_eq(m, &shown[2].0)));
     assert!(shown[4..].iter().all(|(_, t)| Rc::ptr_eq(t, &shown[4].1)));
@@ -659,16 +664,16 @@ fn a_new_session_starts_the_first_preset_clean() {
 }
 
 #[test]
-fn a_frame_that_moves_the_round_on_leaves_the_panels_turns_to_the_next_frame() {
+fn a_frame_in_which_something_happened_leaves_the_panels_turns_to_the_next_frame() {
     let mut pg = preset("scale-up-running");
     pg.act(Action::Playback(Playback::Speed(16.0)));
     pg.act(Action::Playback(Playback::Play(true)));
     let mut now = 1_000.0;
     pg.act(Action::Playback(Playback::Frame(now)));
-    let (mut moved_before, mut reads, mut held) = (false, 0, 0);
+    let (mut waited, mut reads, mut held) = (0, 0, 0);
     while pg.playing() && now < 60_000.0 {
         let before = (
-            pg.round_step(),
+            pg.events_by_clock(),
             pg.shown_log(&pg.single()),
             pg.measures(),
             pg.task_timeline(),
@@ -678,20 +683,27 @@ fn a_frame_that_moves_the_round_on_leaves_the_panels_turns_to_the_next_frame() {
         if !pg.playing() {
             break;
         }
-        let moved = pg.round_step() != before.0;
+        let moved = pg.events_by_clock() != before.0;
         let read = !Rc::ptr_eq(&before.1, &pg.shown_log(&pg.single()))
             || !Rc::ptr_eq(&before.2, &pg.measures())
             || !Rc::ptr_eq(&before.3, &pg.task_timeline());
         assert!(
-            !(moved && read) || moved_before,
-            "at {now} ms the round moved on and a panel was read in one frame"
+            !(moved && read) || waited == super::TURNS_WAIT_FRAMES,
+            "at {now} ms something happened and a panel was read in one frame"
         );
         reads += usize::from(read);
-        held += usize::from(read && moved_before);
-        moved_before = moved && !moved_before;
+        held += usize::from(read && waited > 0);
+        waited = if moved && waited < super::TURNS_WAIT_FRAMES {
+            waited + 1
+        } else {
+            0
+        };
     }
     assert!(reads >= 10, "the panels were read {reads} times");
-    assert!(held > 0, "no panel's turn waited for a round's frame");
+    assert!(
+        held > 0,
+        "no panel's turn waited for a frame in which something happened"
+    );
 }
 
 #[test]
