@@ -582,7 +582,8 @@ async function main() {
   for (const dist of DISTS) builds.push({ dist, bundle: bundleOf(dist), server: await serve(dist), runs: [] });
   try {
     for (let i = 0; i < RUNS; i++) {
-      for (const build of builds) {
+      // Each round of runs in the other order, so that neither build always runs second.
+      for (const build of i % 2 ? [...builds].reverse() : builds) {
         const load_before = loadavg()[0];
         const results = await run(build.server);
         results.load_average_1min = { before: round(load_before * 100) / 100, after: round(loadavg()[0] * 100) / 100 };
@@ -617,6 +618,34 @@ async function main() {
     const header = ['figure', ...builds.map((b) => b.dist)];
     const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i].length)));
     for (const row of [header, ...rows]) console.log(row.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  '));
+    if (builds.length === 2 && RUNS > 1) pairedDifferences(builds);
+  }
+}
+
+/**
+ * Two builds' figures run by run: the second's minus the first's in each round of runs (the
+ * machine's drift over minutes falls out of each difference), their mean and its standard
+ * error. A difference within two standard errors of 0 is no difference this run showed.
+ */
+function pairedDifferences([a, b]) {
+  const numberOf = (figure, run) => {
+    try {
+      const v = figure(run);
+      return typeof v === 'number' ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  console.log(`\n${b.dist} minus ${a.dist}, round by round: mean +- standard error (rounds)`);
+  for (const [name, figure] of Object.entries(HEADLINES)) {
+    const d = a.runs
+      .map((run, i) => [numberOf(figure, run), numberOf(figure, b.runs[i])])
+      .filter(([x, y]) => x !== undefined && y !== undefined)
+      .map(([x, y]) => y - x);
+    if (d.length < 2) continue;
+    const mean = d.reduce((s, x) => s + x, 0) / d.length;
+    const se = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / (d.length - 1) / d.length);
+    console.log(`${name.padEnd(40)} ${mean >= 0 ? '+' : ''}${mean.toFixed(2)} +- ${se.toFixed(2)} (${d.length})`);
   }
 }
 
