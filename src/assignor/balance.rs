@@ -14,8 +14,9 @@
 use super::load::{LoadKey, Share};
 use super::plan::{Plan, Pos};
 use crate::sort;
+use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 /// Active tasks of one subtopology on one member: stateful ones and all of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,7 +32,7 @@ pub(crate) struct Loads {
     pub total: Vec<u64>,
     /// By (subtopology, member); a pair missing runs none. Kept sparse: a group can have as
     /// many subtopologies as tasks.
-    pub by_group: HashMap<(u32, Pos), Counts>,
+    pub by_group: FxHashMap<(u32, Pos), Counts>,
 }
 
 impl Loads {
@@ -41,7 +42,7 @@ impl Loads {
         let mut loads = Loads {
             stateful: vec![0; k],
             total: vec![0; k],
-            by_group: HashMap::new(),
+            by_group: FxHashMap::default(),
         };
         for (t, owner) in (0..plan.task_count()).map(|t| (t, plan.owner(t))) {
             if let Some(o) = owner {
@@ -85,7 +86,7 @@ impl Loads {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Gains {
     /// Per subtopology, (member, units) in join order.
-    by_group: HashMap<u32, Vec<(Pos, u64)>>,
+    by_group: FxHashMap<u32, Vec<(Pos, u64)>>,
 }
 
 impl Gains {
@@ -283,7 +284,7 @@ struct Level<'p, 'a> {
     total_share: Vec<Share>,
     /// Tasks each member should run, over all subtopologies.
     total: Vec<u64>,
-    cells: HashMap<(u32, Pos), Cell>,
+    cells: FxHashMap<(u32, Pos), Cell>,
     /// The subtopologies each member has a cell of, and the members of each subtopology.
     groups_of: Vec<Vec<u32>>,
     members_of: Vec<Vec<Pos>>,
@@ -308,7 +309,7 @@ impl<'p, 'a> Level<'p, 'a> {
             cost,
             total_share: proportional_shares(capacity, tasks),
             total: vec![0; capacity.len()],
-            cells: HashMap::new(),
+            cells: FxHashMap::default(),
             groups_of: vec![Vec::new(); capacity.len()],
             members_of: vec![Vec::new(); group_tasks.len()],
             pool: vec![Vec::new(); group_tasks.len()],
@@ -783,7 +784,7 @@ impl<'p, 'a> Level<'p, 'a> {
         }
         // Each member is looked at once per subtopology: a member that cannot take it now
         // cannot later in the same search.
-        let mut looked: HashMap<u32, usize> = HashMap::new();
+        let mut looked: FxHashMap<u32, usize> = FxHashMap::default();
         let mut effort = 0;
         while let Some(u) = queue.pop_front() {
             for &g in &self.groups_of[u] {
@@ -990,7 +991,7 @@ pub(crate) fn match_receivers(
             None => rest.push(t),
         }
     }
-    let mut first: HashMap<u32, usize> = HashMap::new();
+    let mut first: FxHashMap<u32, usize> = FxHashMap::default();
     for t in rest {
         let g = plan.group(t);
         let Some(list) = gains.by_group.get_mut(&g) else {

@@ -136,7 +136,7 @@ impl<'a> Plan<'a> {
             group: Vec::with_capacity(n),
             group_sizes: Vec::new(),
         };
-        let mut numbers = std::collections::HashMap::new();
+        let mut numbers = rustc_hash::FxHashMap::default();
         for task in input.tasks {
             let next = numbers.len() as u32;
             let g = *numbers.entry(task.subtopology).or_insert(next);
@@ -161,7 +161,10 @@ impl<'a> Plan<'a> {
         for p in plan.receivers() {
             plan.receiver_zones[plan.zone_of[p]] = true;
         }
-        let mut seen = std::collections::HashSet::with_capacity(input.members.len());
+        let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(
+            input.members.len(),
+            Default::default(),
+        );
         for (pos, meta) in input.members.iter().enumerate() {
             if !seen.insert(meta.member) {
                 return Err(AssignError::DuplicateMember(meta.member));

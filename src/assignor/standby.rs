@@ -8,9 +8,10 @@
 use super::load::{fair_shares, Capacities, LoadKey, Share, WaterLevel};
 use super::plan::{Plan, Pos};
 use crate::sort;
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, VecDeque};
 
 /// The standbys of one decision while they are being placed.
 struct Standbys<'p, 'a> {
@@ -32,7 +33,7 @@ struct Standbys<'p, 'a> {
     wanted: Vec<usize>,
     /// Stateful replicas of each subtopology each member holds, counted as `load` is; a pair
     /// missing holds none.
-    group_load: HashMap<(u32, Pos), u64>,
+    group_load: FxHashMap<(u32, Pos), u64>,
     /// Replicas of each subtopology to place (held and wanted), and of all of them.
     group_units: Vec<u64>,
     units: u64,
@@ -40,12 +41,12 @@ struct Standbys<'p, 'a> {
     group_limit: Vec<u64>,
     /// Where replicas are spread over zones: each subtopology's replicas in each zone, and the
     /// capacity of each zone's receivers.
-    zone_units: HashMap<(u32, usize), u64>,
+    zone_units: FxHashMap<(u32, usize), u64>,
     /// The receivers' capacities, of each zone where replicas are spread over zones, else of
     /// all (as zone 0).
     capacities: Vec<Capacities>,
     /// Each subtopology's water level by zone, with the units it was found for.
-    levels: RefCell<HashMap<(u32, usize), (u64, WaterLevel)>>,
+    levels: RefCell<FxHashMap<(u32, usize), (u64, WaterLevel)>>,
 }
 
 impl Plan<'_> {
@@ -98,13 +99,13 @@ impl<'p, 'a> Standbys<'p, 'a> {
             limit: stateful.len() as u64,
             receivers,
             wanted: vec![0; plan.task_count()],
-            group_load: HashMap::new(),
+            group_load: FxHashMap::default(),
             group_units: plan.group_sizes().map(|_| 0).collect(),
             units: 0,
             group_limit: plan.group_sizes().map(|s| s.stateful).collect(),
-            zone_units: HashMap::new(),
+            zone_units: FxHashMap::default(),
             capacities: Vec::new(),
-            levels: RefCell::new(HashMap::new()),
+            levels: RefCell::new(FxHashMap::default()),
         };
         for &t in &stateful {
             let (owner, learner) = (plan.owner(t), plan.learner(t));
