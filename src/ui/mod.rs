@@ -103,13 +103,17 @@ pub fn app() -> Html {
                     <banner::Banner round={frame.round.clone()} at_rest={single.at_rest}
                         balanced={single.balanced} quiet={single.quiet} />
                     <protocol::ProtocolStrip round={frame.round.clone()} progress={frame.round.phase_progress(clock)} />
-                    if single.compact {
-                        <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
-                    }
-                    <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
-                        highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion} motion_switch={pg.motion()}
-                        mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
-                        zoom={pg.zoom()} />
+                    // The find box and the zoom bar stay in view while the group scrolls by,
+                    // and no further: not over the toolbars under it.
+                    <div class="group-area">
+                        if single.compact {
+                            <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
+                        }
+                        <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
+                            highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion} motion_switch={pg.motion()}
+                            mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
+                            zoom={pg.zoom()} />
+                    </div>
                     <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
                     <operations::OperationsBar operations={operations} on_action={on_action.clone()} />
                     <toolbar::Legend />
