@@ -78,11 +78,12 @@ pub const SET_ASIDE_KEY: &str = "handoff.session.v1.unreadable";
 const SAVE_WHILE_PLAYING_MS: f64 = 5_000.0;
 
 /// While playing, each panel beside the group (the log, the measures with the compare charts,
-/// the task timeline) follows the clock this often (real ms), not on every frame: ten
-/// readings a second are as many as a reader takes in, and at top speed every frame changed
-/// all of them, each change read off the history and laid out by the browser again. They
-/// take turns a third of this period apart (see [`PanelTurns`]).
-pub const PANELS_EVERY_MS: f64 = 100.0;
+/// the task timeline) follows the clock this often (real ms), not on every frame: four
+/// readings a second are as many as a reader takes in (a figure changing ten times a second
+/// is a blur), and at top speed every reading changes them, each read off the history and
+/// laid out by the browser again. They take turns a third of this period apart (see
+/// [`PanelTurns`]).
+pub const PANELS_EVERY_MS: f64 = 250.0;
 
 /// The most frames in a row the panels' turns wait for a frame in which nothing happened
 /// (at 60 frames a second, 50 ms): events come in runs (members ready one after another).

@@ -369,7 +369,7 @@ impl Playground {
     }
 
     /// What the measures panel shows, read again only at its turn (the reader acted, or a
-    /// tenth of a second of play went by).
+    /// [`super::PANELS_EVERY_MS`] of play went by).
     pub fn measures(&self) -> Rc<Measures> {
         let turn = self.turns.epoch(Panel::Measures);
         self.memos.measures.get(turn, || self.measures_now())
@@ -408,9 +408,9 @@ impl Playground {
         }
     }
 
-    /// What the log panel shows, read again only at its turn (the reader acted, or a tenth
-    /// of a second of play went by): `single` is the group as [`Playground::single`] read it
-    /// now.
+    /// What the log panel shows, read again only at its turn (the reader acted, or a
+    /// [`super::PANELS_EVERY_MS`] of play went by): `single` is the group as
+    /// [`Playground::single`] read it now.
     pub fn shown_log(&self, single: &Single) -> Rc<ShownLog> {
         let turn = self.turns.epoch(Panel::Log);
         self.memos.shown_log.get(turn, || {

@@ -190,7 +190,7 @@ test('adding a member: a learner appears, fills up, turns ready and takes over',
   );
   assert.equal(await page.$$eval('[data-member-id=S2] [data-role=learner]', (l) => l.length), 0);
   assert.equal(await page.$$eval('[data-member-id=S1] [data-role=active]', (l) => l.length), 3);
-  // While playing, the log follows the group a tenth of a second at a time.
+  // While playing, the log follows the group a quarter of a second at a time.
   await page.waitForFunction(() =>
     /S2\(assigned: \[T\d, T\d, T\d\], revoked: \[\], learning: \[\]\)/.test(document.querySelector('[data-testid=log]').textContent),
   );
@@ -340,7 +340,7 @@ test('crashing the leader: a new leader takes over after the session timeout', a
   }, null, { timeout: 20000 });
   const leader = await page.$eval('[data-testid=member][data-leader=true]', (e) => e.dataset.memberId);
   assert.equal(leader, 'S2', 'the longest-standing live member');
-  // While playing, the log follows the group a tenth of a second at a time.
+  // While playing, the log follows the group a quarter of a second at a time.
   await page.waitForFunction(() => /S2 takes over the leader from S1/.test(document.querySelector('[data-testid=log]').textContent));
 });
 
