@@ -54,10 +54,11 @@ pub fn banner(props: &BannerProps) -> Html {
             // repainted the whole page.
             if r.index.is_some() {
                 <span class="cause" data-testid="cause" title={format!("{heading} \u{00B7} {causes}")}>
-                    <span><em>{ format!("{heading} \u{00B7} ") }</em>{ causes }</span>
+                    <em>{ format!("{heading} \u{00B7} ") }</em>
+                    { causes }
                 </span>
             } else {
-                <span class="cause" data-testid="cause" title={props.quiet.clone()}><span>{ props.quiet.clone() }</span></span>
+                <span class="cause" data-testid="cause" title={props.quiet.clone()}>{ props.quiet.clone() }</span>
             }
         </div>
     }

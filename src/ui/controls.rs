@@ -33,11 +33,6 @@ pub struct TransportProps {
     pub on_action: Callback<Action>,
 }
 
-/// How many digits `n` has in base ten.
-fn digits(n: u64) -> usize {
-    n.checked_ilog10().map_or(1, |d| d as usize + 1)
-}
-
 fn seconds(ms: u64) -> String {
     format!("{}.{:03} s", ms / 1000, ms % 1000)
 }
@@ -142,21 +137,15 @@ pub fn transport(props: &TransportProps) -> Html {
                 <label for="scrubber" class="visually-hidden">{ "time" }</label>
                 <input id="scrubber" data-testid="scrubber" type="range" min="0" max={max.to_string()} step="1"
                     value={props.clock.to_string()} oninput={seek} aria-valuetext={props.position_text.clone()} />
-                // The marks move inside a box sized apart from them: the frontier moving on
-                // every frame of play lays out that box alone, not the page.
                 <div class="timeline" aria-hidden="true">
-                    <div class="rail">
-                        <Marks marks={props.marks.clone()} scale={props.scale} />
-                        <span class="frontier" style={format!("left: {:.3}%", (props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0))}
-                            title="simulated so far"></span>
-                    </div>
+                    <Marks marks={props.marks.clone()} scale={props.scale} />
+                    <span class="frontier" style={format!("left: {:.3}%", (props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0))}
+                        title="simulated so far"></span>
                 </div>
                 <ScheduleTrack schedule={props.schedule.clone()} on_action={on.clone()} />
             </div>
             <div class="readout" aria-live="off">
-                // As wide as the scrubber's end has digits, so that the clock's number changing
-                // on every frame lays out its own box alone.
-                <span title="virtual time"><b><span data-testid="clock" class="clock" style={format!("width: {}ch", digits(max))}>{ props.clock }</span></b>{ " ms" }</span>
+                <span title="virtual time"><b><span data-testid="clock">{ props.clock }</span></b>{ " ms" }</span>
                 <span class="term" title={crate::playground::glossary::define("generation").unwrap_or_default()}>
                     { "generation " }<b data-testid="generation">{ props.generation }</b>
                 </span>

@@ -28,14 +28,12 @@ pub fn protocol_strip(props: &ProtocolProps) -> Html {
     };
     // Both steps with a duration keep their track, hidden while it is not theirs: a track
     // coming and going changed the steps' children, and Yew rebuilt their spans in place.
-    // The dot moves on a rail inside the track, a box sized apart from it: the dot moving
-    // on every frame of a round lays out the track alone, not the page.
     let dot = |step: PhaseView| {
         let on = r.phase == step;
         let left = if on { progress * 100.0 } else { 0.0 };
         html! {
             <span class={classes!("track", (!on).then_some("off"))} aria-hidden="true">
-                <span class="rail"><span class="dot" style={format!("left: {:.1}%", left)}></span></span>
+                <span class="dot" style={format!("left: {:.1}%", left)}></span>
             </span>
         }
     };
@@ -56,7 +54,7 @@ pub fn protocol_strip(props: &ProtocolProps) -> Html {
                 <b>{ title }</b>
                 if !r.cause_labels.is_empty() {
                     <span class="causes" data-testid="protocol-causes" title={r.cause_labels.join(", ")}>
-                        <span>{ for r.cause_labels.iter().map(|c| html! { <span class="cause-chip">{ c }</span> }) }</span>
+                        { for r.cause_labels.iter().map(|c| html! { <span class="cause-chip">{ c }</span> }) }
                     </span>
                 }
             </div>
