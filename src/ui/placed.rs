@@ -100,7 +100,9 @@ fn paint(refs: &Refs, painter: &Rc<RefCell<Painter>>) {
     });
 }
 
-/// Draws the canvases again on every scroll of the page or of anything in it.
+/// Draws the canvases again on every scroll of the page or of a box holding the group (not
+/// of the log following its round: the group did not move, and reading where it is would
+/// lay the page out there and then).
 #[hook]
 fn use_redraw_on_scroll(refs: &Refs, painter: &Rc<RefCell<Painter>>) {
     let (refs, painter) = (refs.clone(), painter.clone());
@@ -111,7 +113,12 @@ fn use_redraw_on_scroll(refs: &Refs, painter: &Rc<RefCell<Painter>>) {
         };
         let document = web_sys::window().and_then(|w| w.document());
         let listener = document.map(|document| {
-            EventListener::new_with_options(&document, "scroll", options, move |_| {
+            EventListener::new_with_options(&document, "scroll", options, move |e| {
+                let scrolled = e.target().and_then(|t| t.dyn_into::<Element>().ok());
+                let group = refs.group.cast::<web_sys::Node>();
+                if scrolled.is_some_and(|box_| !box_.contains(group.as_ref())) {
+                    return;
+                }
                 painter.borrow_mut().drawing.seen.scrolled();
                 paint(&refs, &painter);
             })
