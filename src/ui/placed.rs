@@ -454,10 +454,12 @@ fn tile_keys(
 }
 
 /// The group laid out (and its zoom), and a number that changes with the layout: laid out
-/// again only when the frame's shape, the room or the zoom changes, not on every frame.
+/// again only when the frame's shape, the room or the zoom changes, not on every frame. A
+/// layout that comes out as before keeps its number and scene (the overview's tiles do not
+/// move when a card's marks would need another row), so nothing is drawn again for it.
 #[hook]
 fn use_layout(props: &PlacedProps, width: f64, room: f64) -> (Rc<Scene>, Option<Zoom>, u64) {
-    let layouts = use_mut_ref(|| 0u64);
+    let last = use_mut_ref(|| (Rc::new(Scene::default()), None::<Zoom>, 0u64));
     let depends = (
         Shape::of(&props.cards, props.unowned.len(), props.content),
         (width, room),
@@ -466,8 +468,11 @@ fn use_layout(props: &PlacedProps, width: f64, room: f64) -> (Rc<Scene>, Option<
     );
     let laid = use_memo(depends, |_| {
         let (scene, zoom) = laid_out(props, width, room);
-        *layouts.borrow_mut() += 1;
-        (Rc::new(scene), zoom, *layouts.borrow())
+        let mut last = last.borrow_mut();
+        if *last.0 != scene || last.1 != zoom || last.2 == 0 {
+            *last = (Rc::new(scene), zoom, last.2 + 1);
+        }
+        last.clone()
     });
     (laid.0.clone(), laid.1, laid.2)
 }
