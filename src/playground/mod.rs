@@ -49,6 +49,7 @@ use crate::playground::link::{SavedSession, TourPosition, ViewMode};
 use crate::playground::session::Session;
 use crate::presets::PRESETS;
 use crate::views::scene::{Centre, Zoom};
+use crate::views::travel::travel_ms;
 
 /// What the page's error line shows until it is dismissed or fixed.
 #[derive(Clone, Debug, PartialEq)]
@@ -316,10 +317,12 @@ impl Playground {
     pub fn motion(&self) -> bool {
         self.motion
     }
-    /// The last change moved the clock a little (playing, stepping, acting), so moved chips
-    /// are animated; a scrub or a load jumps, and chips are simply redrawn.
-    pub fn continuous(&self) -> bool {
-        self.continuous
+    /// How long a task that changes hands travels, in ms of real time: scaled with the speed
+    /// ([`travel_ms`]); `None` when nothing travels: the motion switch is off, or the last
+    /// change jumped (a scrub or a load) instead of moving the clock a little (playing,
+    /// stepping, acting).
+    pub fn travel_ms(&self) -> Option<u32> {
+        (self.motion && self.continuous).then(|| travel_ms(self.speed))
     }
     /// Compact chrome for embedding in docs; nothing is saved.
     pub fn embed(&self) -> bool {

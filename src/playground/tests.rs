@@ -294,6 +294,31 @@ fn playing_moves_the_clock_by_real_time_times_the_speed() {
     assert_eq!(pg.speed(), 16.0, "speeds are clamped to those offered");
 }
 
+#[test]
+fn chips_travel_while_the_story_moves_on_for_a_time_scaled_with_the_speed() {
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::Playback(Playback::Play(true)));
+    pg.act(Action::Playback(Playback::Frame(1_000.0)));
+    pg.act(Action::Playback(Playback::Frame(1_016.0)));
+    assert_eq!(pg.travel_ms(), Some(300), "playing at 1x");
+    pg.act(Action::Playback(Playback::Speed(16.0)));
+    pg.act(Action::Playback(Playback::Frame(1_033.0)));
+    assert_eq!(pg.travel_ms(), Some(100), "playing at 16x");
+    pg.act(Action::Playback(Playback::Seek(9_000)));
+    assert_eq!(
+        pg.travel_ms(),
+        None,
+        "a jump: chips are drawn where they are"
+    );
+    pg.act(Action::Playback(Playback::Play(true)));
+    pg.act(Action::Playback(Playback::Frame(2_000.0)));
+    pg.act(Action::Playback(Playback::Frame(2_016.0)));
+    assert_eq!(pg.travel_ms(), Some(100));
+    pg.act(Action::Preference(Preference::Motion(false)));
+    pg.act(Action::Playback(Playback::Frame(2_033.0)));
+    assert_eq!(pg.travel_ms(), None, "the motion switch off");
+}
+
 /// Checks that a task timeline has every task once, grouped by the member running it at the
 /// end (in join order, tasks nobody runs last), in task order within a group, each group
 /// named on its first row. Returns how many tasks nobody runs at the end.

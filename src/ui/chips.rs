@@ -18,9 +18,6 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use web_sys::{CanvasPattern, CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
-/// How long a chip travels, in ms of real time.
-const TRAVEL_MS: f64 = 300.0;
-
 /// A chip's identity across frames: its task, its role, and (for a replica) its member; an
 /// active keeps its identity when it changes hands, so that it travels.
 type Key = (u32, ChipRole, u32);
@@ -55,8 +52,8 @@ pub struct Shown {
     pub highlight: Vec<String>,
     /// The dark theme.
     pub dark: bool,
-    /// Chips travel when they move.
-    pub motion: bool,
+    /// How long a chip that moves travels, in ms (none: it is simply drawn where it is).
+    pub travel_ms: Option<f64>,
 }
 
 /// The group's canvas: what it shows and what it keeps between frames, so that a scroll or
@@ -91,7 +88,7 @@ impl Drawing {
     /// What a new render of the page shows.
     pub fn show(&mut self, shown: Shown) {
         // A jump (a scrub, a load) or motion turned off: chips are simply drawn where they are.
-        if !shown.motion {
+        if shown.travel_ms.is_none() {
             self.flights.clear();
             self.travels.clear();
         }
@@ -105,18 +102,18 @@ impl Drawing {
     fn travel(&mut self, now: f64) -> bool {
         let s = &self.shown;
         // Nothing travels without motion: where tasks are is not even read.
-        if !s.motion {
+        let Some(travel_ms) = s.travel_ms else {
             self.places.clear();
             self.travels.clear();
             return false;
-        }
+        };
         let places = places(&s.scene, &s.cards, &s.unowned, s.names.len());
         if !self.places.is_empty() && !places.is_empty() {
             let started = moves(&self.places, &places).into_iter().map(|m| (m, now));
             self.travels.extend(started);
         }
         self.places = places;
-        self.travels.retain(|(_, start)| now - start < TRAVEL_MS);
+        self.travels.retain(|(_, start)| now - start < travel_ms);
         !self.travels.is_empty()
     }
 }
@@ -183,6 +180,7 @@ impl Drawing {
         let mut placed = HashMap::with_capacity(self.shown.scene.chips.len());
         let mut out = Vec::with_capacity(self.shown.scene.chips.len());
         let mut moving = false;
+        let travel_ms = self.shown.travel_ms.unwrap_or(0.0);
         for b in &self.shown.scene.chips {
             let Some((chip, member)) = chip_of(&self.shown.cards, &self.shown.unowned, b) else {
                 continue;
@@ -196,15 +194,15 @@ impl Drawing {
                     member
                 },
             );
-            let shown = |f: &Flight| f.from.toward(&b.rect, ease((now - f.start) / TRAVEL_MS));
-            if let (true, Some(&was)) = (self.shown.motion, self.placed.get(&key)) {
+            let shown = |f: &Flight| f.from.toward(&b.rect, ease((now - f.start) / travel_ms));
+            if let (true, Some(&was)) = (self.shown.travel_ms.is_some(), self.placed.get(&key)) {
                 if (was.x - b.rect.x).abs() > 1.0 || (was.y - b.rect.y).abs() > 1.0 {
                     let from = self.flights.get(&key).map_or(was, shown);
                     self.flights.insert(key, Flight { from, start: now });
                 }
             }
             let at = match self.flights.get(&key) {
-                Some(f) if now - f.start < TRAVEL_MS => {
+                Some(f) if now - f.start < travel_ms => {
                     moving = true;
                     shown(f)
                 }
@@ -481,13 +479,12 @@ fn draw_travels(
     c: &Colours,
 ) {
     let shown = !d.travels.is_empty();
-    if !shown && !d.travelled {
-        return;
+    if shown != d.travelled {
+        d.travelled = shown;
+        let _ = motion
+            .style()
+            .set_property("display", if shown { "block" } else { "none" });
     }
-    d.travelled = shown;
-    let _ = motion
-        .style()
-        .set_property("display", if shown { "block" } else { "none" });
     if !shown {
         return;
     }
@@ -498,8 +495,9 @@ fn draw_travels(
     ctx.set_stroke_style_str(c.ink);
     ctx.set_line_width(1.0);
     ctx.begin_path();
+    let travel_ms = d.shown.travel_ms.unwrap_or(1.0);
     for (m, start) in &d.travels {
-        let r = m.from.toward(&m.to, ease((now - start) / TRAVEL_MS));
+        let r = m.from.toward(&m.to, ease((now - start) / travel_ms));
         ctx.rect(r.x, r.y, r.w, r.h);
     }
     ctx.fill();

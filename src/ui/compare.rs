@@ -30,8 +30,8 @@ pub struct CompareProps {
     pub charts: Rc<Charts>,
     /// The lane the per-lane charts show.
     pub chart_lane: usize,
-    /// Animate chips that move.
-    pub motion: bool,
+    /// How long a chip that moves travels, in ms (none: it is simply drawn where it is).
+    pub travel_ms: Option<u32>,
     /// Tasks as small marks (a large group).
     pub mini: bool,
     /// Task names, for the marks.
@@ -105,7 +105,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                             </h2>
                             <p class="waiting" title={figures.clone()}>{ figures }</p>
                             <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
-                                motion={props.motion} small=true mini={props.mini} names={props.names.clone()}
+                                travel_ms={props.travel_ms} small=true mini={props.mini} names={props.names.clone()}
                                 restart={props.operations.restart} dark={props.dark}
                                 label={format!("members under {}", s.name())} />
                         </section>

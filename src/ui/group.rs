@@ -310,9 +310,8 @@ pub struct GroupProps {
     pub highlight: Vec<String>,
     /// Carries out an action (a command here).
     pub on_action: Callback<Action>,
-    /// Animate chips that move.
-    #[prop_or(true)]
-    pub motion: bool,
+    /// How long a chip that moves travels, in ms (none: it is simply drawn where it is).
+    pub travel_ms: Option<u32>,
     /// The reader's motion switch is on: a change of zoom travels.
     #[prop_or_default]
     pub motion_switch: bool,
@@ -429,7 +428,7 @@ pub fn group_view(props: &GroupProps) -> Html {
     };
     html! {
         <PlacedGroup cards={props.cards.clone()} unowned={props.unowned.clone()} highlight={props.highlight.clone()}
-            on_action={props.on_action.clone()} small={props.small} content={content} motion={props.motion}
+            on_action={props.on_action.clone()} small={props.small} content={content} travel_ms={props.travel_ms}
             motion_switch={props.motion_switch} names={props.names.clone()} label={props.label.clone()} restart={props.restart} dark={props.dark}
             zoom={props.zoom.clone()} />
     }

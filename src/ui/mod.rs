@@ -80,7 +80,7 @@ pub fn app() -> Html {
     let session = pg.session();
     let clock = session.clock();
     let comparing = pg.comparing();
-    let motion = pg.motion() && pg.continuous();
+    let travel_ms = pg.travel_ms();
     let dark = pg.theme() == Theme::Dark;
     // The single view's data is read even when comparing: the transport and banner use it.
     let single = pg.single();
@@ -91,7 +91,7 @@ pub fn app() -> Html {
         html! {
             <main id="stage" class="body compare">
                 <compare::CompareView lanes={pg.lanes(&single)} clock={clock} toolbar={single.toolbar.clone()}
-                    charts={pg.charts()} chart_lane={pg.chart_lane()} motion={motion} mini={single.compact} names={pg.task_names()} dark={dark}
+                    charts={pg.charts()} chart_lane={pg.chart_lane()} travel_ms={travel_ms} mini={single.compact} names={pg.task_names()} dark={dark}
                     operations={operations} on_action={on_action.clone()} />
             </main>
         }
@@ -110,7 +110,7 @@ pub fn app() -> Html {
                             <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
                         }
                         <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
-                            highlight={single.highlight.clone()} on_action={on_action.clone()} motion={motion} motion_switch={pg.motion()}
+                            highlight={single.highlight.clone()} on_action={on_action.clone()} travel_ms={travel_ms} motion_switch={pg.motion()}
                             mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
                             zoom={pg.zoom()} />
                     </div>

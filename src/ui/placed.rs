@@ -38,10 +38,10 @@ pub struct PlacedProps {
     pub small: bool,
     /// Chips, or marks for a large group.
     pub content: Content,
-    /// Chips travel when they move.
-    pub motion: bool,
-    /// The reader's motion switch is on: a change of zoom travels (`motion` also needs the
-    /// story to move on continuously, which a zoom does not).
+    /// How long a chip that moves travels, in ms (none: it is simply drawn where it is).
+    pub travel_ms: Option<u32>,
+    /// The reader's motion switch is on: a change of zoom travels (`travel_ms` also needs
+    /// the story to move on continuously, which a zoom does not).
     pub motion_switch: bool,
     /// Task names, for the marks.
     pub names: Rc<Vec<String>>,
@@ -541,7 +541,7 @@ pub fn placed_group(props: &PlacedProps) -> Html {
         names: props.names.clone(),
         highlight: props.highlight.clone(),
         dark: props.dark,
-        motion: props.motion,
+        travel_ms: props.travel_ms.map(f64::from),
     };
     use_drawing(&refs, &painter, shown);
     let hover = use_state_eq(|| None::<Hover>);

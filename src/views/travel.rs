@@ -89,6 +89,16 @@ pub fn places(scene: &Scene, cards: &[Card], unowned: &[Chip], tasks: usize) -> 
     out
 }
 
+/// How long a task's travel lasts at 1x, in ms of real time.
+const TRAVEL_AT_1X_MS: f64 = 300.0;
+
+/// How long a task's travel lasts in real time when the story plays at `speed`: 300 ms at
+/// 1x, scaled with the speed (a faster story's moves land before its next ones set off),
+/// but never under 100 ms, six frames still seen moving, nor over 1.2 s in slow motion.
+pub fn travel_ms(speed: f64) -> u32 {
+    (TRAVEL_AT_1X_MS / speed).clamp(100.0, 1_200.0).round() as u32
+}
+
 /// The tasks that changed holder from `before` to `after` (a task appearing or leaving the
 /// group does not travel).
 pub fn moves(before: &[Option<Place>], after: &[Option<Place>]) -> Vec<Move> {
@@ -170,5 +180,18 @@ mod tests {
         let cards = [card(0, &[0])];
         let scene = Scene::of(&cards, 0, Density::Cards, Content::Chips, 800.0);
         assert!(places(&scene, &cards, &[], 1).is_empty());
+    }
+
+    #[test]
+    fn a_travel_lasts_300_ms_at_1x_and_scales_with_the_speed_within_bounds() {
+        assert_eq!(travel_ms(1.0), 300);
+        assert_eq!(travel_ms(2.0), 150);
+        assert_eq!(travel_ms(0.5), 600);
+        assert_eq!(travel_ms(16.0), 100, "still seen moving at the top speed");
+        assert_eq!(travel_ms(0.25), 1_200);
+        let speeds = crate::playground::SPEEDS;
+        assert!(speeds
+            .windows(2)
+            .all(|w| travel_ms(w[0]) >= travel_ms(w[1])));
     }
 }
