@@ -521,16 +521,7 @@ pub fn placed_group(props: &PlacedProps) -> Html {
         Content::Bars => tiles(&props.cards),
         Content::Chips | Content::Marks => Default::default(),
     };
-    // The same words as the last render keep their Rc: the tiles' elements are then not
-    // written again on a frame of replay.
-    let last_views = use_mut_ref(|| Rc::new(Vec::<TileView>::new()));
-    let views = {
-        let mut last = last_views.borrow_mut();
-        if **last != views {
-            *last = Rc::new(views);
-        }
-        last.clone()
-    };
+    let views = Rc::new(views);
     let shown = Shown {
         scene: scene.clone(),
         layout,
