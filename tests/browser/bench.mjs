@@ -35,30 +35,17 @@ import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync } from 'n
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE, HUGE } from './harness.mjs';
+import {
+  serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE, HUGE,
+  percentile, mainThreadEvents, frameTasks, meanAndError,
+} from './harness.mjs';
 
 const DISTS = (process.env.DIST || 'dist').split(',');
 const RUNS = Number(process.env.BENCH_RUNS || 1);
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',') : null;
 
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 const round = (x) => Math.round(x * 10) / 10;
 const two = (x) => Math.round(x * 100) / 100;
-
-/**
- * Stops the page's trace and returns the complete events (`ph` X) of its renderer's main
- * thread, with their wall (`dur`) and CPU (`tdur`) durations in microseconds.
- */
-async function mainThreadEvents(browser) {
-  const trace = JSON.parse((await browser.stopTracing()).toString());
-  const events = trace.traceEvents || trace;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  return events.filter((e) => e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid);
-}
 
 /**
  * Plays for `seconds` (or until the playground pauses itself at rest) and measures the
@@ -95,22 +82,6 @@ async function playFor(browser, page, seconds) {
     frame_task_cpu_p95_ms: round(percentile(frameCpu, 95)),
     frame_tasks_over_8ms_percent: round((100 * frameCpu.filter((d) => d > 8).length) / Math.max(1, frameCpu.length)),
   };
-}
-
-/**
- * The tasks that ran an animation frame (the playground's frame and the browser's rendering
- * of it): whether the slow tasks are a few rounds or a broad share of every frame.
- */
-function frameTasks(runs, events) {
-  const fired = events.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts);
-  let i = 0;
-  return runs
-    .filter((r) => r.tdur !== undefined)
-    .sort((a, b) => a.ts - b.ts)
-    .filter((r) => {
-      while (i < fired.length && fired[i] < r.ts) i++;
-      return i < fired.length && fired[i] <= r.ts + r.dur;
-    });
 }
 
 /** A 60 Hz display's frame, in ms. */
@@ -643,9 +614,7 @@ function pairedDifferences([a, b]) {
       .filter(([x, y]) => x !== undefined && y !== undefined)
       .map(([x, y]) => y - x);
     if (d.length < 2) continue;
-    const mean = d.reduce((s, x) => s + x, 0) / d.length;
-    const se = Math.sqrt(d.reduce((s, x) => s + (x - mean) ** 2, 0) / (d.length - 1) / d.length);
-    console.log(`${name.padEnd(40)} ${mean >= 0 ? '+' : ''}${mean.toFixed(2)} +- ${se.toFixed(2)} (${d.length})`);
+    console.log(`${name.padEnd(40)} ${meanAndError(d)} (${d.length})`);
   }
 }
 

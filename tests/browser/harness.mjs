@@ -158,6 +158,49 @@ export const HUGE = scaleOut(950, 1000, 10000, {
   ],
 });
 
+/** The value at percentile `p` (0 to 100) of `values`. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Stops the page's trace and returns the complete events (`ph` X) of its renderer's main
+ * thread, with their wall (`dur`) and CPU (`tdur`) durations in microseconds.
+ */
+export async function mainThreadEvents(browser) {
+  const trace = JSON.parse((await browser.stopTracing()).toString());
+  const events = trace.traceEvents || trace;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  return events.filter((e) => e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid);
+}
+
+/**
+ * The tasks that ran an animation frame (the playground's frame and the browser's rendering
+ * of it): whether the slow tasks are a few rounds or a broad share of every frame.
+ */
+export function frameTasks(runs, events) {
+  const fired = events.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts);
+  let i = 0;
+  return runs
+    .filter((r) => r.tdur !== undefined)
+    .sort((a, b) => a.ts - b.ts)
+    .filter((r) => {
+      while (i < fired.length && fired[i] < r.ts) i++;
+      return i < fired.length && fired[i] <= r.ts + r.dur;
+    });
+}
+
+/**
+ * The mean of paired differences `xs` and its standard error, written `+0.12 +- 0.05 ms`: a
+ * difference within two standard errors of 0 is no difference the runs showed.
+ */
+export function meanAndError(xs) {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const error = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, xs.length - 1) / xs.length);
+  return `${mean >= 0 ? '+' : ''}${mean.toFixed(2)} +- ${error.toFixed(2)}`;
+}
+
 /**
  * What every browser test file shares: one server for dist/ (or $DIST) and one browser for the
  * file; after each test its pages are closed, and the test fails if one reported a problem

@@ -9,7 +9,9 @@
 // alike for both builds, so a change of a few tenths of a millisecond shows, where the rounds
 // of bench.mjs (minutes apart) drift by more. `CSS` is added to the second build's pages only:
 // an upper bound of what a part of the page costs, hidden. Measurements, not tests.
-import { serve, launch, openPage, importScenario, HEAVY } from './harness.mjs';
+import {
+  serve, launch, openPage, importScenario, HEAVY, percentile, mainThreadEvents, frameTasks, meanAndError,
+} from './harness.mjs';
 
 const DISTS = (process.env.DIST || '').split(',');
 if (DISTS.length !== 2) {
@@ -44,23 +46,16 @@ async function run(dist, css) {
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   await page.click('[data-testid=play]');
   await page.waitForTimeout(SECONDS * 1000);
-  const trace = JSON.parse((await browser.stopTracing()).toString());
+  const own = await mainThreadEvents(browser);
   await page.close();
-  const events = trace.traceEvents || trace;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  const own = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
   const tasks = own.filter((e) => e.name === 'RunTask' && e.dur >= 50 && e.tdur !== undefined);
-  const fired = own.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts);
   const cpu = (e) => (e.tdur ?? e.dur) / 1000;
-  const sorted = (xs) => xs.sort((a, b) => a - b);
-  const frames = sorted(tasks.filter((t) => fired.some((f) => f >= t.ts && f <= t.ts + t.dur)).map(cpu));
-  const all = sorted(tasks.map(cpu));
-  const p95 = (xs) => xs[Math.floor(xs.length * 0.95)];
+  const frames = frameTasks(tasks, own).map(cpu);
   const stage = (names) => own.filter((e) => names.includes(e.name)).reduce((a, e) => a + cpu(e), 0) / frames.length;
   return {
     'frame tasks, mean': frames.reduce((a, b) => a + b, 0) / frames.length,
-    'frame tasks, p95': p95(frames),
-    'all tasks, p95': p95(all),
+    'frame tasks, p95': percentile(frames, 95),
+    'all tasks, p95': percentile(tasks.map(cpu), 95),
     'style a frame': stage(['UpdateLayoutTree']),
     'layout a frame': stage(['Layout']),
     'paint a frame': stage(['PrePaint', 'Paint']),
@@ -78,10 +73,6 @@ for (let k = 0; k < PAIRS; k++) {
   console.log(`pair ${k + 1}: frame tasks' mean ${a['frame tasks, mean'].toFixed(2)} -> ${second['frame tasks, mean'].toFixed(2)} ms, all tasks' p95 ${a['all tasks, p95'].toFixed(2)} -> ${second['all tasks, p95'].toFixed(2)} ms`);
 }
 console.log(`${DISTS[1]}${CSS ? ` with ${CSS}` : ''} minus ${DISTS[0]}, ${PAIRS} pairs of ${SECONDS} s: mean +- standard error`);
-for (const [name, xs] of Object.entries(differences)) {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length - 1));
-  console.log(`${name.padEnd(28)} ${mean >= 0 ? '+' : ''}${mean.toFixed(2)} +- ${(sd / Math.sqrt(xs.length)).toFixed(2)} ms`);
-}
+for (const [name, xs] of Object.entries(differences)) console.log(`${name.padEnd(28)} ${meanAndError(xs)} ms`);
 await browser.close();
 process.exit(0);
