@@ -5,7 +5,6 @@
 //! The crate is layered; each layer uses only those above it in this list:
 //!
 //! ```text
-//! sort       stable sorts that compile to one copy per element type
 //! model      the vocabulary: tasks, members, config, join metadata, assignments, commands
 //! format     the JSON files people write (scenario, assign input) read into the model
 //! assignor   the leader's decision: a pure function of the join metadata
@@ -37,7 +36,6 @@ pub mod model;
 pub mod playground;
 pub mod presets;
 pub mod report;
-pub mod sort;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod views;

@@ -13,7 +13,6 @@
 
 use super::load::{LoadKey, Share};
 use super::plan::{Plan, Pos};
-use crate::sort;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -368,7 +367,7 @@ impl<'p, 'a> Level<'p, 'a> {
         for cell in self.cells.values_mut().filter(|c| !c.carried) {
             cell.target = cell.count;
             let cost = self.cost;
-            sort::by_key(&mut cell.movable, |&t| (cost[t], Reverse(t)));
+            cell.movable.sort_by_key(|&t| (cost[t], Reverse(t)));
         }
         self.shed_excess();
         self.place_pool();
@@ -502,9 +501,7 @@ impl<'p, 'a> Level<'p, 'a> {
             .receivers()
             .filter(|&v| self.can_take(group, v))
             .collect();
-        sort::by_key(&mut takers, |&v| {
-            (LoadKey::new(self.total[v], self.capacity[v]), v)
-        });
+        takers.sort_by_key(|&v| (LoadKey::new(self.total[v], self.capacity[v]), v));
         for &v in takers.iter().take(TRIED) {
             self.give(group, v);
             if self.total[v] <= self.total_share[v].hi
@@ -845,7 +842,7 @@ impl<'p, 'a> Level<'p, 'a> {
                 }
             }
         }
-        sort::ascending(&mut out);
+        out.sort();
         out
     }
 
@@ -944,9 +941,9 @@ impl Rebalance {
     }
 
     fn sorted(mut self) -> Rebalance {
-        sort::ascending(&mut self.moving);
+        self.moving.sort();
         for list in self.gains.by_group.values_mut() {
-            sort::ascending(list);
+            list.sort();
         }
         self
     }

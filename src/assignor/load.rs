@@ -2,7 +2,6 @@
 //! some units of work, and a heap of the least loaded members.
 
 use super::plan::Pos;
-use crate::sort;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
@@ -91,7 +90,7 @@ pub(crate) struct Capacities(Vec<(u64, u64)>);
 impl Capacities {
     pub fn of(capacities: impl Iterator<Item = u64>) -> Capacities {
         let mut all: Vec<u64> = capacities.filter(|&c| c > 0).collect();
-        sort::ascending(&mut all);
+        all.sort();
         let mut classes: Vec<(u64, u64)> = Vec::new();
         for c in all.into_iter().rev() {
             match classes.last_mut() {

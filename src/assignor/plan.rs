@@ -7,7 +7,6 @@ use super::load::{compare_load, fair_shares, LeastLoaded, LoadKey, Share};
 use super::measure::zones_in_use;
 use super::{AssignError, AssignInput};
 use crate::model::{Assignment, MemberAssignment, TaskId};
-use crate::sort;
 
 /// A position in the input's member list (join order); the leader is 0.
 pub(crate) type Pos = usize;
@@ -365,7 +364,7 @@ impl<'a> Plan<'a> {
                 (best.is_none(), best, !self.stateful(t), self.group(t), t)
             })
             .collect();
-        sort::ascending(&mut orphans);
+        orphans.sort();
         orphans.into_iter().map(|(.., t)| t).collect()
     }
 
@@ -498,7 +497,7 @@ impl<'a> Plan<'a> {
             )
             .map(|p| self.zone_of[p])
             .collect();
-        sort::ascending(&mut zones);
+        zones.sort();
         zones.dedup();
         zones
     }
@@ -575,7 +574,7 @@ impl<'a> Plan<'a> {
 
     /// A task's standby holders, all at once (kept in order).
     pub fn set_standbys(&mut self, task: usize, mut holders: Vec<Pos>) {
-        sort::ascending(&mut holders);
+        holders.sort();
         holders.dedup();
         self.standbys[task] = holders;
     }
@@ -627,7 +626,7 @@ impl<'a> Plan<'a> {
                 .copied()
                 .filter(|t| self.owner[t.index()] != Some(pos))
                 .collect();
-            sort::ascending(&mut before);
+            before.sort();
             before.dedup();
             a.revoked = before;
         }

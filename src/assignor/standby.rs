@@ -7,7 +7,6 @@
 
 use super::load::{fair_shares, Capacities, LoadKey, Share, WaterLevel};
 use super::plan::{Plan, Pos};
-use crate::sort;
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -127,7 +126,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                 .copied()
                 .filter(|&p| is_receiver[p] && Some(p) != owner && Some(p) != learner)
                 .collect();
-            sort::by_key(&mut kept, |&p| (plan.lag(t, p).unwrap_or(u64::MAX), p));
+            kept.sort_by_key(|&p| (plan.lag(t, p).unwrap_or(u64::MAX), p));
             kept.truncate(wanted);
             for p in standbys.spread_over_zones(t, kept) {
                 standbys.add(t, p);
@@ -213,7 +212,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .filter(|&p| Some(p) != without)
             .map(|p| plan.zone_of[p])
             .collect();
-        sort::ascending(&mut zones);
+        zones.sort();
         zones.dedup();
         zones
     }
@@ -437,7 +436,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .map(|&(t, lag)| (lag, t.index()))
             .filter(|&(_, t)| plan.stateful(t) && !self.holds(t, to))
             .collect();
-        sort::ascending(&mut held);
+        held.sort();
         held.into_iter().find_map(|(_, t)| {
             self.of_task[t]
                 .iter()
@@ -496,7 +495,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .copied()
             .filter(|&q| self.room(q) > 0)
             .collect();
-        sort::by_key(&mut with_room, |&q| (self.key(q), q));
+        with_room.sort_by_key(|&q| (self.key(q), q));
         for q in with_room {
             while self.room(q) > 0
                 && self
@@ -519,7 +518,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
         if short.is_empty() {
             return;
         }
-        sort::by_key(&mut short, |&q| (self.key(q), q));
+        short.sort_by_key(|&q| (self.key(q), q));
         let mut donors: BinaryHeap<(LoadKey, Reverse<Pos>)> = self
             .receivers
             .iter()
@@ -614,7 +613,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
             .filter(|&(&(g, p), &load)| !plan.leaving(p) && load > self.group_share(g, p).hi)
             .map(|(&key, _)| key)
             .collect();
-        sort::ascending(&mut givers);
+        givers.sort();
         for (g, p) in givers {
             while self.group_load(g, p) > self.group_share(g, p).hi {
                 let mut takers: Vec<Pos> = self
@@ -623,9 +622,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                     .copied()
                     .filter(|&q| q != p && self.group_load(g, q) < self.group_share(g, q).hi)
                     .collect();
-                sort::by_key(&mut takers, |&q| {
-                    (Reverse(self.group_room(g, q)), self.key(q), q)
-                });
+                takers.sort_by_key(|&q| (Reverse(self.group_room(g, q)), self.key(q), q));
                 if !takers.into_iter().any(|q| self.hand_over(g, p, q)) {
                     break;
                 }
@@ -651,7 +648,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                         .copied()
                         .filter(|&p| p != q && self.group_load(g, p) > self.group_share(g, p).lo)
                         .collect();
-                    sort::by_key(&mut donors, |&p| {
+                    donors.sort_by_key(|&p| {
                         (
                             LoadKey::new(self.group_load(g, p), plan.capacity(p)),
                             Reverse(p),
@@ -721,7 +718,7 @@ impl<'p, 'a> Standbys<'p, 'a> {
                         && most[group(q)].is_some_and(|p| self.too_far_apart(p, q))
                 })
                 .collect();
-            sort::by_key(&mut takers, |&q| (self.key(q), q));
+            takers.sort_by_key(|&q| (self.key(q), q));
             let moved = takers
                 .into_iter()
                 .any(|q| self.chain_to(q, |s, p| group(p) == group(q) && s.too_far_apart(p, q)));

@@ -8,7 +8,6 @@ use crate::assignor::{self, AssignInput};
 use crate::model::{
     Assignment, HandoffMode, JoinMetadata, MemberAssignment, MemberId, Strategy, TaskId, TaskInfo,
 };
-use crate::sort;
 
 /// Why a rebalance round runs. Its one-word kind (`member_joined`, ...) is what the JSON log
 /// and the UI use.
@@ -164,7 +163,7 @@ impl Engine {
                 member.in_group && member.status.alive()
             })
             .collect();
-        sort::by_key(&mut ids, |m| (self.members[m.index()].joined_at, *m));
+        ids.sort_by_key(|m| (self.members[m.index()].joined_at, *m));
         ids
     }
 

@@ -22,7 +22,6 @@ pub mod restart;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
-use crate::sort;
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
 use member::{Member, MemberStatus, Store};
@@ -613,7 +612,7 @@ impl Engine {
                 read.extend_from_slice(&member.active);
             }
         }
-        sort::ascending(&mut read);
+        read.sort();
         read.dedup();
         read
     }

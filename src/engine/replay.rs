@@ -6,7 +6,6 @@
 
 use super::Engine;
 use crate::model::{MemberId, TaskId};
-use crate::sort;
 
 /// Lags closer than this to a threshold have reached it (float noise on millions of records).
 pub(crate) const EPSILON: f64 = 1e-6;
@@ -61,7 +60,7 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
         }
     };
     let mut order: Vec<usize> = (0..replays.len()).collect();
-    sort::by(&mut order, |&a, &b| {
+    order.sort_by(|&a, &b| {
         demand(&replays[a])
             .total_cmp(&demand(&replays[b]))
             .then(a.cmp(&b))

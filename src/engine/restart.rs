@@ -21,7 +21,6 @@ use super::coordinator::{Cause, Phase, RoundInProgress};
 use super::member::{Absence, MemberStatus, Store};
 use super::{Engine, Event, EventKind, Timer};
 use crate::model::MemberId;
-use crate::sort;
 
 /// A rolling restart under way: the members still to restart, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +44,7 @@ impl Engine {
     /// Every zone some member was ever in, sorted.
     pub fn zones(&self) -> Vec<String> {
         let mut zones: Vec<String> = self.members.iter().filter_map(|m| m.zone.clone()).collect();
-        sort::ascending(&mut zones);
+        zones.sort();
         zones.dedup();
         zones
     }

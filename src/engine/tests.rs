@@ -7,7 +7,6 @@ use super::coordinator::{Cause, Phase, Round};
 use super::member::MemberStatus;
 use super::{CommandError, Engine, Event, EventKind};
 use crate::model::{Command, MemberId, MemberSpec, Scenario, TaskId};
-use crate::sort;
 
 /// Three members running five tasks (S1: T1 T2, S2: T3 T4, S3: T5), 10,000 records each,
 /// restored at 10,000 records/s, no writes; rounds of 500 ms, sessions of 10 s.
@@ -341,7 +340,7 @@ fn run_reading(scenario: &Scenario, read_all: bool) -> (Vec<Event>, Vec<Engine>)
     let (mut engine, mut events) = engine(scenario);
     let mut states = Vec::new();
     let mut commands = scenario.commands.clone();
-    sort::by_key(&mut commands, |c| c.at_ms);
+    commands.sort_by_key(|c| c.at_ms);
     let mut next = commands.iter().peekable();
     loop {
         let due = next.peek().map_or(120_000, |c| c.at_ms);

@@ -8,7 +8,6 @@ use crate::model::{
     subtopologies, AssignorConfig, Config, JoinMetadata, Kip441Config, MemberId, Roster, Strategy,
     TaskId, TaskInfo,
 };
-use crate::sort;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -176,7 +175,7 @@ impl AssignRequest {
                     }
                     out.push(id);
                 }
-                sort::ascending(&mut out);
+                out.sort();
                 Ok(out)
             };
             for task in &m.assigned {

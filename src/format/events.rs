@@ -6,7 +6,6 @@
 use super::validate::{check_name, member_spec};
 use super::{defaults, ScenarioError, MAX_TIME_MS};
 use crate::model::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};
-use crate::sort;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashSet};
 
@@ -115,7 +114,7 @@ pub(super) fn commands(
     members: &[MemberSpec],
 ) -> Result<(Vec<TimedCommand>, usize), ScenarioError> {
     let mut order: Vec<usize> = (0..events.len()).collect();
-    sort::by_key(&mut order, |&i| events[i].at_ms);
+    order.sort_by_key(|&i| events[i].at_ms);
     let mut known: HashSet<String> = members.iter().map(|m| m.name.clone()).collect();
     // Extended, not collected: collecting into a set compiles another sort.
     let mut zones = BTreeSet::new();

@@ -11,7 +11,6 @@ use super::validate::{check_changelog, check_name, check_rate, member_spec};
 use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS};
 pub use crate::model::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use crate::model::{MemberId, MemberSpec, Task};
-use crate::sort;
 use std::collections::HashSet;
 
 /// The increment of the splitmix64 generator (2^64 divided by the golden ratio).
@@ -62,7 +61,7 @@ pub fn changelog_sizes(
         }
         SizeDistribution::Zipf => {
             let mut order: Vec<(u64, u32)> = hashes.iter().copied().zip(0..partitions).collect();
-            sort::ascending(&mut order);
+            order.sort();
             let mut out = vec![0; partitions as usize];
             for (rank, &(_, p)) in (1u64..).zip(&order) {
                 out[p as usize] = (sizes.max / rank).clamp(sizes.min, sizes.max);
@@ -293,7 +292,7 @@ mod tests {
         };
         let got = changelog_sizes(7, 0, 100, sizes);
         let mut sorted = got.clone();
-        sort::by(&mut sorted, |a, b| b.cmp(a));
+        sorted.sort_by(|a, b| b.cmp(a));
         let expected: Vec<u64> = (1..=100u64).map(|k| (60_000 / k).max(1_000)).collect();
         assert_eq!(sorted, expected, "rank k holds max / k, at least min");
         assert_ne!(

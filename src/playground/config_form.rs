@@ -9,7 +9,6 @@ use super::operations::least_used_zone;
 use super::{Effect, Playground};
 use crate::format::{MemberFile, ScenarioFile, TaskFile};
 use crate::model::{Config, Scenario};
-use crate::sort;
 use std::str::FromStr;
 
 /// A field of the configuration form.
@@ -314,7 +313,7 @@ impl ConfigDraft {
             .filter(|z| !z.is_empty())
             .collect();
         let members = zones.clone();
-        sort::ascending(&mut zones);
+        zones.sort();
         zones.dedup();
         self.members.push(MemberDraft {
             id: name,

@@ -9,7 +9,6 @@
 use super::{Effect, Playground};
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
 use crate::playground::session::Session;
-use crate::sort;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -352,7 +351,7 @@ fn menu_names(scenario: &Scenario, commands: &[TimedCommand]) -> super::screen::
             }
         }
     }
-    sort::ascending(&mut zones);
+    zones.sort();
     let next_member = (1..)
         .map(|i| format!("S{i}"))
         .find(|n| !named.contains(n.as_str()))

@@ -6,7 +6,6 @@
 use super::{Panel, Playground};
 use crate::format::ScenarioFile;
 use crate::model::{Command, TimedCommand};
-use crate::sort;
 use crate::views::frame::{ChipRole, Frame};
 use crate::views::metrics::Metrics;
 use crate::views::notation;
@@ -387,7 +386,7 @@ impl Playground {
             .filter(|(_, d)| d.total_ms > 0)
             .map(|(t, d)| (t, d.total_ms))
             .collect();
-        sort::by_key(&mut down, |&(t, ms)| (std::cmp::Reverse(ms), t));
+        down.sort_by_key(|&(t, ms)| (std::cmp::Reverse(ms), t));
         let others_down = down.len().saturating_sub(WORST_TASKS);
         let worst = down
             .into_iter()

@@ -6,7 +6,6 @@ use super::*;
 use crate::model::{Command, MemberSpec, Scenario, Strategy};
 use crate::playground::link::{SavedSession, ViewMode};
 use crate::presets::Preset;
-use crate::sort;
 use crate::views::frame::{ChipRole, Frame};
 use std::rc::Rc;
 
@@ -331,7 +330,7 @@ fn grouped_by_last_owner(t: &super::over_time::TaskTimeline) -> usize {
             .map_or(usize::MAX, |o| o.2.index())
     };
     let mut tasks: Vec<u32> = t.rows.iter().map(|r| r.line.task.0).collect();
-    sort::ascending(&mut tasks);
+    tasks.sort();
     assert_eq!(tasks, (0..t.rows.len() as u32).collect::<Vec<_>>());
     for (i, row) in t.rows.iter().enumerate() {
         let key = (owner(row), row.line.task);

@@ -3,7 +3,6 @@
 
 use super::page::{escape, grouped, seconds, table};
 use crate::model::{Command, Config, Scenario, Task, Topology};
-use crate::sort;
 use std::fmt::Write;
 
 /// Lists longer than this are summarised rather than printed row by row.
@@ -100,7 +99,7 @@ fn zones(scenario: &Scenario) -> String {
     if zones.is_empty() {
         return "none given".to_string();
     }
-    sort::ascending(&mut zones);
+    zones.sort();
     zones
         .chunk_by(|a, b| a == b)
         .map(|same| format!("{} ({} members)", same[0], same.len()))

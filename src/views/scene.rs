@@ -5,7 +5,6 @@
 
 use super::frame::Card;
 use super::marks;
-use crate::sort;
 
 /// A rectangle in CSS pixels, from the group's top left corner.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -768,7 +767,7 @@ pub fn zones(cards: &[Card]) -> Vec<Option<&str>> {
         return Vec::new();
     }
     let mut zones: Vec<Option<&str>> = cards.iter().map(|c| c.zone.as_deref()).collect();
-    sort::by_key(&mut zones, |zone| (zone.is_none(), *zone));
+    zones.sort_by_key(|zone| (zone.is_none(), *zone));
     zones.dedup();
     zones
 }

@@ -2,7 +2,6 @@
 //! their members, the tray below, chips in rows and marks in rows of sixteen, at any width.
 
 use super::*;
-use crate::sort;
 use crate::views::fixtures::{active, member};
 use crate::views::frame::Countdown;
 
@@ -16,7 +15,7 @@ fn assert_well_laid_out(scene: &Scene, cards: &[Card]) {
     let whole = Rect::new(0.0, 0.0, scene.width, scene.height);
     assert_eq!(scene.members.len(), cards.len());
     let mut seen: Vec<usize> = scene.members.iter().map(|m| m.card).collect();
-    sort::ascending(&mut seen);
+    seen.sort();
     assert_eq!(
         seen,
         (0..cards.len()).collect::<Vec<_>>(),

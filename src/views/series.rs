@@ -5,7 +5,6 @@
 use crate::engine::EventKind;
 use crate::history::Run;
 use crate::model::{MemberId, TaskId};
-use crate::sort;
 use std::mem::{discriminant, Discriminant};
 
 /// What a task is doing over a span of time.
@@ -349,9 +348,9 @@ pub fn time_not_up(line: &TaskLine) -> u64 {
 /// task order. All of them when there are at most `n`.
 pub fn most_downtime(mut lines: Vec<TaskLine>, n: usize) -> Vec<TaskLine> {
     if lines.len() > n {
-        sort::by_key(&mut lines, |l| std::cmp::Reverse(time_not_up(l)));
+        lines.sort_by_key(|l| std::cmp::Reverse(time_not_up(l)));
         lines.truncate(n);
-        sort::by_key(&mut lines, |l| l.task);
+        lines.sort_by_key(|l| l.task);
     }
     lines
 }
@@ -360,9 +359,9 @@ pub fn most_downtime(mut lines: Vec<TaskLine>, n: usize) -> Vec<TaskLine> {
 /// first members), back in join order. All of them when there are at most `n`.
 pub fn most_changes(mut lines: Vec<LoadLine>, n: usize) -> Vec<LoadLine> {
     if lines.len() > n {
-        sort::by_key(&mut lines, |l| std::cmp::Reverse(l.steps.len()));
+        lines.sort_by_key(|l| std::cmp::Reverse(l.steps.len()));
         lines.truncate(n);
-        sort::by_key(&mut lines, |l| l.member);
+        lines.sort_by_key(|l| l.member);
     }
     lines
 }
@@ -412,7 +411,7 @@ pub fn cumulative_downtime(run: &Run, until: u64) -> Vec<(u64, u64)> {
             }
         }
     }
-    sort::ascending(&mut changes);
+    changes.sort();
     let mut out = vec![(0, 0)];
     let (mut down, mut total, mut last) = (0i64, 0u64, 0u64);
     for (at, delta) in changes {

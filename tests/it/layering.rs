@@ -5,7 +5,6 @@
 //! the files of test modules, may build whatever it needs to check a module.
 
 use crate::harness::project;
-use handoff::sort;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -285,7 +284,7 @@ fn child_module_path(relative: &Path, name: &str) -> PathBuf {
 fn check_layers(src: &Path) -> (usize, Vec<String>) {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    sort::ascending(&mut files);
+    files.sort();
     let mut parsed = Vec::new();
     let mut test_modules = Vec::new();
     for path in files {

@@ -22,7 +22,6 @@ use handoff::engine::{Engine, EventKind};
 use handoff::history::Run;
 use handoff::model::{Command, MemberSpec, Scenario, TimedCommand};
 use handoff::model::{Config, HandoffMode, Readiness, Strategy as Design, Task, TaskId};
-use handoff::sort;
 use handoff::views::series::{availability, AvailabilityScan};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
@@ -267,7 +266,7 @@ fn into_case(
             })
             .collect()
     });
-    sort::by_key(&mut intents, |(at, _)| *at);
+    intents.sort_by_key(|(at, _)| *at);
     Case {
         scenario: Scenario {
             name: "generated".to_string(),
@@ -709,7 +708,7 @@ proptest! {
         let end = run.frontier();
         let mut growing = Run::new(Scenario { commands, ..case.scenario.clone() });
         let mut scan = AvailabilityScan::new(&growing);
-        sort::by(&mut cuts, f64::total_cmp);
+        cuts.sort_by(f64::total_cmp);
         for cut in cuts.into_iter().chain([1.0]) {
             let until = (end as f64 * cut) as u64;
             growing.advance_to(until).expect("replayed commands apply");
@@ -755,7 +754,7 @@ proptest! {
                 at_ms: c.at_ms + shift_ms,
                 command: c.command.clone(),
             }));
-            sort::by_key(&mut later, |c| c.at_ms);
+            later.sort_by_key(|c| c.at_ms);
         }
         let mut edited: Vec<TimedCommand> = commands.iter().filter(|c| c.at_ms < from).cloned().collect();
         edited.extend(later.iter().cloned());

@@ -8,7 +8,6 @@
 
 use crate::harness::{golden, scenario_file};
 use handoff::history::Run;
-use handoff::sort;
 use handoff::views::json::RunJson;
 use handoff::views::notation;
 use serde_json::Value;
@@ -35,7 +34,7 @@ fn parse_line(line: &str) -> Line {
     assert_eq!(lists.len(), 3, "three lists in {line}");
     let mut lists: [Vec<String>; 3] = [lists[0].clone(), lists[1].clone(), lists[2].clone()];
     for l in &mut lists {
-        sort::ascending(l);
+        l.sort();
     }
     (name.trim().to_string(), lists)
 }
@@ -64,7 +63,7 @@ fn ours(members: &Value) -> BTreeMap<String, [Vec<String>; 3]> {
             .iter()
             .map(|t| t.as_str().expect("a task name").to_string())
             .collect();
-        sort::ascending(&mut l);
+        l.sort();
         l
     };
     members

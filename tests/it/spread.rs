@@ -11,7 +11,6 @@ use handoff::engine::member::{Member, MemberStatus};
 use handoff::engine::Engine;
 use handoff::history::Run;
 use handoff::model::{Scenario, Strategy as Design, TaskId};
-use handoff::sort;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestRunner};
 use serde_json::{json, Value};
@@ -79,7 +78,7 @@ fn scenario(strategy: Design) -> impl Strategy<Value = Value> {
                 let mut next = threads.len();
                 let mut events = Vec::new();
                 let mut times: Vec<u64> = changes.iter().map(|&(_, at)| at).collect();
-                sort::ascending(&mut times);
+                times.sort();
                 for ((change, _), at) in changes.iter().zip(times) {
                     match *change {
                         Change::Join(t) => {

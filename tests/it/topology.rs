@@ -6,7 +6,6 @@
 use handoff::format::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use handoff::history::Run;
 use handoff::model::Scenario;
-use handoff::sort;
 use handoff::views::metrics::Metrics;
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -84,7 +83,7 @@ proptest! {
             }
             if let Some(c) = sub.changelog.filter(|c| c.distribution == SizeDistribution::Zipf) {
                 let mut sizes: Vec<u64> = s.tasks[at - sub.partitions as usize..at].iter().map(|t| t.changelog).collect();
-                sort::by(&mut sizes, |a, b| b.cmp(a));
+                sizes.sort_by(|a, b| b.cmp(a));
                 let expected: Vec<u64> = (1..=u64::from(sub.partitions)).map(|k| (c.max / k).clamp(c.min, c.max)).collect();
                 prop_assert_eq!(sizes, expected);
             }

@@ -3,7 +3,6 @@
 //! stateful task.
 
 use crate::model::{MemberId, TaskId};
-use crate::sort;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
@@ -123,7 +122,7 @@ impl Lags {
             return (0..clients).collect();
         }
         let mut out: Vec<usize> = self.reported_caught_up(task, acceptable).collect();
-        sort::ascending(&mut out);
+        out.sort();
         out
     }
 

@@ -29,7 +29,6 @@ pub use standby::{assign_standbys, standby_move_allowed};
 
 use super::plan::{Plan, Pos};
 use crate::model::{Assignment, TaskId};
-use crate::sort;
 use std::collections::HashSet;
 
 /// The settings one decision uses (Kafka's `AssignmentConfigs`).
@@ -93,7 +92,7 @@ pub fn decide(
 /// decision is carried out under the rule "never two owners".
 pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
     let mut order: Vec<Pos> = plan.receivers();
-    sort::by_key(&mut order, |&p| plan.input.members[p].member);
+    order.sort_by_key(|&p| plan.input.members[p].member);
     let k = plan.input.members.len();
     let mut index_of: Vec<Option<usize>> = vec![None; k];
     for (c, &p) in order.iter().enumerate() {

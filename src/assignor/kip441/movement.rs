@@ -233,7 +233,6 @@ pub fn assign_standby_task_movements(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sort;
 
     #[test]
     fn movements_come_sorted_by_caught_up_clients_then_task() {
@@ -255,8 +254,8 @@ mod tests {
         let keys: Vec<(usize, TaskId)> = polled.iter().map(|&(c, t, _)| (c, t)).collect();
         assert!(keys.windows(2).all(|w| w[0] <= w[1]));
         let (mut a, mut b) = (scheduled, polled.clone());
-        sort::ascending(&mut a);
-        sort::ascending(&mut b);
+        a.sort();
+        b.sort();
         assert_eq!(a, b, "every movement comes out once");
         // The same movements offered to java.util.PriorityQueue (Java 17) and polled, folded
         // as h = 31 h + 100000 caught-up + 100 task + client.

@@ -5,7 +5,6 @@
 use super::client::{Client, PrioritySet};
 use super::ideal::{balance, Kind};
 use crate::model::TaskId;
-use crate::sort;
 
 /// Places `replicas` standbys of every stateful task (in task order), then balances them over
 /// stream threads; `zone_aware` picks the rack-aware placement, whose balancing only moves a
@@ -67,7 +66,7 @@ fn fill(clients: &mut [Client], set: &mut PrioritySet, task: TaskId, wanted: u32
 /// zone stops constraining. What cannot be placed that way is placed least loaded.
 fn assign_by_zone(clients: &mut [Client], stateful: &[TaskId], replicas: u32) {
     let mut zones: Vec<&str> = clients.iter().filter_map(|c| c.zone.as_deref()).collect();
-    sort::ascending(&mut zones);
+    zones.sort();
     zones.dedup();
     let zone_count = zones.len();
     let zone_of: Vec<Option<usize>> = clients

@@ -8,7 +8,6 @@ use handoff::assignor::{self, AssignInput};
 use handoff::model::{
     Assignment, Config, HandoffMode, JoinMetadata, MemberId, Strategy as Design, TaskId, TaskInfo,
 };
-use handoff::sort;
 use std::collections::BTreeMap;
 
 /// One member as the harness plays it.
@@ -250,7 +249,7 @@ impl Group {
                 .iter()
                 .filter_map(|m| m.zone.as_deref())
                 .collect();
-            sort::ascending(&mut z);
+            z.sort();
             z.dedup();
             z.len()
         };
@@ -274,7 +273,7 @@ impl Group {
                     .iter()
                     .filter_map(|&p| self.present[p].zone.as_deref())
                     .collect();
-                sort::ascending(&mut used);
+                used.sort();
                 used.dedup();
                 if used.len() < holders.len().min(zones) {
                     return Err(format!(

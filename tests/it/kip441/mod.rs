@@ -21,7 +21,6 @@ use handoff::assignor::kip441::{
 use handoff::assignor::measure::{MemberLoad, Skew};
 use handoff::assignor::{self, AssignInput};
 use handoff::model::{AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo};
-use handoff::sort;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A lag of "nothing": the whole changelog (Kafka's tests use `Long.MAX_VALUE`).
@@ -30,7 +29,7 @@ pub(super) const NONE: u64 = 1_000_000_000;
 /// Task names in Kafka's order (subtopology, then partition).
 pub(super) fn sorted(names: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    sort::by_key(&mut v, |n| subtopology_and_partition(n));
+    v.sort_by_key(|n| subtopology_and_partition(n));
     v.dedup();
     v
 }
@@ -141,7 +140,7 @@ pub(super) fn hata(
             .map(|(_, a)| {
                 let mut standby: Vec<String> =
                     a.standby.iter().chain(&a.learning).map(name).collect();
-                sort::by_key(&mut standby, |n| subtopology_and_partition(n));
+                standby.sort_by_key(|n| subtopology_and_partition(n));
                 Got {
                     active: a.assigned.iter().map(name).collect(),
                     standby,
