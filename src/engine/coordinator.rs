@@ -2,7 +2,7 @@
 //! why a rebalance happens, and the rounds themselves: members rejoin with their metadata, the
 //! leader runs the assignor, members receive the assignment at the sync.
 
-use super::member::{LeaveReason, MemberStatus, Store};
+use super::member::{LeaveReason, Store};
 use super::{Engine, Event, EventKind, Timer};
 use crate::assignor::{self, AssignInput};
 use crate::model::{
@@ -115,19 +115,147 @@ pub struct RoundInProgress {
     pub phase: Phase,
 }
 
-/// What the coordinator keeps between events.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Coordinator {
-    /// The current generation (0 for a group that starts stable).
-    pub generation: u32,
-    /// Rounds started so far in this run.
-    pub rounds: u32,
-    /// The round in progress.
-    pub round: Option<RoundInProgress>,
-    /// Causes that arrived while a round was syncing; they start the next round.
-    pub pending: Vec<Cause>,
-    /// The leader of the last round that assigned.
-    pub leader: Option<MemberId>,
+pub use state::Coordinator;
+
+/// The coordinator's record, changed only through its methods (as raft-rs's
+/// `ProgressTracker`): the engine asks it, it does not reach into it.
+mod state {
+    use super::{Cause, Phase, Round, RoundInProgress};
+    use crate::model::MemberId;
+
+    /// What the coordinator keeps between events.
+    #[derive(Clone, Debug, Default, PartialEq)]
+    pub struct Coordinator {
+        generation: u32,
+        rounds: u32,
+        round: Option<RoundInProgress>,
+        pending: Vec<Cause>,
+        leader: Option<MemberId>,
+        stale_sessions: Vec<(MemberId, u64)>,
+    }
+
+    impl Coordinator {
+        /// A group that starts stable, led by `leader`.
+        pub(crate) fn led_by(leader: Option<MemberId>) -> Coordinator {
+            Coordinator {
+                leader,
+                ..Coordinator::default()
+            }
+        }
+
+        /// The current generation (0 for a group that starts stable).
+        pub fn generation(&self) -> u32 {
+            self.generation
+        }
+
+        /// The round in progress.
+        pub fn round(&self) -> Option<&RoundInProgress> {
+            self.round.as_ref()
+        }
+
+        /// Causes that arrived while a round was syncing; they start the next round.
+        pub fn pending(&self) -> &[Cause] {
+            &self.pending
+        }
+
+        /// The leader of the last round that assigned.
+        pub fn last_leader(&self) -> Option<MemberId> {
+            self.leader
+        }
+
+        /// Whether it still holds the identity a member had before it came back as a new
+        /// member (Kafka Streams sends no LeaveGroup when it closes): a join phase waits for
+        /// it until its session times out.
+        pub fn holds_stale_session(&self) -> bool {
+            !self.stale_sessions.is_empty()
+        }
+
+        /// Asks for a rebalance: joins the round in its join phase, else waits for the next.
+        pub(crate) fn trigger(&mut self, cause: Cause) {
+            let causes = match &mut self.round {
+                Some(RoundInProgress {
+                    phase: Phase::Joining { .. },
+                    causes,
+                    ..
+                }) => causes,
+                _ => &mut self.pending,
+            };
+            if !causes.contains(&cause) {
+                causes.push(cause);
+            }
+        }
+
+        /// Drops the pending causes: nobody is left to run a round for them.
+        pub(crate) fn drop_pending(&mut self) {
+            self.pending.clear();
+        }
+
+        /// Opens a round at `now` for the pending causes, its join phase due to close at
+        /// `deadline`; returns its index and causes.
+        pub(crate) fn open_round(&mut self, now: u64, deadline: u64) -> (u32, Vec<Cause>) {
+            self.rounds += 1;
+            let causes = std::mem::take(&mut self.pending);
+            self.round = Some(RoundInProgress {
+                index: self.rounds,
+                started_at: now,
+                causes: causes.clone(),
+                phase: Phase::Joining { deadline },
+            });
+            (self.rounds, causes)
+        }
+
+        /// Takes the round in progress out, to close it.
+        pub(crate) fn take_round(&mut self) -> Option<RoundInProgress> {
+            self.round.take()
+        }
+
+        /// Puts a round back unchanged (it was not in the phase the caller closes).
+        pub(crate) fn keep_round(&mut self, round: RoundInProgress) {
+            self.round = Some(round);
+        }
+
+        /// The leader assigned: a new generation, led by `leader`. Returns the generation and
+        /// the previous leader, when the leadership changed hands.
+        pub(crate) fn new_generation(&mut self, leader: MemberId) -> (u32, Option<MemberId>) {
+            self.generation += 1;
+            let previous = self.leader.filter(|&l| l != leader);
+            self.leader = Some(leader);
+            (self.generation, previous)
+        }
+
+        /// The round goes on to its sync at `sync_at`.
+        pub(crate) fn sync_at(&mut self, round: RoundInProgress, sync_at: u64, record: Round) {
+            self.round = Some(RoundInProgress {
+                phase: Phase::Syncing {
+                    sync_at,
+                    round: Box::new(record),
+                },
+                ..round
+            });
+        }
+
+        /// Holds a member's old identity until `until` (the later of two, if it is held).
+        pub(crate) fn hold_stale_session(&mut self, member: MemberId, until: u64) {
+            match self.stale_sessions.iter_mut().find(|(m, _)| *m == member) {
+                Some((_, held)) => *held = (*held).max(until),
+                None => self.stale_sessions.push((member, until)),
+            }
+        }
+
+        /// Drops a member's old identity if its session is over at `now`; returns whether it
+        /// did.
+        pub(crate) fn expire_stale_session(&mut self, member: MemberId, now: u64) -> bool {
+            let before = self.stale_sessions.len();
+            self.stale_sessions
+                .retain(|&(m, until)| m != member || until > now);
+            self.stale_sessions.len() < before
+        }
+
+        /// Whether it holds this member's old identity.
+        pub fn holds_stale_session_of(&self, member: MemberId) -> bool {
+            self.stale_sessions.iter().any(|&(m, _)| m == member)
+        }
+    }
 }
 
 impl Cause {
@@ -142,8 +270,8 @@ impl Engine {
     /// the group (a crashed leader leads until its session times out); before any round, the
     /// longest-standing member.
     pub fn leader(&self) -> Option<MemberId> {
-        match self.coordinator.leader {
-            Some(l) => Some(l).filter(|&l| self.members[l.index()].in_group),
+        match self.coordinator.last_leader() {
+            Some(l) => Some(l).filter(|&l| self.members[l.index()].status.in_group()),
             None => self.participants().first().copied(),
         }
     }
@@ -158,12 +286,9 @@ impl Engine {
     pub fn participants(&self) -> Vec<MemberId> {
         let mut ids: Vec<MemberId> = (0..self.members.len())
             .map(|i| MemberId(i as u32))
-            .filter(|m| {
-                let member = &self.members[m.index()];
-                member.in_group && member.status.alive()
-            })
+            .filter(|m| self.members[m.index()].status.alive())
             .collect();
-        ids.sort_by_key(|m| (self.members[m.index()].joined_at, *m));
+        ids.sort_by_key(|m| (self.members[m.index()].status.joined_at(), *m));
         ids
     }
 
@@ -200,44 +325,18 @@ impl Engine {
 
     /// Asks for a rebalance: joins the round in its join phase, else waits for the next.
     pub(super) fn trigger(&mut self, cause: Cause) {
-        match &mut self.coordinator.round {
-            Some(RoundInProgress {
-                phase: Phase::Joining { .. },
-                causes,
-                ..
-            }) => {
-                if !causes.contains(&cause) {
-                    causes.push(cause);
-                }
-            }
-            _ => {
-                if !self.coordinator.pending.contains(&cause) {
-                    self.coordinator.pending.push(cause);
-                }
-            }
-        }
+        self.coordinator.trigger(cause);
     }
 
     /// Opens a round: every member rejoins; under `release_at_join` a member releases its
     /// learned tasks as it joins, and under `eager` every member releases everything.
     pub(super) fn start_round(&mut self, out: &mut Vec<Event>) {
-        self.coordinator.rounds += 1;
-        let index = self.coordinator.rounds;
-        let causes = std::mem::take(&mut self.coordinator.pending);
         let deadline = self.time + self.config.rebalance_ms / 2;
-        out.push(self.event(EventKind::RoundStarted {
-            index,
-            causes: causes.clone(),
-        }));
+        let (index, causes) = self.coordinator.open_round(self.time, deadline);
+        out.push(self.event(EventKind::RoundStarted { index, causes }));
         for id in self.participants() {
             self.release_at_join(id, out);
         }
-        self.coordinator.round = Some(RoundInProgress {
-            index,
-            started_at: self.time,
-            causes,
-            phase: Phase::Joining { deadline },
-        });
         self.timers.push((deadline, Timer::JoinDeadline));
     }
 
@@ -265,25 +364,20 @@ impl Engine {
     /// old identity of a member that came back as a new one. The leader then assigns.
     /// Returns whether it changed anything (it closed the phase, or dropped the round).
     pub(super) fn try_close_join(&mut self, out: &mut Vec<Event>) -> bool {
-        let Some(round) = &self.coordinator.round else {
+        let Some(RoundInProgress {
+            phase: Phase::Joining { deadline },
+            ..
+        }) = self.coordinator.round()
+        else {
             return false;
         };
-        let Phase::Joining { deadline } = round.phase else {
-            return false;
-        };
-        let waiting_for_silent = self.members.iter().any(|m| {
-            (m.in_group
-                && matches!(
-                    m.status,
-                    MemberStatus::Crashed | MemberStatus::Restarting(_)
-                ))
-                || m.stale_session_until.is_some()
-        });
-        if self.time < deadline || waiting_for_silent {
+        let waiting_for_silent = self.coordinator.holds_stale_session()
+            || self.members.iter().any(|m| m.status.silent_in_group());
+        if self.time < *deadline || waiting_for_silent {
             return false;
         }
         let participants = self.participants();
-        let Some(round) = self.coordinator.round.take() else {
+        let Some(round) = self.coordinator.take_round() else {
             return false;
         };
         let Some(&leader) = participants.first() else {
@@ -300,13 +394,11 @@ impl Engine {
                 return true;
             }
         };
-        self.coordinator.generation += 1;
+        let (generation, previous_leader) = self.coordinator.new_generation(leader);
         self.tally.rebalances += 1;
-        let previous_leader = self.coordinator.leader.filter(|&l| l != leader);
-        self.coordinator.leader = Some(leader);
         let record = Round {
             index: round.index,
-            generation: self.coordinator.generation,
+            generation,
             causes: round.causes.clone(),
             started_at: round.started_at,
             assigned_at: self.time,
@@ -321,13 +413,7 @@ impl Engine {
         out.push(self.event(EventKind::RoundAssigned(Box::new(record.clone()))));
         let sync_at = self.time + (self.config.rebalance_ms - self.config.rebalance_ms / 2);
         self.timers.push((sync_at, Timer::Sync));
-        self.coordinator.round = Some(RoundInProgress {
-            phase: Phase::Syncing {
-                sync_at,
-                round: Box::new(record),
-            },
-            ..round
-        });
+        self.coordinator.sync_at(round, sync_at, record);
         true
     }
 
@@ -352,7 +438,7 @@ impl Engine {
                     member: id,
                     capacity: member.capacity,
                     zone: member.zone.clone(),
-                    leaving: member.status == MemberStatus::Leaving,
+                    leaving: member.status.leaving(),
                     assigned: member.active.clone(),
                     revoked: member.revoked(),
                     learning: member.learning.clone(),
@@ -401,11 +487,11 @@ impl Engine {
     /// assignment never arrives. A member restarting under static membership gets its
     /// assignment too: the coordinator keeps it and hands it over when the member is back.
     pub(super) fn finish_sync(&mut self, out: &mut Vec<Event>) {
-        let Some(progress) = self.coordinator.round.take() else {
+        let Some(progress) = self.coordinator.take_round() else {
             return;
         };
         let Phase::Syncing { round, .. } = progress.phase else {
-            self.coordinator.round = Some(progress);
+            self.coordinator.keep_round(progress);
             return;
         };
         let mut round = *round;
@@ -431,7 +517,7 @@ impl Engine {
             .filter(|(m, _)| {
                 let member = &self.members[m.index()];
                 member.status.alive()
-                    || (keeps_identity && member.in_group && member.status.restarting())
+                    || (keeps_identity && member.status.in_group() && member.status.restarting())
             })
             .cloned()
             .collect();
@@ -472,7 +558,7 @@ impl Engine {
             }
         }
         for (id, a) in &receivers {
-            if self.members[id.index()].status == MemberStatus::Leaving && a.assigned.is_empty() {
+            if self.members[id.index()].status.leaving() && a.assigned.is_empty() {
                 self.leave(*id, LeaveReason::Drained, out);
                 round.departed.push(*id);
             }

@@ -9,21 +9,39 @@ use crate::model::{Command, MemberId, MemberSpec, Readiness, Strategy, TaskId, M
 use std::collections::BTreeMap;
 use thiserror::Error;
 
-/// Where a member is in its life; its name (`live`, `leaving`, ...) is what the UI and tests
-/// read (`data-state`).
+/// Where a member is in its life, with the moments that matter there; its name (`live`,
+/// `leaving`, ...) is what the UI and tests read (`data-state`). It changes only through
+/// [`Member::transition`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
 pub enum MemberStatus {
-    /// Running normally.
-    Live,
-    /// Draining: it was told to leave and gets no new work.
-    Leaving,
-    /// Killed; the coordinator may not have noticed yet.
-    Crashed,
+    /// Running normally, in the group since `joined_at`.
+    Live {
+        /// When it joined the group (the longest-standing live member leads).
+        joined_at: u64,
+    },
+    /// Draining: it was told to leave and gets no new work; in the group since `joined_at`.
+    Leaving {
+        /// When it joined the group.
+        joined_at: u64,
+    },
+    /// Killed at `at`. The coordinator counts it as a member until its session times out.
+    Crashed {
+        /// When it crashed.
+        at: u64,
+        /// The coordinator has not noticed yet: it still counts as a member.
+        in_group: bool,
+    },
     /// Its process stopped; the absence says since when, when it is back, and whether its
-    /// stores survive.
-    Restarting(Absence),
-    /// Left the group after draining (or at its scale-down timeout).
+    /// stores survive. While `joined_at` is set the coordinator still counts it as a member
+    /// (its session has not timed out).
+    Restarting {
+        /// The restart.
+        absence: Absence,
+        /// When it joined the group, while the coordinator still counts it.
+        joined_at: Option<u64>,
+    },
+    /// Left the group after draining (or at its scale-down timeout, or at once).
     Left,
 }
 
@@ -35,21 +53,94 @@ impl MemberStatus {
 
     /// Whether the member is running (live or draining).
     pub fn alive(self) -> bool {
-        matches!(self, MemberStatus::Live | MemberStatus::Leaving)
+        matches!(
+            self,
+            MemberStatus::Live { .. } | MemberStatus::Leaving { .. }
+        )
+    }
+
+    /// Whether it is running and not draining.
+    pub fn live(self) -> bool {
+        matches!(self, MemberStatus::Live { .. })
+    }
+
+    /// Whether it is draining.
+    pub fn leaving(self) -> bool {
+        matches!(self, MemberStatus::Leaving { .. })
+    }
+
+    /// Whether it crashed (noticed or not).
+    pub fn crashed(self) -> bool {
+        matches!(self, MemberStatus::Crashed { .. })
     }
 
     /// Whether its process is stopped for a restart.
     pub fn restarting(self) -> bool {
-        matches!(self, MemberStatus::Restarting(_))
+        matches!(self, MemberStatus::Restarting { .. })
     }
 
     /// The restart in progress, while it is restarting.
     pub fn absence(self) -> Option<Absence> {
         match self {
-            MemberStatus::Restarting(absence) => Some(absence),
+            MemberStatus::Restarting { absence, .. } => Some(absence),
             _ => None,
         }
     }
+
+    /// When it joined the group, while the coordinator counts it as a member; `None` once it
+    /// left, was removed, or crashed.
+    pub fn joined_at(self) -> Option<u64> {
+        match self {
+            MemberStatus::Live { joined_at } | MemberStatus::Leaving { joined_at } => {
+                Some(joined_at)
+            }
+            MemberStatus::Restarting { joined_at, .. } => joined_at,
+            MemberStatus::Crashed { .. } | MemberStatus::Left => None,
+        }
+    }
+
+    /// Whether the coordinator counts it as a member (joined, not yet removed).
+    pub fn in_group(self) -> bool {
+        match self {
+            MemberStatus::Crashed { in_group, .. } => in_group,
+            other => other.joined_at().is_some(),
+        }
+    }
+
+    /// Whether the coordinator waits for it in a join phase: counted as a member but silent
+    /// (crashed or restarting before its session timed out).
+    pub fn silent_in_group(self) -> bool {
+        self.in_group() && matches!(self, Self::Crashed { .. } | Self::Restarting { .. })
+    }
+}
+
+/// The ways a member's life changes, each carried out whole by [`Member::transition`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Transition {
+    /// Told to drain: it stays in the group and gets no new work.
+    Drain,
+    /// Killed.
+    Crash,
+    /// The coordinator noticed its crash and removed it.
+    CrashNoticed,
+    /// It left the group (drained, at its deadline, or at once).
+    Leave,
+    /// Its process stops until the absence ends; without its identity kept (dynamic
+    /// membership) it learns and keeps nothing meanwhile.
+    Restart {
+        /// The restart.
+        absence: Absence,
+        /// The coordinator keeps its identity and assignment (static membership).
+        keeps_identity: bool,
+    },
+    /// Back from a restart: with its identity (static membership within its session) it runs
+    /// its assignment again; otherwise it joins as a new member.
+    Return {
+        /// It keeps the identity (and assignment) it had.
+        keeps_identity: bool,
+    },
+    /// The coordinator removed it while it was away.
+    SessionExpired,
 }
 
 /// A restart in progress: when the member went away, when it is back, and whether its stores
@@ -84,10 +175,6 @@ pub struct Member {
     pub restore_rate: f64,
     /// Where it is in its life.
     pub status: MemberStatus,
-    /// When it joined the group; the longest-standing live member leads.
-    pub joined_at: u64,
-    /// The coordinator counts it as a member (joined, not yet removed).
-    pub in_group: bool,
     /// Tasks it runs (or restores as their active owner), sorted.
     pub active: Vec<TaskId>,
     /// Tasks it learns, sorted.
@@ -104,19 +191,9 @@ pub struct Member {
     pub ready: Vec<TaskId>,
     /// Ready learners it already rejoined for, so it rejoins once for each.
     pub reported: Vec<TaskId>,
-    /// When it was drained.
-    pub drained_at: Option<u64>,
-    /// When it crashed.
-    pub crashed_at: Option<u64>,
-    /// When it left or was removed from the group.
-    pub left_at: Option<u64>,
     /// Restarts so far: the timers of a restart carry its number, so that those of an
     /// earlier restart do nothing.
     pub restarts: u32,
-    /// Without static membership a restarted member comes back as a new member, and the
-    /// coordinator holds the identity it had until that identity's session times out (Kafka
-    /// Streams sends no LeaveGroup when it closes): until then, if so.
-    pub stale_session_until: Option<u64>,
 }
 
 impl Member {
@@ -127,9 +204,7 @@ impl Member {
             capacity: spec.capacity,
             zone: spec.zone.clone(),
             restore_rate,
-            status: MemberStatus::Live,
-            joined_at,
-            in_group: true,
+            status: MemberStatus::Live { joined_at },
             active: Vec::new(),
             learning: Vec::new(),
             standby: Vec::new(),
@@ -138,12 +213,81 @@ impl Member {
             stores: BTreeMap::new(),
             ready: Vec::new(),
             reported: Vec::new(),
-            drained_at: None,
-            crashed_at: None,
-            left_at: None,
             restarts: 0,
-            stale_session_until: None,
         }
+    }
+
+    /// Changes where the member is in its life, and everything that goes with it: what it no
+    /// longer learns, keeps or reports. Its active tasks are the engine's to stop first (the
+    /// engine's record of ownership changes with them).
+    pub(crate) fn transition(&mut self, transition: Transition, now: u64) {
+        let joined_at = self.status.joined_at();
+        match transition {
+            Transition::Drain => {
+                self.status = MemberStatus::Leaving {
+                    joined_at: joined_at.unwrap_or(now),
+                };
+            }
+            Transition::Crash => {
+                self.status = MemberStatus::Crashed {
+                    at: now,
+                    in_group: self.status.in_group(),
+                };
+                self.forget_replicas();
+            }
+            Transition::CrashNoticed => {
+                if let MemberStatus::Crashed { at, .. } = self.status {
+                    self.status = MemberStatus::Crashed {
+                        at,
+                        in_group: false,
+                    };
+                }
+            }
+            Transition::Leave => {
+                self.status = MemberStatus::Left;
+                self.forget_replicas();
+            }
+            Transition::Restart {
+                absence,
+                keeps_identity,
+            } => {
+                self.status = MemberStatus::Restarting { absence, joined_at };
+                self.restarts += 1;
+                if keeps_identity {
+                    self.ready.clear();
+                    self.reported.clear();
+                } else {
+                    self.forget_replicas();
+                }
+            }
+            Transition::Return { keeps_identity } => {
+                self.status = MemberStatus::Live {
+                    joined_at: joined_at.filter(|_| keeps_identity).unwrap_or(now),
+                };
+                if !keeps_identity {
+                    self.last_assigned.clear();
+                    self.learned.clear();
+                }
+            }
+            Transition::SessionExpired => {
+                if let MemberStatus::Restarting { absence, .. } = self.status {
+                    self.status = MemberStatus::Restarting {
+                        absence,
+                        joined_at: None,
+                    };
+                }
+                self.forget_replicas();
+            }
+        }
+    }
+
+    /// It learns, keeps and reports nothing more.
+    fn forget_replicas(&mut self) {
+        self.learning.clear();
+        self.standby.clear();
+        self.learned.clear();
+        self.ready.clear();
+        self.reported.clear();
     }
 
     /// The lag of its store of a task against the changelog end, if it has one.
@@ -361,7 +505,7 @@ impl Engine {
     ) -> Result<(), CommandError> {
         self.check_alive(id)?;
         let member = &self.members[id.index()];
-        if member.status == MemberStatus::Leaving {
+        if member.status.leaving() {
             Err(leaving(member.name.clone()))
         } else {
             Ok(())
@@ -377,10 +521,10 @@ impl Engine {
     pub(super) fn check_alive(&self, id: MemberId) -> Result<(), CommandError> {
         let member = &self.members[id.index()];
         match member.status {
-            MemberStatus::Crashed => Err(CommandError::AlreadyCrashed(member.name.clone())),
+            MemberStatus::Crashed { .. } => Err(CommandError::AlreadyCrashed(member.name.clone())),
             MemberStatus::Left => Err(CommandError::AlreadyLeft(member.name.clone())),
-            MemberStatus::Restarting(_) => Err(CommandError::Restarting(member.name.clone())),
-            MemberStatus::Live | MemberStatus::Leaving => Ok(()),
+            MemberStatus::Restarting { .. } => Err(CommandError::Restarting(member.name.clone())),
+            MemberStatus::Live { .. } | MemberStatus::Leaving { .. } => Ok(()),
         }
     }
 
@@ -400,14 +544,10 @@ impl Engine {
         self.stop_all(id, out);
         let now = self.time;
         let member = &mut self.members[id.index()];
-        member.status = MemberStatus::Crashed;
-        member.crashed_at = Some(now);
-        member.learning.clear();
-        member.standby.clear();
-        member.ready.clear();
-        member.reported.clear();
+        member.transition(Transition::Crash, now);
+        let in_group = member.status.in_group();
         out.push(self.event(EventKind::MemberCrashed(id)));
-        if self.members[id.index()].in_group {
+        if in_group {
             let at = now + self.config.session_timeout_ms;
             self.timers.push((at, Timer::CrashDetection(id)));
         }
@@ -416,9 +556,8 @@ impl Engine {
     pub(super) fn drain(&mut self, id: MemberId, out: &mut Vec<Event>) {
         let now = self.time;
         out.push(self.event(EventKind::DrainStarted(id)));
-        self.members[id.index()].drained_at = Some(now);
         if self.config.strategy == Strategy::Learner {
-            self.members[id.index()].status = MemberStatus::Leaving;
+            self.members[id.index()].transition(Transition::Drain, now);
             if let Some(timeout) = self.config.scale_down_timeout_ms {
                 self.timers.push((now + timeout, Timer::DrainDeadline(id)));
             }
@@ -441,15 +580,7 @@ impl Engine {
     pub(super) fn leave(&mut self, id: MemberId, reason: LeaveReason, out: &mut Vec<Event>) {
         self.stop_all(id, out);
         let now = self.time;
-        let member = &mut self.members[id.index()];
-        member.status = MemberStatus::Left;
-        member.in_group = false;
-        member.left_at = Some(now);
-        member.learning.clear();
-        member.standby.clear();
-        member.learned.clear();
-        member.ready.clear();
-        member.reported.clear();
+        self.members[id.index()].transition(Transition::Leave, now);
         out.push(self.event(EventKind::MemberLeft(id, reason)));
     }
 
@@ -495,5 +626,105 @@ impl Engine {
                 self.trigger(Cause::LearnerReady(id));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(joined_at: u64) -> Member {
+        let spec = MemberSpec {
+            name: "S1".into(),
+            capacity: 1,
+            restore_rate: None,
+            zone: None,
+        };
+        let mut m = Member::new(&spec, 1000.0, joined_at);
+        m.learning = vec![TaskId(1)];
+        m.standby = vec![TaskId(2)];
+        m.learned = vec![TaskId(0)];
+        m.last_assigned = vec![TaskId(0)];
+        m
+    }
+
+    fn away(since: u64) -> Absence {
+        Absence {
+            since,
+            back_at: since + 500,
+            keep_state: true,
+        }
+    }
+
+    #[test]
+    fn a_crashed_member_counts_until_the_coordinator_notices() {
+        let mut m = member(100);
+        m.transition(Transition::Crash, 900);
+        assert_eq!(
+            m.status,
+            MemberStatus::Crashed {
+                at: 900,
+                in_group: true
+            }
+        );
+        assert!(m.status.silent_in_group() && m.learning.is_empty() && m.standby.is_empty());
+        m.transition(Transition::CrashNoticed, 10_900);
+        assert!(!m.status.in_group() && m.status.crashed());
+        assert_eq!(m.status.joined_at(), None);
+    }
+
+    #[test]
+    fn a_drained_member_keeps_its_seniority_until_it_leaves() {
+        let mut m = member(100);
+        m.transition(Transition::Drain, 900);
+        assert_eq!(m.status, MemberStatus::Leaving { joined_at: 100 });
+        assert!(m.status.alive() && m.status.in_group());
+        m.transition(Transition::Leave, 2000);
+        assert_eq!(m.status, MemberStatus::Left);
+        assert!(!m.status.in_group() && m.learned.is_empty() && m.learning.is_empty());
+    }
+
+    #[test]
+    fn a_static_member_back_within_its_session_is_the_same_member() {
+        let mut m = member(100);
+        let keeps_identity = true;
+        m.transition(
+            Transition::Restart {
+                absence: away(900),
+                keeps_identity,
+            },
+            900,
+        );
+        assert_eq!(m.restarts, 1);
+        assert!(m.status.silent_in_group());
+        assert_eq!(m.learning, [TaskId(1)], "its assignment is kept for it");
+        m.transition(Transition::Return { keeps_identity }, 1400);
+        assert_eq!(m.status, MemberStatus::Live { joined_at: 100 });
+        assert_eq!(m.learned, [TaskId(0)]);
+    }
+
+    #[test]
+    fn a_dynamic_member_comes_back_as_the_newest_member() {
+        let mut m = member(100);
+        m.transition(
+            Transition::Restart {
+                absence: away(900),
+                keeps_identity: false,
+            },
+            900,
+        );
+        assert!(m.learning.is_empty() && m.standby.is_empty());
+        assert!(m.status.in_group(), "its old session still counts");
+        m.transition(Transition::SessionExpired, 1000);
+        assert_eq!(m.status.absence(), Some(away(900)));
+        assert!(!m.status.in_group());
+        m.transition(
+            Transition::Return {
+                keeps_identity: false,
+            },
+            1400,
+        );
+        assert_eq!(m.status, MemberStatus::Live { joined_at: 1400 });
+        assert!(m.last_assigned.is_empty() && m.learned.is_empty());
     }
 }

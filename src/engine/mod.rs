@@ -24,7 +24,7 @@ use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
-use member::{Member, MemberStatus, Store};
+use member::{Member, MemberStatus, Store, Transition};
 use replay::{Replay, EPSILON};
 use restart::RollingRestart;
 use std::rc::Rc;
@@ -259,7 +259,7 @@ impl Engine {
                     engine.last_owner[t] = Some(m);
                 }
             }
-            engine.coordinator.leader = engine.members.first().map(|_| MemberId(0));
+            engine.coordinator = Coordinator::led_by(engine.members.first().map(|_| MemberId(0)));
             engine.place_initial_standbys();
         }
         let unowned = engine.owner.iter().any(Option::is_none);
@@ -353,14 +353,14 @@ impl Engine {
 
     /// At rest but for a rolling restart under way: the moment it restarts its next member.
     pub(super) fn quiet(&self) -> bool {
-        self.coordinator.round.is_none()
-            && self.coordinator.pending.is_empty()
+        self.coordinator.round().is_none()
+            && self.coordinator.pending().is_empty()
+            && !self.coordinator.holds_stale_session()
             && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
             && self.members.iter().all(|m| {
                 let waiting = m.status.restarting()
-                    || m.stale_session_until.is_some()
-                    || (m.in_group
-                        && matches!(m.status, MemberStatus::Crashed | MemberStatus::Leaving));
+                    || m.status.leaving()
+                    || (m.status.crashed() && m.status.in_group());
                 !waiting && (!m.status.alive() || m.learning.is_empty())
             })
             && (!self.anyone_alive() || self.up.iter().all(|&u| u))
@@ -370,11 +370,7 @@ impl Engine {
     /// tasks, stateful active tasks and stateful replicas (active, learner, standby) per unit
     /// of capacity.
     pub fn skew(&self) -> Skew {
-        let staying: Vec<&Member> = self
-            .members
-            .iter()
-            .filter(|m| m.in_group && m.status == MemberStatus::Live)
-            .collect();
+        let staying: Vec<&Member> = self.members.iter().filter(|m| m.status.live()).collect();
         let stateful = |t: &TaskId| self.tasks[t.index()].stateful;
         let loads: Vec<MemberLoad> = staying
             .iter()
@@ -463,16 +459,15 @@ impl Engine {
                 Timer::Sync => self.finish_sync(out),
                 Timer::CrashDetection(id) => {
                     let member = &mut self.members[id.index()];
-                    if member.in_group && member.status == MemberStatus::Crashed {
-                        member.in_group = false;
-                        member.left_at = Some(now);
+                    if member.status.crashed() && member.status.in_group() {
+                        member.transition(Transition::CrashNoticed, now);
                         out.push(self.event(EventKind::CrashDetected(id)));
                         self.trigger(Cause::CrashDetected(id));
                     }
                 }
                 Timer::DrainDeadline(id) => {
                     let member = &self.members[id.index()];
-                    if member.in_group && member.status == MemberStatus::Leaving {
+                    if member.status.leaving() {
                         self.leave(id, LeaveReason::Timeout, out);
                         self.trigger(Cause::ScaleDownTimeout(id));
                     }
@@ -499,13 +494,13 @@ impl Engine {
         // tally are what `refresh_status` just made them, and reading every task again would
         // change nothing (these readings were a quarter of a simulation's time).
         let mut changed = false;
-        if self.coordinator.round.is_none() && !self.coordinator.pending.is_empty() {
+        if self.coordinator.round().is_none() && !self.coordinator.pending().is_empty() {
             if self.participants().is_empty() {
                 // Nobody to run a round: the causes wait for a restarting member to come
                 // back, or are moot.
                 let returning = self.members.iter().any(|m| m.status.restarting());
                 if !returning {
-                    self.coordinator.pending.clear();
+                    self.coordinator.drop_pending();
                     changed = true;
                 }
             } else {

@@ -18,7 +18,7 @@
 //! of a zone at once.
 
 use super::coordinator::{Cause, Phase, RoundInProgress};
-use super::member::{Absence, MemberStatus, Store};
+use super::member::{Absence, Store, Transition};
 use super::{Engine, Event, EventKind, Timer};
 use crate::model::MemberId;
 
@@ -54,7 +54,7 @@ impl Engine {
     pub(super) fn rolling_restart_order(&self) -> Vec<MemberId> {
         self.participants()
             .into_iter()
-            .filter(|m| self.members[m.index()].status == MemberStatus::Live)
+            .filter(|m| self.members[m.index()].status.live())
             .collect()
     }
 
@@ -77,20 +77,20 @@ impl Engine {
             }
         } else {
             self.stop_all(id, out);
-            let member = &mut self.members[id.index()];
-            member.learning.clear();
-            member.standby.clear();
-            member.learned.clear();
         }
         let member = &mut self.members[id.index()];
-        member.status = MemberStatus::Restarting(Absence {
+        let absence = Absence {
             since: now,
             back_at: now + down_ms,
             keep_state,
-        });
-        member.restarts += 1;
-        member.ready.clear();
-        member.reported.clear();
+        };
+        member.transition(
+            Transition::Restart {
+                absence,
+                keeps_identity,
+            },
+            now,
+        );
         if !keep_state {
             member.stores.clear();
             // What it still owns, learns or keeps as a standby restores from nothing.
@@ -107,7 +107,7 @@ impl Engine {
             }
         }
         let restart = member.restarts;
-        let in_group = member.in_group;
+        let in_group = member.status.in_group();
         out.push(self.event(EventKind::MemberRestarted(id)));
         self.timers.push((
             now + down_ms,
@@ -140,17 +140,23 @@ impl Engine {
             return;
         };
         let since = absence.since;
-        member.status = MemberStatus::Live;
+        let in_group = member.status.in_group();
+        let returns_as_itself = in_group && keeps_identity;
+        member.transition(
+            Transition::Return {
+                keeps_identity: returns_as_itself,
+            },
+            now,
+        );
         out.push(self.event(EventKind::MemberReturned(id)));
-        let member = &mut self.members[id.index()];
-        if member.in_group && keeps_identity {
+        if returns_as_itself {
             // Static membership: its assignment back, no rebalance (KIP-345).
-            let tasks = member.active.clone();
+            let tasks = self.members[id.index()].active.clone();
             for t in tasks {
                 out.push(self.event(EventKind::TaskStarted(t, id)));
             }
             let joining = matches!(
-                self.coordinator.round,
+                self.coordinator.round(),
                 Some(RoundInProgress {
                     phase: Phase::Joining { .. },
                     ..
@@ -162,17 +168,11 @@ impl Engine {
             }
             return;
         }
-        if member.in_group {
+        if in_group {
             // The coordinator still holds the identity it had; that one times out later.
             let expiry = since + self.config.session_timeout_ms;
-            member.stale_session_until =
-                Some(member.stale_session_until.map_or(expiry, |u| u.max(expiry)));
+            self.coordinator.hold_stale_session(id, expiry);
         }
-        member.in_group = true;
-        member.joined_at = now;
-        member.left_at = None;
-        member.last_assigned.clear();
-        member.learned.clear();
         self.trigger(Cause::Returned(id));
     }
 
@@ -181,17 +181,10 @@ impl Engine {
     pub(super) fn expire_session(&mut self, id: MemberId, restart: u32, out: &mut Vec<Event>) {
         let now = self.time;
         let member = &self.members[id.index()];
-        if member.restarts == restart && member.status.restarting() && member.in_group {
+        if member.restarts == restart && member.status.restarting() && member.status.in_group() {
             self.stop_all(id, out);
-            let member = &mut self.members[id.index()];
-            member.in_group = false;
-            member.left_at = Some(now);
-            member.learning.clear();
-            member.standby.clear();
-            member.learned.clear();
-        } else if member.stale_session_until.is_some_and(|u| u <= now) {
-            self.members[id.index()].stale_session_until = None;
-        } else {
+            self.members[id.index()].transition(Transition::SessionExpired, now);
+        } else if !self.coordinator.expire_stale_session(id, now) {
             return;
         }
         out.push(self.event(EventKind::SessionTimedOut(id)));
@@ -224,7 +217,7 @@ impl Engine {
             let next = rolling.queue.remove(0);
             let (down_ms, keep_state) = (rolling.down_ms, rolling.keep_state);
             let member = &self.members[next.index()];
-            if member.status == MemberStatus::Live && member.in_group {
+            if member.status.live() {
                 if let Some(rolling) = self.rolling.as_mut() {
                     rolling.current = Some(next);
                 }

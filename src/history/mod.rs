@@ -401,7 +401,7 @@ impl Run {
                 r.departed.clear();
             }
         }
-        let live_round = self.engine.coordinator().round.as_ref().map(|r| r.index);
+        let live_round = self.engine.coordinator().round().map(|r| r.index);
         for r in &mut self.rounds {
             if r.abandoned && Some(r.index) == live_round {
                 r.abandoned = false;

@@ -26,7 +26,7 @@ pub fn member(id: u32, chips: Vec<Chip>, zone: Option<&str>) -> Card {
     Card {
         id: MemberId(id),
         name: format!("S{}", id + 1),
-        status: MemberStatus::Live,
+        status: MemberStatus::Live { joined_at: 0 },
         leader: id == 0,
         capacity: 1,
         restore_rate: 1000,

@@ -211,7 +211,7 @@ impl Dot {
 /// is draining).
 pub fn state_text(status: MemberStatus) -> &'static str {
     match status {
-        MemberStatus::Leaving => "draining",
+        MemberStatus::Leaving { .. } => "draining",
         other => other.name(),
     }
 }
@@ -631,9 +631,9 @@ fn round_view(engine: &Engine) -> RoundView {
     let roster = engine.roster();
     let leader = engine.leader();
     let coordinator = engine.coordinator();
-    let Some(r) = &coordinator.round else {
+    let Some(r) = coordinator.round() else {
         return RoundView {
-            generation: coordinator.generation,
+            generation: coordinator.generation(),
             index: None,
             phase: PhaseView::Stable,
             leader: leader.map(|l| roster.member(l).to_string()),
@@ -646,7 +646,7 @@ fn round_view(engine: &Engine) -> RoundView {
         };
     };
     RoundView {
-        generation: coordinator.generation,
+        generation: coordinator.generation(),
         index: Some(r.index),
         phase: match r.phase {
             Phase::Joining { .. } => PhaseView::Joining,
@@ -800,7 +800,7 @@ mod tests {
     fn crashed_members_drop_their_tasks_into_the_unassigned_tray() {
         let f = Frame::of(&run_to("leader-transfer", 2_000));
         let s1 = f.cards.iter().find(|c| c.name == "S1").expect("S1");
-        assert_eq!(s1.status, MemberStatus::Crashed);
+        assert!(s1.status.crashed());
         assert!(!s1.can_crash && !s1.can_drain);
         let names: Vec<&str> = f.unowned.iter().map(|c| &*c.name).collect();
         assert_eq!(names, ["T1", "T2"]);
@@ -868,12 +868,16 @@ mod wording {
 
     #[test]
     fn a_leaving_member_reads_as_draining_and_the_others_by_their_state() {
-        assert_eq!(state_text(MemberStatus::Leaving), "draining");
-        assert_eq!(state_text(MemberStatus::Live), "live");
         assert_eq!(
-            state_text(MemberStatus::Crashed),
-            MemberStatus::Crashed.name()
+            state_text(MemberStatus::Leaving { joined_at: 0 }),
+            "draining"
         );
+        assert_eq!(state_text(MemberStatus::Live { joined_at: 0 }), "live");
+        let crashed = MemberStatus::Crashed {
+            at: 5,
+            in_group: true,
+        };
+        assert_eq!(state_text(crashed), "crashed");
     }
 
     #[test]

@@ -180,10 +180,10 @@ impl TileState {
     /// The state a member's tile shows.
     pub fn of(status: MemberStatus) -> TileState {
         match status {
-            MemberStatus::Live => TileState::Live,
-            MemberStatus::Leaving => TileState::Draining,
-            MemberStatus::Crashed => TileState::Crashed,
-            MemberStatus::Restarting(_) => TileState::Restarting,
+            MemberStatus::Live { .. } => TileState::Live,
+            MemberStatus::Leaving { .. } => TileState::Draining,
+            MemberStatus::Crashed { .. } => TileState::Crashed,
+            MemberStatus::Restarting { .. } => TileState::Restarting,
             MemberStatus::Left => TileState::Left,
         }
     }
@@ -574,7 +574,10 @@ mod tests {
         drawn.drawn(&bars, &later, view(0.0), cards.len());
         assert_eq!(drawn.plan(view(0.0), &later), Redraw::Nothing);
         // S3 crashes: its whole tile.
-        cards[2].status = MemberStatus::Crashed;
+        cards[2].status = MemberStatus::Crashed {
+            at: 0,
+            in_group: true,
+        };
         let crashed = Tile::shown(&scene, &cards, &tallies, &[], (0.0, 100.0), 1.0);
         assert_eq!(
             drawn.plan(view(0.0), &crashed),

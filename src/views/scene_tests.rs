@@ -243,7 +243,7 @@ mod random {
                         .iter()
                         .map(|chip| Chip { progress, up: progress == 100, role: ChipRole::Learner, ..chip.clone() });
                     Card {
-                        status: if crashed { MemberStatus::Crashed } else { c.status },
+                        status: if crashed { MemberStatus::Crashed { at: 0, in_group: true } } else { c.status },
                         leader,
                         chips: replayed.chain((0..more as u32).map(|t| active(900_000 + t))).collect(),
                         restart: c.restart.map(|r| Countdown { back_in_ms: r.back_in_ms / 2, ..r }),

@@ -20,7 +20,7 @@ use handoff::engine::coordinator::Round;
 use handoff::engine::member::MemberStatus;
 use handoff::engine::{Engine, EventKind};
 use handoff::history::Run;
-use handoff::model::{Command, MemberSpec, Scenario, TimedCommand};
+use handoff::model::{Command, MemberId, MemberSpec, Scenario, TimedCommand};
 use handoff::model::{Config, HandoffMode, Readiness, Strategy as Design, Task, TaskId};
 use handoff::views::series::{availability, AvailabilityScan};
 use proptest::prelude::*;
@@ -488,14 +488,8 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
 
     // When every member still alive is draining, nobody can take their tasks: they keep
     // running them (no downtime) and wait for a new member or their scale-down timeout.
-    let staying = engine
-        .members()
-        .iter()
-        .any(|m| m.status == MemberStatus::Live);
-    let draining = engine
-        .members()
-        .iter()
-        .any(|m| m.status == MemberStatus::Leaving);
+    let staying = engine.members().iter().any(|m| m.status.live());
+    let draining = engine.members().iter().any(|m| m.status.leaving());
     if !staying && draining {
         prop_assert!(config.scale_down_timeout_ms.is_none());
         for t in 0..engine.tasks().len() {
@@ -519,7 +513,7 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
         let capacities: Vec<u32> = engine
             .members()
             .iter()
-            .filter(|m| m.in_group && m.status == MemberStatus::Live)
+            .filter(|m| m.status.live())
             .map(|m| m.capacity)
             .collect();
         let equal = capacities.windows(2).all(|w| w[0] == w[1]);
@@ -536,10 +530,14 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
     }
 
     // Drained members end with nothing and leave (or crashed meanwhile).
-    for m in engine.members() {
-        if m.drained_at.is_some() {
+    for (i, m) in engine.members().iter().enumerate() {
+        let drained = run
+            .events()
+            .iter()
+            .any(|e| e.kind == EventKind::DrainStarted(MemberId(i as u32)));
+        if drained {
             prop_assert!(
-                matches!(m.status, MemberStatus::Left | MemberStatus::Crashed),
+                matches!(m.status, MemberStatus::Left | MemberStatus::Crashed { .. }),
                 "{} drained but is {:?}",
                 m.name,
                 m.status
@@ -619,7 +617,9 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
                 // (or a restart's) cost; a task moved on again before it came up (a learner
                 // "ready" within a positive acceptable lag may restore for a while) is the
                 // next move's cost.
-                if engine.member(*member).crashed_at.is_some_and(|c| c <= up) {
+                let crashed_before =
+                    |s: MemberStatus| matches!(s, MemberStatus::Crashed { at, .. } if at <= up);
+                if crashed_before(engine.member(*member).status) {
                     continue;
                 }
                 let restarted = run.events().iter().any(|e| {

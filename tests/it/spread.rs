@@ -7,7 +7,7 @@
 //! replicas (actives and standbys; the seed's 0.5x-2x rule, for each subtopology), so none
 //! holds most of one subtopology's standbys.
 
-use handoff::engine::member::{Member, MemberStatus};
+use handoff::engine::member::Member;
 use handoff::engine::Engine;
 use handoff::history::Run;
 use handoff::model::{Scenario, Strategy as Design, TaskId};
@@ -126,7 +126,7 @@ fn spreads(engine: &Engine) -> (f64, f64) {
     let staying: Vec<_> = engine
         .members()
         .iter()
-        .filter(|m| m.in_group && m.status == MemberStatus::Live)
+        .filter(|m| m.status.live())
         .collect();
     let zoned = staying.iter().all(|m| m.zone.is_some());
     let groups = engine.tasks().iter().filter_map(|t| t.subtopology).max();
