@@ -21,6 +21,20 @@ pub enum ReplayKind {
     Standby,
 }
 
+/// How far a member's replica of a task has come ([`Engine::progress`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Records behind the changelog end now (the whole changelog without a store).
+    pub lag: f64,
+    /// The lag it replays towards: the acceptable recovery lag for a learner, else 0.
+    pub target: f64,
+    /// It reached its target: a learner is ready, anything else caught up.
+    pub done: bool,
+    /// How long until it reaches its target at the rate it replays now, in milliseconds;
+    /// `None` when done, or when it does not gain on the changelog.
+    pub eta_ms: Option<u64>,
+}
+
 /// One changelog a member replays, with the rate it gets.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Replay {
@@ -101,33 +115,63 @@ impl Engine {
 
     /// How far a member's store of a task lags behind the changelog end.
     pub fn lag(&self, member: MemberId, task: TaskId) -> Option<f64> {
+        self.lag_and_rate(member, task).map(|(lag, _)| lag)
+    }
+
+    /// The lag of a member's store of a task now and the rate it replays at, reading the
+    /// store and the member's replays once.
+    fn lag_and_rate(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
         let m = &self.members[member.index()];
         let store = m.stores.get(&task)?;
         let end = self.changelog_end(task);
         if self.up[task.index()] && self.owner[task.index()] == Some(member) {
-            return Some(0.0);
+            return Some((0.0, None));
         }
-        let rate = self
+        let replay = self
             .rates
             .get(member.index())
-            .and_then(|r| r.iter().find(|x| x.task == task))
-            .map_or(0.0, |x| x.rate);
+            .and_then(|r| r.iter().find(|x| x.task == task));
+        let rate = replay.map_or(0.0, |x| x.rate);
         let position = (store.position + rate * self.since_anchor()).min(end);
-        Some((end - position).max(0.0))
+        Some(((end - position).max(0.0), replay))
+    }
+
+    /// How far a member's replica of a task has come, and whether it is done: a learner when
+    /// it is within the acceptable recovery lag (rule 5), anything else when it has caught
+    /// up. The one place readiness is decided: the engine's rejoins and the page's chips ask
+    /// it.
+    pub fn progress(&self, member: MemberId, task: TaskId, learner: bool) -> Progress {
+        let found = self.lag_and_rate(member, task);
+        let lag = found.map_or_else(|| self.changelog_end(task), |(lag, _)| lag);
+        let target = if learner {
+            self.config.ready_lag() as f64
+        } else {
+            0.0
+        };
+        let done = lag <= target + EPSILON && (found.is_some() || !learner);
+        let eta_ms = found
+            .and_then(|(_, replay)| replay)
+            .filter(|_| !done && self.members[member.index()].status.alive())
+            .map(|r| r.rate - r.write_rate)
+            .filter(|&gain| gain > 1e-9)
+            .map(|gain| ((lag - target) / gain * 1000.0).ceil() as u64);
+        Progress {
+            lag,
+            target,
+            done,
+            eta_ms,
+        }
     }
 
     /// Whether a member's store of a task has caught up with the changelog end (no store
     /// counts as the whole changelog behind).
     pub fn caught_up(&self, member: MemberId, task: TaskId) -> bool {
-        self.lag(member, task)
-            .unwrap_or_else(|| self.changelog_end(task))
-            <= EPSILON
+        self.progress(member, task, false).done
     }
 
     /// Whether a member's learner of a task is within the acceptable recovery lag.
     pub fn learner_ready(&self, member: MemberId, task: TaskId) -> bool {
-        self.lag(member, task)
-            .is_some_and(|l| l <= self.config.ready_lag() as f64 + EPSILON)
+        self.progress(member, task, true).done
     }
 
     /// What a member replays right now and the rate each replay gets; their `lag` is as of

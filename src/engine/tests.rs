@@ -257,6 +257,29 @@ fn the_engine_jumps_to_the_moment_a_learner_is_ready() {
 }
 
 #[test]
+fn a_learner_is_ready_within_the_acceptable_lag_and_says_when_it_will_be() {
+    let (mut engine, mut out) = engine(&stable_group(r#", "acceptable_recovery_lag": 2000"#));
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    engine.advance_to(1_000, &mut out);
+    // 5,000 of T1's 10,000 records replayed; 3,000 more to the acceptable lag of 2,000.
+    let learner = engine.progress(MemberId(3), TaskId(0), true);
+    assert!((learner.lag - 5_000.0).abs() < 1e-6 && learner.target == 2_000.0);
+    assert!(!learner.done);
+    assert_eq!(learner.eta_ms, Some(300));
+    // The same store read as a replica that must catch up fully: 500 ms to go.
+    let replica = engine.progress(MemberId(3), TaskId(0), false);
+    assert_eq!((replica.done, replica.eta_ms), (false, Some(500)));
+    engine.advance_to(1_300, &mut out);
+    let ready = engine.progress(MemberId(3), TaskId(0), true);
+    assert!(ready.done && ready.eta_ms.is_none());
+    assert!(engine.learner_ready(MemberId(3), TaskId(0)));
+    assert!(!engine.caught_up(MemberId(3), TaskId(0)));
+    // A member without a store of a task is the whole changelog behind and never ready.
+    let none = engine.progress(MemberId(3), TaskId(4), true);
+    assert_eq!((none.lag, none.done, none.eta_ms), (10_000.0, false, None));
+}
+
+#[test]
 fn checks_of_a_member_by_id_answer_as_the_commands_by_name_do_in_every_state() {
     let scenario = stable_group(r#", "static_membership": true"#);
     let (mut engine, mut out) = engine(&scenario);

@@ -4,7 +4,6 @@
 
 use crate::engine::coordinator::{Cause, Phase};
 use crate::engine::member::MemberStatus;
-use crate::engine::replay::EPSILON;
 use crate::engine::Engine;
 use crate::model::Command;
 use crate::model::{MemberId, TaskId};
@@ -594,25 +593,11 @@ fn chip(engine: &Engine, id: MemberId, task: TaskId, role: ChipRole, learned: &[
     if up && spec.stateful {
         return settled;
     }
+    let progress = engine.progress(id, task, role == ChipRole::Learner);
+    let (lag, done) = (progress.lag, progress.done);
     let end = engine.changelog_end(task);
-    let lag = engine.lag(id, task);
-    // A learner is ready within the acceptable lag; anything else caught up (no store counts
-    // as the whole changelog behind).
-    let (target, done) = if role == ChipRole::Learner {
-        let target = engine.config().ready_lag() as f64;
-        (target, lag.is_some_and(|l| l <= target + EPSILON))
-    } else {
-        (0.0, lag.unwrap_or(end) <= EPSILON)
-    };
-    let lag = lag.unwrap_or(end);
     let replaying = spec.stateful && !done && !up;
-    let alive = engine.member(id).status.alive();
-    let ready_in_ms = (replaying && alive)
-        .then(|| engine.replays(id).iter().find(|r| r.task == task))
-        .flatten()
-        .map(|r| r.rate - r.write_rate)
-        .filter(|&gain| gain > 1e-9)
-        .map(|gain| two_digits(((lag - target) / gain * 1000.0).ceil() as u64));
+    let ready_in_ms = progress.eta_ms.filter(|_| replaying).map(two_digits);
     Chip {
         ready: role == ChipRole::Learner && done,
         progress: if spec.stateful {
