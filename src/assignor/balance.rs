@@ -11,75 +11,11 @@
 //! fixed point; when tasks must move, the step chooses which, so that spreading each
 //! subtopology costs as few extra moves as it can.
 
-use super::load::{LoadKey, Share};
-use super::plan::{Plan, Pos};
+use super::load::{LoadKey, Loads, Pos, Share};
+use super::plan::Plan;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// Active tasks of one subtopology on one member: stateful ones and all of them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Counts {
-    pub stateful: u64,
-    pub total: u64,
-}
-
-/// Active tasks per member, stateful ones and all of them, in all and per subtopology.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Loads {
-    pub stateful: Vec<u64>,
-    pub total: Vec<u64>,
-    /// By (subtopology, member); a pair missing runs none. Kept sparse: a group can have as
-    /// many subtopologies as tasks.
-    pub by_group: FxHashMap<(u32, Pos), Counts>,
-}
-
-impl Loads {
-    /// The active tasks each member runs after this round, as currently planned.
-    pub fn of_owners(plan: &Plan<'_>) -> Loads {
-        let k = plan.input.members.len();
-        let mut loads = Loads {
-            stateful: vec![0; k],
-            total: vec![0; k],
-            by_group: FxHashMap::default(),
-        };
-        for (t, owner) in (0..plan.task_count()).map(|t| (t, plan.owner(t))) {
-            if let Some(o) = owner {
-                loads.add(plan, o, t);
-            }
-        }
-        loads
-    }
-
-    /// One more active task on a member.
-    pub fn add(&mut self, plan: &Plan<'_>, pos: Pos, task: usize) {
-        let stateful = u64::from(plan.stateful(task));
-        self.total[pos] += 1;
-        self.stateful[pos] += stateful;
-        let counts = self.by_group.entry((plan.group(task), pos)).or_default();
-        counts.total += 1;
-        counts.stateful += stateful;
-    }
-
-    /// One active task less on a member.
-    pub fn remove(&mut self, plan: &Plan<'_>, pos: Pos, task: usize) {
-        let stateful = u64::from(plan.stateful(task));
-        self.total[pos] -= 1;
-        self.stateful[pos] -= stateful;
-        if let Some(counts) = self.by_group.get_mut(&(plan.group(task), pos)) {
-            counts.total -= 1;
-            counts.stateful -= stateful;
-        }
-    }
-
-    /// A member's active tasks of one subtopology.
-    pub fn of_group(&self, group: u32, pos: Pos) -> Counts {
-        self.by_group
-            .get(&(group, pos))
-            .copied()
-            .unwrap_or_default()
-    }
-}
 
 /// Units of work each member should receive, by subtopology.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 //! owners) holds by construction: a task is only handed to a member when no member reported
 //! it in `assigned`, and a task revoked this round is assigned at the follow-up.
 
-use super::balance::{match_receivers, plan_moves, Cost, Loads};
+use super::balance::{match_receivers, plan_moves, Cost};
 use super::plan::Plan;
 use crate::model::Assignment;
 
@@ -15,7 +15,7 @@ use crate::model::Assignment;
 pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
     keep_existing_learners(&mut plan);
     hand_over_ready_learners(&mut plan);
-    let mut loads = Loads::of_owners(&plan);
+    let mut loads = plan.loads();
     plan.assign_orphans(&mut loads);
     drop_learners_of_reassigned_tasks(&mut plan);
     place_learners(&mut plan);
@@ -77,7 +77,7 @@ pub(crate) fn drop_learners_of_reassigned_tasks(plan: &mut Plan<'_>) {
 /// task has nothing to learn and is revoked, to be assigned at the follow-up rebalance (or
 /// handed over at once if nobody runs it yet).
 pub(crate) fn place_learners(plan: &mut Plan<'_>) {
-    let mut loads = Loads::of_owners(plan);
+    let mut loads = plan.loads();
     for t in 0..plan.task_count() {
         if let Some(l) = plan.learner(t) {
             loads.add(plan, l, t);

@@ -1,9 +1,78 @@
-//! Loads per unit of capacity: comparing them without division, each member's fair share of
+//! Loads: the active tasks each member runs (in all and per subtopology), loads per unit of
+//! capacity compared without division, each member's fair share of
 //! some units of work, and a heap of the least loaded members.
 
-use super::plan::Pos;
+use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
+
+/// A position in the input's member list (join order); the leader is 0.
+pub(crate) type Pos = usize;
+
+/// What a load needs to know of a task: whether it is stateful, and its subtopology.
+pub(crate) trait TaskKinds {
+    /// Whether a task has state to restore.
+    fn stateful(&self, task: usize) -> bool;
+    /// A task's subtopology, numbered from 0.
+    fn group(&self, task: usize) -> u32;
+}
+
+/// Active tasks of one subtopology on one member: stateful ones and all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Counts {
+    pub stateful: u64,
+    pub total: u64,
+}
+
+/// Active tasks per member, stateful ones and all of them, in all and per subtopology.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Loads {
+    pub stateful: Vec<u64>,
+    pub total: Vec<u64>,
+    /// By (subtopology, member); a pair missing runs none. Kept sparse: a group can have as
+    /// many subtopologies as tasks.
+    pub by_group: FxHashMap<(u32, Pos), Counts>,
+}
+
+impl Loads {
+    /// No active task on any of `members` members.
+    pub fn empty(members: usize) -> Loads {
+        Loads {
+            stateful: vec![0; members],
+            total: vec![0; members],
+            by_group: FxHashMap::default(),
+        }
+    }
+
+    /// One more active task on a member.
+    pub fn add(&mut self, tasks: &impl TaskKinds, pos: Pos, task: usize) {
+        let stateful = u64::from(tasks.stateful(task));
+        self.total[pos] += 1;
+        self.stateful[pos] += stateful;
+        let counts = self.by_group.entry((tasks.group(task), pos)).or_default();
+        counts.total += 1;
+        counts.stateful += stateful;
+    }
+
+    /// One active task less on a member.
+    pub fn remove(&mut self, tasks: &impl TaskKinds, pos: Pos, task: usize) {
+        let stateful = u64::from(tasks.stateful(task));
+        self.total[pos] -= 1;
+        self.stateful[pos] -= stateful;
+        if let Some(counts) = self.by_group.get_mut(&(tasks.group(task), pos)) {
+            counts.total -= 1;
+            counts.stateful -= stateful;
+        }
+    }
+
+    /// A member's active tasks of one subtopology.
+    pub fn of_group(&self, group: u32, pos: Pos) -> Counts {
+        self.by_group
+            .get(&(group, pos))
+            .copied()
+            .unwrap_or_default()
+    }
+}
 
 /// Orders two members by units of work per unit of capacity, without division.
 pub(crate) fn compare_load(load_a: u64, cap_a: u64, load_b: u64, cap_b: u64) -> Ordering {

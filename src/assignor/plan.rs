@@ -2,14 +2,14 @@
 //! owns what after this round, orphans (rule 3), revocations (rule 1) and the assignment it
 //! becomes.
 
-use super::balance::{Counts, Loads};
-use super::load::{compare_load, fair_shares, LeastLoaded, LoadKey, Share};
+pub(crate) use super::load::Pos;
+use super::load::{
+    compare_load, fair_shares, Counts, LeastLoaded, LoadKey, Loads, Share, TaskKinds,
+};
 use super::measure::zones_in_use;
 use super::{AssignError, AssignInput};
 use crate::model::{Assignment, MemberAssignment, TaskId};
-
-/// A position in the input's member list (join order); the leader is 0.
-pub(crate) type Pos = usize;
+use std::ops::Deref;
 
 /// Lists by task, read-only once built, in one allocation rather than one per task: a round
 /// of a group of thousands of tasks spent a quarter to a third of its time growing and freeing
@@ -21,14 +21,6 @@ pub(crate) struct ByTask<T> {
 }
 
 impl<T: Copy> ByTask<T> {
-    /// `n` empty lists.
-    fn empty(n: usize) -> ByTask<T> {
-        ByTask {
-            start: vec![0; n + 1],
-            items: Vec::new(),
-        }
-    }
-
     /// Groups `(task, item)` pairs (tasks below `n`) by task, each task's items in the order
     /// given.
     fn group(n: usize, pairs: impl Iterator<Item = (TaskId, T)> + Clone) -> ByTask<T> {
@@ -65,36 +57,20 @@ impl<T> std::ops::Index<usize> for ByTask<T> {
     }
 }
 
-/// The working state of one assignment: per-task vectors, filled in rule by rule.
-pub(crate) struct Plan<'a> {
+/// What the members reported at this join, indexed per task: fixed once [`Plan::new`] has
+/// checked it, read by every rule (a [`Plan`] reads as its `Reported`).
+pub(crate) struct Reported<'a> {
     pub input: AssignInput<'a>,
-    /// Who runs each task after this round (written by [`Plan::assign`] and
-    /// [`Plan::revoke`]).
-    owner: Vec<Option<Pos>>,
     /// Who reported running each task at this join.
     pub reported_owner: Vec<Option<Pos>>,
     /// Who released each task at this join (it ran the task until it joined).
     pub releaser: Vec<Option<Pos>>,
-    /// The learner of each task after this round (written by [`Plan::add_learner`] and
-    /// [`Plan::drop_learner`]).
-    learner: Vec<Option<Pos>>,
     /// The learner each task had when members joined.
     pub reported_learner: Vec<Option<Pos>>,
-    /// Standby holders of each task after this round, in order (written by
-    /// [`Plan::add_standby`] and [`Plan::set_standbys`]).
-    standbys: Vec<Vec<Pos>>,
     /// Members holding local state of each task, with its lag, as reported.
     pub holders: ByTask<(Pos, u64)>,
     /// Standby holders of each task, as reported.
     pub reported_standbys: ByTask<Pos>,
-    /// Tasks revoked from their owner this round, to be assigned at the follow-up.
-    revoking: Vec<bool>,
-    /// Another rebalance is needed right after this one.
-    followup: bool,
-    /// Learners that will not take the task over: warm-ups of standbys (KIP-441).
-    warmups: Vec<Vec<Pos>>,
-    /// A probing rebalance is needed later (KIP-441).
-    pub probing: bool,
     /// Replicas are spread over zones (rack-aware placement is on and every member reports
     /// a zone).
     pub zoned: bool,
@@ -108,58 +84,53 @@ pub(crate) struct Plan<'a> {
     group_sizes: Vec<Counts>,
 }
 
-impl<'a> Plan<'a> {
+/// The working state of one assignment: the join as reported, and per-task vectors filled in
+/// rule by rule, each written only through its own methods.
+pub(crate) struct Plan<'a> {
+    reported: Reported<'a>,
+    /// Who runs each task after this round (written by [`Plan::assign`] and
+    /// [`Plan::revoke`]).
+    owner: Vec<Option<Pos>>,
+    /// The learner of each task after this round (written by [`Plan::add_learner`] and
+    /// [`Plan::drop_learner`]).
+    learner: Vec<Option<Pos>>,
+    /// Standby holders of each task after this round, in order (written by
+    /// [`Plan::add_standby`] and [`Plan::set_standbys`]).
+    standbys: Vec<Vec<Pos>>,
+    /// Tasks revoked from their owner this round, to be assigned at the follow-up.
+    revoking: Vec<bool>,
+    /// Another rebalance is needed right after this one.
+    followup: bool,
+    /// Learners that will not take the task over: warm-ups of standbys (KIP-441).
+    warmups: Vec<Vec<Pos>>,
+}
+
+impl<'a> Deref for Plan<'a> {
+    type Target = Reported<'a>;
+
+    fn deref(&self) -> &Reported<'a> {
+        &self.reported
+    }
+}
+
+impl TaskKinds for Plan<'_> {
+    fn stateful(&self, task: usize) -> bool {
+        Plan::stateful(self, task)
+    }
+
+    fn group(&self, task: usize) -> u32 {
+        Plan::group(self, task)
+    }
+}
+
+impl<'a> Reported<'a> {
     /// Indexes the join metadata, checking that it could have come from correct members.
-    pub fn new(input: AssignInput<'a>) -> Result<Plan<'a>, AssignError> {
+    fn new(input: AssignInput<'a>) -> Result<Reported<'a>, AssignError> {
         let n = input.tasks.len();
-        let mut plan = Plan {
-            input,
-            owner: vec![None; n],
-            reported_owner: vec![None; n],
-            releaser: vec![None; n],
-            learner: vec![None; n],
-            reported_learner: vec![None; n],
-            standbys: vec![Vec::new(); n],
-            holders: ByTask::empty(n),
-            reported_standbys: ByTask::empty(n),
-            revoking: vec![false; n],
-            followup: false,
-            warmups: vec![Vec::new(); n],
-            probing: false,
-            zoned: zones_in_use(
-                input.config.rack_aware_standbys,
-                input.members.iter().map(|m| m.zone.as_deref()),
-            ),
-            zone_of: Vec::with_capacity(input.members.len()),
-            receiver_zones: Vec::new(),
-            group: Vec::with_capacity(n),
-            group_sizes: Vec::new(),
-        };
-        let mut numbers = rustc_hash::FxHashMap::default();
-        for task in input.tasks {
-            let next = numbers.len() as u32;
-            let g = *numbers.entry(task.subtopology).or_insert(next);
-            if g as usize == plan.group_sizes.len() {
-                plan.group_sizes.push(Counts::default());
-            }
-            let size = &mut plan.group_sizes[g as usize];
-            size.total += 1;
-            size.stateful += u64::from(task.stateful);
-            plan.group.push(g);
-        }
-        let mut names: Vec<Option<&str>> = Vec::new();
-        for meta in input.members {
-            let zone = meta.zone.as_deref();
-            let index = names.iter().position(|&z| z == zone).unwrap_or_else(|| {
-                names.push(zone);
-                names.len() - 1
-            });
-            plan.zone_of.push(index);
-        }
-        plan.receiver_zones = vec![false; names.len()];
-        for p in plan.receivers() {
-            plan.receiver_zones[plan.zone_of[p]] = true;
-        }
+        let (group, group_sizes) = subtopology_numbers(input);
+        let (zone_of, receiver_zones) = zone_numbers(input);
+        let mut reported_owner: Vec<Option<Pos>> = vec![None; n];
+        let mut reported_learner = vec![None; n];
         let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(
             input.members.len(),
             Default::default(),
@@ -168,56 +139,155 @@ impl<'a> Plan<'a> {
             if !seen.insert(meta.member) {
                 return Err(AssignError::DuplicateMember(meta.member));
             }
-            if meta.capacity == 0 {
-                return Err(AssignError::ZeroCapacity(meta.member));
-            }
-            let lists = [&meta.assigned, &meta.revoked, &meta.learning, &meta.standby];
-            for &task in lists.into_iter().flatten() {
-                if task.index() >= n {
-                    return Err(AssignError::UnknownTask {
-                        member: meta.member,
-                        task,
-                    });
-                }
-            }
-            if let Some(&(task, _)) = meta.lags.iter().find(|(t, _)| t.index() >= n) {
-                return Err(AssignError::UnknownTask {
-                    member: meta.member,
-                    task,
-                });
-            }
+            check_member(meta, n)?;
             for &task in &meta.assigned {
-                if let Some(first) = plan.reported_owner[task.index()] {
+                if let Some(first) = reported_owner[task.index()] {
                     return Err(AssignError::OwnedTwice {
                         task,
                         first: input.members[first].member,
                         second: meta.member,
                     });
                 }
-                plan.reported_owner[task.index()] = Some(pos);
+                reported_owner[task.index()] = Some(pos);
             }
             for &task in &meta.learning {
-                plan.reported_learner[task.index()].get_or_insert(pos);
+                reported_learner[task.index()].get_or_insert(pos);
             }
         }
         let members = || input.members.iter().enumerate();
-        plan.holders = ByTask::group(
+        let holders = ByTask::group(
             n,
             members().flat_map(|(pos, m)| m.lags.iter().map(move |&(t, lag)| (t, (pos, lag)))),
         );
-        plan.reported_standbys = ByTask::group(
+        let reported_standbys = ByTask::group(
             n,
             members().flat_map(|(pos, m)| m.standby.iter().map(move |&t| (t, pos))),
         );
-        for (pos, meta) in input.members.iter().enumerate() {
+        let mut releaser = vec![None; n];
+        for (pos, meta) in members() {
             for &task in &meta.revoked {
-                if plan.reported_owner[task.index()].is_none() {
-                    plan.releaser[task.index()].get_or_insert(pos);
+                if reported_owner[task.index()].is_none() {
+                    releaser[task.index()].get_or_insert(pos);
                 }
             }
         }
-        plan.owner = plan.reported_owner.clone();
-        Ok(plan)
+        Ok(Reported {
+            input,
+            reported_owner,
+            releaser,
+            reported_learner,
+            holders,
+            reported_standbys,
+            zoned: zones_in_use(
+                input.config.rack_aware_standbys,
+                input.members.iter().map(|m| m.zone.as_deref()),
+            ),
+            zone_of,
+            receiver_zones,
+            group,
+            group_sizes,
+        })
+    }
+}
+
+/// Each task's subtopology numbered from 0 in order of first appearance, and the tasks of
+/// each: stateful ones and all of them.
+fn subtopology_numbers(input: AssignInput<'_>) -> (Vec<u32>, Vec<Counts>) {
+    let mut numbers = rustc_hash::FxHashMap::default();
+    let mut group = Vec::with_capacity(input.tasks.len());
+    let mut sizes: Vec<Counts> = Vec::new();
+    for task in input.tasks {
+        let next = numbers.len() as u32;
+        let g = *numbers.entry(task.subtopology).or_insert(next);
+        if g as usize == sizes.len() {
+            sizes.push(Counts::default());
+        }
+        let size = &mut sizes[g as usize];
+        size.total += 1;
+        size.stateful += u64::from(task.stateful);
+        group.push(g);
+    }
+    (group, sizes)
+}
+
+/// Each member's zone as a small number (members without a zone share one), and which of
+/// those zones have a member that stays.
+fn zone_numbers(input: AssignInput<'_>) -> (Vec<usize>, Vec<bool>) {
+    let mut names: Vec<Option<&str>> = Vec::new();
+    let zone_of: Vec<usize> = input
+        .members
+        .iter()
+        .map(|meta| {
+            let zone = meta.zone.as_deref();
+            names.iter().position(|&z| z == zone).unwrap_or_else(|| {
+                names.push(zone);
+                names.len() - 1
+            })
+        })
+        .collect();
+    let mut receiver_zones = vec![false; names.len()];
+    for p in receivers(input) {
+        receiver_zones[zone_of[p]] = true;
+    }
+    (zone_of, receiver_zones)
+}
+
+/// The members that may receive new work: those not leaving, or everyone if all leave.
+fn receivers(input: AssignInput<'_>) -> Vec<Pos> {
+    let all = 0..input.members.len();
+    let staying: Vec<Pos> = all.clone().filter(|&p| !input.members[p].leaving).collect();
+    if staying.is_empty() {
+        all.collect()
+    } else {
+        staying
+    }
+}
+
+/// Refuses a member's report that names a task beyond the task list or has no capacity.
+fn check_member(meta: &crate::model::JoinMetadata, n: usize) -> Result<(), AssignError> {
+    if meta.capacity == 0 {
+        return Err(AssignError::ZeroCapacity(meta.member));
+    }
+    let lists = [&meta.assigned, &meta.revoked, &meta.learning, &meta.standby];
+    let listed = lists.into_iter().flatten().copied();
+    let unknown = listed
+        .chain(meta.lags.iter().map(|&(t, _)| t))
+        .find(|t| t.index() >= n);
+    match unknown {
+        Some(task) => Err(AssignError::UnknownTask {
+            member: meta.member,
+            task,
+        }),
+        None => Ok(()),
+    }
+}
+
+impl<'a> Plan<'a> {
+    /// Indexes the join metadata, checking that it could have come from correct members; at
+    /// first every task stays with the member that reported running it.
+    pub fn new(input: AssignInput<'a>) -> Result<Plan<'a>, AssignError> {
+        let reported = Reported::new(input)?;
+        let n = input.tasks.len();
+        Ok(Plan {
+            owner: reported.reported_owner.clone(),
+            reported,
+            learner: vec![None; n],
+            standbys: vec![Vec::new(); n],
+            revoking: vec![false; n],
+            followup: false,
+            warmups: vec![Vec::new(); n],
+        })
+    }
+
+    /// The active tasks each member runs after this round, as currently planned.
+    pub fn loads(&self) -> Loads {
+        let mut loads = Loads::empty(self.input.members.len());
+        for (t, owner) in self.owner.iter().enumerate() {
+            if let Some(&o) = owner.as_ref() {
+                loads.add(self, o, t);
+            }
+        }
+        loads
     }
 
     /// Number of tasks.
@@ -275,14 +345,7 @@ impl<'a> Plan<'a> {
 
     /// The members that may receive new work: those not leaving, or everyone if all leave.
     pub fn receivers(&self) -> Vec<Pos> {
-        let staying: Vec<Pos> = (0..self.input.members.len())
-            .filter(|&p| !self.leaving(p))
-            .collect();
-        if staying.is_empty() {
-            (0..self.input.members.len()).collect()
-        } else {
-            staying
-        }
+        receivers(self.input)
     }
 
     /// Gives an orphan to the best candidate by rule 3 (docs/design.md): its ready learner, else
@@ -639,7 +702,7 @@ impl<'a> Plan<'a> {
                 .zip(out)
                 .collect(),
             followup: self.followup,
-            probing: self.probing,
+            probing: false,
         }
     }
 }
@@ -733,7 +796,5 @@ mod tests {
         assert!(by_task[3].is_empty());
         let none = ByTask::<char>::group(3, std::iter::empty());
         assert!((0..3).all(|t| none[t].is_empty()));
-        let empty = ByTask::<char>::empty(3);
-        assert!((0..3).all(|t| empty[t].is_empty()));
     }
 }

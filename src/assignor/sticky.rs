@@ -7,13 +7,13 @@
 //! members keep running, and a task that must move is revoked now and assigned at the
 //! follow-up rebalance (KIP-429's two phases).
 
-use super::balance::{match_receivers, plan_moves, Cost, Loads};
+use super::balance::{match_receivers, plan_moves, Cost};
 use super::plan::Plan;
 use crate::model::Assignment;
 
 /// Runs the sticky assignor on indexed join metadata.
 pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
-    let mut loads = Loads::of_owners(&plan);
+    let mut loads = plan.loads();
     plan.assign_orphans(&mut loads);
     let (stateful, stateless) = {
         let plan = &plan;

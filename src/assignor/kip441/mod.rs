@@ -134,8 +134,10 @@ pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
     };
     let decision = decide(&mut clients, &stateful, &stateless, &lags, &settings);
     carry_out(&mut plan, &clients, &order, &decision);
-    plan.probing = decision.probing;
-    plan.into_assignment()
+    Assignment {
+        probing: decision.probing,
+        ..plan.into_assignment()
+    }
 }
 
 /// Writes a decision into the plan: a task changes owner at once if nobody runs it, else it
