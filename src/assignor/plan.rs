@@ -11,9 +11,8 @@ use super::{AssignError, AssignInput};
 use crate::model::{Assignment, MemberAssignment, TaskId};
 use std::ops::Deref;
 
-/// Lists by task, read-only once built, in one allocation rather than one per task: a round
-/// of a group of thousands of tasks spent a quarter to a third of its time growing and freeing
-/// them.
+/// Lists by task, read-only once built, in one allocation rather than one per task: a large
+/// group has thousands of short lists, and growing and freeing each one is most of the cost.
 pub(crate) struct ByTask<T> {
     /// Where each task's list starts in `items`; the last entry is the end of the last list.
     start: Vec<usize>,

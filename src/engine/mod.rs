@@ -491,8 +491,8 @@ impl Engine {
         // the same moment: record both.
         self.refresh_status(out);
         // Whether the coordinator changed anything since: if not, the tasks' status and the
-        // tally are what `refresh_status` just made them, and reading every task again would
-        // change nothing (these readings were a quarter of a simulation's time).
+        // tally are what `refresh_status` just made them, and reading them again would change
+        // nothing.
         let mut changed = false;
         if self.coordinator.round().is_none() && !self.coordinator.pending().is_empty() {
             if self.participants().is_empty() {

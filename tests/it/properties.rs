@@ -886,3 +886,27 @@ fn the_checker_checks_what_it_claims() {
     assert!(total.handoffs >= 100, "{total:?}");
     assert!(total.draining_only >= 1, "{total:?}");
 }
+
+/// The same guard for the common rules' check of the other strategies: for each of them most
+/// runs are checked balanced at a fixed point, and drained members by the dozen (planned
+/// handoffs and draining-only groups are the learner design's alone).
+#[test]
+fn the_checker_checks_the_other_strategies_too() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+    let runs = 100;
+    for strategy in [Design::Kip441, Design::Cooperative, Design::Eager] {
+        let mut runner = TestRunner::new_with_rng(
+            ProptestConfig::default(),
+            TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+        );
+        let cases = case(strategy);
+        let mut total = Checked::default();
+        for _ in 0..runs {
+            let case = cases.new_tree(&mut runner).expect("a case").current();
+            total += check_case(&case).expect("the case passes");
+        }
+        assert!(total.balanced * 2 >= runs, "{strategy}: {total:?}");
+        assert!(total.drained >= 15, "{strategy}: {total:?}");
+    }
+}
