@@ -73,3 +73,15 @@ pub fn assign(input: AssignInput<'_>) -> Result<Assignment, AssignError> {
         Strategy::Kip441 => kip441::assign(plan),
     })
 }
+
+/// Where the configured strategy keeps the standbys of a stable group that runs what its
+/// members report: Kafka's assignor (`kip441`) places them beside the owners as it places
+/// standbys; the sticky designs answer as at any round (the engine asks until they keep
+/// them).
+pub fn standbys_of_a_stable_group(input: AssignInput<'_>) -> Result<Assignment, AssignError> {
+    let plan = Plan::new(input)?;
+    Ok(match input.config.strategy {
+        Strategy::Kip441 => kip441::standbys_beside_owners(plan),
+        _ => assign(input)?,
+    })
+}

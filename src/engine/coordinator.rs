@@ -292,31 +292,48 @@ impl Engine {
         ids
     }
 
-    /// A stable group already keeps its standbys: place them where the assignor's placement
-    /// settles, caught up. The group has run long enough for any member to have caught up
-    /// on any task, so the leader is told so: otherwise an assignor that moves replicas
-    /// towards caught-up members (Kafka's) would first pile them onto the owners' neighbours.
+    /// A stable group already keeps its standbys, caught up. Kafka's assignor (`kip441`)
+    /// places them beside the owners as it places standbys. The sticky designs are asked with
+    /// the owners running their tasks and the standbys of their last answer reported caught
+    /// up, until they keep them where they are (a fixed point; the third answer at most is
+    /// taken). Each question costs what one round costs: the members report only what they
+    /// hold.
     pub(super) fn place_initial_standbys(&mut self) {
+        const ROUNDS: usize = 3;
         if self.config.num_standby_replicas == 0 || self.members.is_empty() {
             return;
         }
-        let stateful: Vec<(TaskId, u64)> = (0..self.tasks.len())
-            .filter(|&t| self.tasks[t].stateful)
-            .map(|t| (TaskId(t as u32), 0))
-            .collect();
-        let mut joined = self.join_metadata(&self.participants());
-        for meta in &mut joined {
-            meta.lags.clone_from(&stateful);
+        let base = self.join_metadata(&self.participants());
+        let once = self.config.strategy == Strategy::Kip441;
+        let mut standbys: Vec<Vec<TaskId>> = vec![Vec::new(); base.len()];
+        for _ in 0..ROUNDS {
+            let mut joined = base.clone();
+            for (meta, held) in joined.iter_mut().zip(&standbys) {
+                meta.standby.clone_from(held);
+                meta.lags.extend(held.iter().map(|&t| (t, 0)));
+                meta.lags.sort();
+            }
+            let Ok(assignment) = self.stable_standbys(&joined) else {
+                return;
+            };
+            let next: Vec<Vec<TaskId>> = assignment
+                .members
+                .iter()
+                .map(|(m, a)| {
+                    let unowned = |t: &&TaskId| self.owner[t.index()] != Some(*m);
+                    a.standby.iter().filter(unowned).copied().collect()
+                })
+                .collect();
+            let settled = once || next == standbys;
+            standbys = next;
+            if settled {
+                break;
+            }
         }
-        let assignment = self.run_assignor(&joined);
-        let Ok(assignment) = assignment else { return };
-        for (m, a) in assignment.members {
-            for &t in &a.standby {
-                if self.owner[t.index()] == Some(m) {
-                    continue;
-                }
+        for (meta, held) in base.iter().zip(standbys) {
+            for t in held {
                 let end = self.changelog[t.index()];
-                let member = &mut self.members[m.index()];
+                let member = &mut self.members[meta.member.index()];
                 member.standby.push(t);
                 member.stores.insert(t, Store { position: end });
             }
@@ -463,8 +480,29 @@ impl Engine {
         joined: &[JoinMetadata],
     ) -> Result<Assignment, assignor::AssignError> {
         let config = self.config.assignor();
-        let tasks: Vec<TaskInfo> = self
-            .tasks
+        assignor::assign(AssignInput {
+            config: &config,
+            tasks: &self.task_infos(),
+            members: joined,
+        })
+    }
+
+    /// Where the strategy keeps the standbys of a stable group running what `joined` report.
+    fn stable_standbys(
+        &self,
+        joined: &[JoinMetadata],
+    ) -> Result<Assignment, assignor::AssignError> {
+        let config = self.config.assignor();
+        assignor::standbys_of_a_stable_group(AssignInput {
+            config: &config,
+            tasks: &self.task_infos(),
+            members: joined,
+        })
+    }
+
+    /// The tasks as the leader knows them.
+    fn task_infos(&self) -> Vec<TaskInfo> {
+        self.tasks
             .iter()
             .zip(&self.changelog)
             .zip(self.subtopologies.iter())
@@ -473,12 +511,7 @@ impl Engine {
                 changelog: end.ceil() as u64,
                 subtopology,
             })
-            .collect();
-        assignor::assign(AssignInput {
-            config: &config,
-            tasks: &tasks,
-            members: joined,
-        })
+            .collect()
     }
 
     /// The members receive the assignment: they stop what they lost, start what they got

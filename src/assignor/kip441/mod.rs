@@ -140,6 +140,43 @@ pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
     }
 }
 
+/// Kafka's standby placement for a group whose actives stay where they run: its clients hold
+/// the reported owners' stateful tasks, and the standbys go to the least loaded clients (rack-aware
+/// with zones), balanced over stream threads. What a long-running group keeps beside the
+/// actives a scenario gives it.
+pub(crate) fn standbys_beside_owners(mut plan: Plan<'_>) -> Assignment {
+    let mut order: Vec<Pos> = plan.receivers();
+    order.sort_by_key(|&p| plan.input.members[p].member);
+    let mut clients: Vec<Client> = order
+        .iter()
+        .map(|&p| {
+            let meta = &plan.input.members[p];
+            let mut client = Client::new(meta.member, meta.capacity, meta.zone.clone());
+            // Kafka places standbys once the stateful actives are dealt, before the stateless.
+            let stateful = meta.assigned.iter().filter(|t| plan.stateful(t.index()));
+            client.active.extend(stateful);
+            client
+        })
+        .collect();
+    let stateful: Vec<TaskId> = (0..plan.task_count())
+        .filter(|&t| plan.stateful(t))
+        .map(|t| TaskId(t as u32))
+        .collect();
+    let config = plan.input.config;
+    assign_standbys(
+        &mut clients,
+        &stateful,
+        config.num_standby_replicas,
+        plan.zoned,
+    );
+    for (c, client) in clients.iter().enumerate() {
+        for &task in &client.standby {
+            plan.add_standby(task.index(), order[c]);
+        }
+    }
+    plan.into_assignment()
+}
+
 /// Writes a decision into the plan: a task changes owner at once if nobody runs it, else it
 /// is revoked now and assigned at the follow-up (its new owner keeping a temporary standby
 /// meanwhile if it holds a store of it, as Kafka does); warm-ups become learners.
