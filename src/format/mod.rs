@@ -22,9 +22,9 @@ use thiserror::Error;
 
 /// The most tasks a scenario may have, given one by one or as a topology: the playground
 /// draws every task, and beyond this it could not.
-pub const MAX_TASKS: usize = 20_000;
+pub const MAX_TASKS: usize = 50_000;
 /// The most members a scenario may have, joins included.
-pub const MAX_MEMBERS: usize = 2_000;
+pub const MAX_MEMBERS: usize = 5_000;
 /// The latest moment a scenario may mention: about a year of virtual time.
 pub const MAX_TIME_MS: u64 = 365 * 24 * 3_600_000;
 /// The fastest write or restore rate a scenario may give, in records per second.

@@ -338,10 +338,10 @@ mod tests {
             "topology.subtopologies[0].changelog"
         );
         assert_eq!(
-            field(subtopology(20_001, 1, 2, SizeDistribution::Zipf)),
+            field(subtopology(50_001, 1, 2, SizeDistribution::Zipf)),
             "topology.subtopologies[0].partitions"
         );
-        let mut two = subtopology(15_000, 1, 2, SizeDistribution::Uniform);
+        let mut two = subtopology(30_000, 1, 2, SizeDistribution::Uniform);
         two.subtopologies.push(Subtopology {
             name: "other".to_string(),
             ..two.subtopologies[0].clone()

@@ -139,21 +139,21 @@ fn bad_input_is_named_on_its_field_live_and_what_was_typed_is_kept() {
     edit(&mut pg, Field::Distribution(0), "zipf");
 
     // Too many tasks for the browser: where the limit is and why, on the field or the total.
-    edit(&mut pg, Field::Partitions(0), "24000");
+    edit(&mut pg, Field::Partitions(0), "60000");
     let e = error_at(&pg, "topology.subtopologies[0].partitions").expect("too many");
     assert!(
-        e.reason.contains("over the limit of 20000")
+        e.reason.contains("over the limit of 50000")
             && e.reason.contains("the playground draws every task"),
         "{e}"
     );
-    edit(&mut pg, Field::Partitions(0), "12000");
-    edit(&mut pg, Field::Partitions(1), "12000");
+    edit(&mut pg, Field::Partitions(0), "30000");
+    edit(&mut pg, Field::Partitions(1), "30000");
     let e = error_at(&pg, "topology").expect("too many in all");
     assert!(
-        e.reason.starts_with("24008 tasks, over the limit of 20000"),
+        e.reason.starts_with("60008 tasks, over the limit of 50000"),
         "{e}"
     );
-    assert_eq!(form(&pg).totals.tasks, Some(24_008));
+    assert_eq!(form(&pg).totals.tasks, Some(60_008));
     assert!(form(&pg).invalid(Field::Partitions(1)) && !form(&pg).invalid(Field::Min(1)));
 
     edit(&mut pg, Field::Threads, "0");
@@ -166,7 +166,7 @@ fn bad_input_is_named_on_its_field_live_and_what_was_typed_is_kept() {
     pg.act(Action::Application(FormAction::Apply));
     let problem = form(&pg).problem.clone().expect("refused");
     assert!(
-        problem.starts_with("Not applied: topology: 24008 tasks"),
+        problem.starts_with("Not applied: topology: 60008 tasks"),
         "{problem}"
     );
     assert_eq!(problem.lines().count(), 1);

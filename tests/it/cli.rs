@@ -296,20 +296,20 @@ fn bad_topologies_and_instances_are_refused_with_field_and_reason() {
     );
     bad_scenario(
         "too-many-partitions.json",
-        &topology(r#"{ "name": "orders", "partitions": 25000 }"#),
+        &topology(r#"{ "name": "orders", "partitions": 60000 }"#),
         &[
             "topology.subtopologies[0].partitions",
-            "25000 tasks, over the limit of 20000",
+            "60000 tasks, over the limit of 50000",
             "the playground draws every task",
         ],
     );
     bad_scenario(
         "too-many-tasks.json",
         &topology(
-            r#"{ "name": "orders", "partitions": 12000 }, { "name": "payments", "partitions": 12000 }"#,
+            r#"{ "name": "orders", "partitions": 30000 }, { "name": "payments", "partitions": 30000 }"#,
         ),
         &[
-            "topology: 24000 tasks, over the limit of 20000",
+            "topology: 60000 tasks, over the limit of 50000",
             "draws every task",
         ],
     );
