@@ -1,10 +1,12 @@
 //! Criterion benchmarks of the core: one assignment at 1,000 members x 10,000 tasks (the
 //! learner design without standbys, every strategy with one standby, and the sticky ones over
 //! four subtopologies), a whole scale-out simulation at 100 members x 1,000 tasks, and the
-//! four-strategy comparison of it; and the single view's reading of a 300 members x 3,000
-//! tasks group on each frame (part of what the page's `view` measure times in the browser).
+//! four-strategy comparison of it; the single view's reading of a 300 members x 3,000 tasks
+//! group on each frame (part of what the page's `view` measure times in the browser); and
+//! `simulate`, whole runs of the benchmark groups of `benches/scale/` from 100 x 1,000 to
+//! 5,000 x 50,000.
 //!
-//! Run with `cargo bench --bench core`.
+//! Run with `cargo bench --bench core` (one group: `cargo bench --bench core -- simulate`).
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
@@ -13,7 +15,9 @@ mod native {
     use handoff::compare::Comparison;
     use handoff::engine::Engine;
     use handoff::history::Run;
-    use handoff::model::{AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo};
+    use handoff::model::{
+        AssignorConfig, JoinMetadata, MemberId, Scenario, Strategy, TaskId, TaskInfo,
+    };
     use handoff::playground::session::Session;
     use handoff::playground::{Action, Playback, Playground};
     use handoff::presets::scale_out;
@@ -214,7 +218,45 @@ mod native {
         group.finish();
     }
 
-    criterion_group!(benches, assignor_benches, simulation_benches, frame_benches);
+    /// `handoff run` of the benchmark groups in `benches/scale/` (a 5 % scale-out with one
+    /// standby and a fifth of the tasks stateless, then a drain and a crash), with the
+    /// history's invariant checks, at every size: the cost should grow with the group, not
+    /// its square.
+    fn simulate_benches(c: &mut Criterion) {
+        let mut group = c.benchmark_group("simulate");
+        group.sample_size(10);
+        for size in [
+            "100x1000",
+            "300x3000",
+            "1000x10000",
+            "2000x20000",
+            "5000x50000",
+        ] {
+            let path = format!("{}/benches/scale/{size}.json", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("a benchmark group");
+            let scenario = Scenario::from_json(&text).expect("a valid scenario");
+            group.bench_function(size, |b| {
+                b.iter_batched(
+                    || Run::new(scenario.clone()),
+                    |mut run| {
+                        run.run_to_end().expect("runs");
+                        assert!(run.finished());
+                        run
+                    },
+                    BatchSize::PerIteration,
+                )
+            });
+        }
+        group.finish();
+    }
+
+    criterion_group!(
+        benches,
+        assignor_benches,
+        simulation_benches,
+        frame_benches,
+        simulate_benches
+    );
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -332,8 +332,8 @@ impl Engine {
         }
         for (meta, held) in base.iter().zip(standbys) {
             for t in held {
-                let end = self.changelog[t.index()];
-                let member = &mut self.members[meta.member.index()];
+                let end = self.changelog_end(t);
+                let member = self.member_mut(meta.member);
                 member.standby.push(t);
                 member.stores.insert(t, Store { position: end });
             }
@@ -462,13 +462,8 @@ impl Engine {
                     standby: member.standby.clone(),
                     lags: member
                         .stores
-                        .iter()
-                        .map(|(&t, s)| {
-                            (
-                                t,
-                                (self.changelog[t.index()] - s.position).max(0.0).ceil() as u64,
-                            )
-                        })
+                        .keys()
+                        .map(|&t| (t, self.lag(id, t).unwrap_or_default().ceil() as u64))
                         .collect(),
                 }
             })
@@ -504,11 +499,11 @@ impl Engine {
     fn task_infos(&self) -> Vec<TaskInfo> {
         self.tasks
             .iter()
-            .zip(&self.changelog)
             .zip(self.subtopologies.iter())
-            .map(|((t, &end), &subtopology)| TaskInfo {
+            .enumerate()
+            .map(|(i, (t, &subtopology))| TaskInfo {
                 stateful: t.stateful,
-                changelog: end.ceil() as u64,
+                changelog: self.changelog_end(TaskId(i as u32)).ceil() as u64,
                 subtopology,
             })
             .collect()
@@ -566,6 +561,7 @@ impl Engine {
             }
         }
         for (id, a) in &receivers {
+            self.touch(*id);
             for &t in &a.assigned {
                 if self.members[id.index()].runs(t) {
                     continue;
@@ -577,7 +573,7 @@ impl Engine {
                 }
                 self.start_task(*id, t, out);
             }
-            let member = &mut self.members[id.index()];
+            let member = self.member_mut(*id);
             member.learning = a.learning.clone();
             member.standby = a.standby.clone();
             member.learned = a.learned.clone();
@@ -617,7 +613,7 @@ impl Engine {
         let t = task.index();
         self.own(id, task);
         if self.tasks[t].stateful {
-            self.members[id.index()]
+            self.member_mut(id)
                 .stores
                 .entry(task)
                 .or_insert(Store { position: 0.0 });

@@ -4,9 +4,11 @@
 //! and their readiness to rejoin (rule 5).
 
 use super::coordinator::Cause;
+use super::replay::Replay;
 use super::{Engine, Event, EventKind, Timer};
 use crate::model::{Command, MemberId, MemberSpec, Readiness, Strategy, TaskId, MAX_DOWN_MS};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use thiserror::Error;
 
 /// Where a member is in its life, with the moments that matter there; its name (`live`,
@@ -155,7 +157,8 @@ pub struct Absence {
     pub keep_state: bool,
 }
 
-/// A local state store: how far into the task's changelog it has replayed.
+/// A local state store: how far into the task's changelog it has replayed, as of its member's
+/// anchor (the engine's `lag` reads it now).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Store {
     /// Records of the changelog applied to this store.
@@ -194,6 +197,13 @@ pub struct Member {
     /// Restarts so far: the timers of a restart carry its number, so that those of an
     /// earlier restart do nothing.
     pub restarts: u32,
+    /// What it replays and at what rate, as of `anchor`.
+    pub(super) replays: Vec<Replay>,
+    /// When its stores were last brought up to date. Between events they move linearly at
+    /// `replays`, so they are only updated at events and commands that change what it
+    /// replays: the arithmetic, and so the history, is the same wherever a person stops the
+    /// clock.
+    pub(super) anchor: u64,
 }
 
 impl Member {
@@ -214,6 +224,8 @@ impl Member {
             ready: Vec::new(),
             reported: Vec::new(),
             restarts: 0,
+            replays: Vec::new(),
+            anchor: joined_at,
         }
     }
 
@@ -288,13 +300,6 @@ impl Member {
         self.learned.clear();
         self.ready.clear();
         self.reported.clear();
-    }
-
-    /// The lag of its store of a task against the changelog end, if it has one.
-    pub fn lag(&self, task: TaskId, changelog_end: f64) -> Option<f64> {
-        self.stores
-            .get(&task)
-            .map(|s| (changelog_end - s.position).max(0.0))
     }
 
     /// What it released since its last assignment.
@@ -391,7 +396,6 @@ impl Engine {
     /// Carries out a command at the current time. On error nothing changes.
     pub fn apply(&mut self, command: &Command, out: &mut Vec<Event>) -> Result<(), CommandError> {
         self.check(command)?;
-        self.materialize();
         self.note_command();
         match command {
             Command::Join(spec) => {
@@ -463,7 +467,7 @@ impl Engine {
                 }
             }
             Command::CrashZone(zone) => {
-                let in_zone = |m: &&Member| m.zone.as_deref() == Some(zone.as_str());
+                let in_zone = |m: &&Rc<Member>| m.zone.as_deref() == Some(zone.as_str());
                 if !self.members.iter().any(|m| in_zone(&m)) {
                     Err(CommandError::UnknownZone(zone.clone()))
                 } else if !self
@@ -535,17 +539,19 @@ impl Engine {
     pub(super) fn add_member(&mut self, spec: &MemberSpec) -> MemberId {
         let id = MemberId(self.members.len() as u32);
         let rate = spec.restore_rate.unwrap_or(self.config.restore_rate) as f64;
-        self.members.push(Member::new(spec, rate, self.time));
+        self.members
+            .push(Rc::new(Member::new(spec, rate, self.time)));
         self.roster.members.push(spec.name.clone());
+        self.present += 1;
+        self.touch(id);
         id
     }
 
     pub(super) fn crash(&mut self, id: MemberId, out: &mut Vec<Event>) {
         self.stop_all(id, out);
         let now = self.time;
-        let member = &mut self.members[id.index()];
-        member.transition(Transition::Crash, now);
-        let in_group = member.status.in_group();
+        self.transition(id, Transition::Crash);
+        let in_group = self.members[id.index()].status.in_group();
         out.push(self.event(EventKind::MemberCrashed(id)));
         if in_group {
             let at = now + self.config.session_timeout_ms;
@@ -557,7 +563,7 @@ impl Engine {
         let now = self.time;
         out.push(self.event(EventKind::DrainStarted(id)));
         if self.config.strategy == Strategy::Learner {
-            self.members[id.index()].transition(Transition::Drain, now);
+            self.transition(id, Transition::Drain);
             if let Some(timeout) = self.config.scale_down_timeout_ms {
                 self.timers.push((now + timeout, Timer::DrainDeadline(id)));
             }
@@ -579,23 +585,44 @@ impl Engine {
 
     pub(super) fn leave(&mut self, id: MemberId, reason: LeaveReason, out: &mut Vec<Event>) {
         self.stop_all(id, out);
-        let now = self.time;
-        self.members[id.index()].transition(Transition::Leave, now);
+        self.transition(id, Transition::Leave);
         out.push(self.event(EventKind::MemberLeft(id, reason)));
     }
 
+    /// Changes member `id`'s life ([`Member::transition`]): its stores are brought up to now,
+    /// its tasks' status is read again and its replays are worked out again.
+    pub(super) fn transition(&mut self, id: MemberId, transition: Transition) {
+        for t in self.members[id.index()].active.clone() {
+            self.keep_store_at_end(id, t);
+        }
+        self.touch(id);
+        let counts = |m: &Member| m.status.alive() || m.status.restarting();
+        let now = self.time;
+        let member = self.member_mut(id);
+        let before = counts(member);
+        member.transition(transition, now);
+        let after = counts(member);
+        let active = member.active.clone();
+        self.readings.moved.extend(active);
+        self.present = self.present + usize::from(after) - usize::from(before);
+    }
+
     /// Records learners that reached readiness; under the learner design their member
-    /// rejoins (rule 5: `eager` at the first ready learner, `stable` when all are).
+    /// rejoins (rule 5: `eager` at the first ready learner, `stable` when all are). Only the
+    /// members touched this step can have a learner newly ready: a learner reaches readiness
+    /// at its replay's threshold, or at once when it is handed out.
     pub(super) fn note_ready_learners(&mut self, out: &mut Vec<Event>) {
         let rejoins = self.config.strategy == Strategy::Learner;
-        for i in 0..self.members.len() {
-            let id = MemberId(i as u32);
+        for id in self.touched() {
+            let i = id.index();
             if !self.members[i].status.alive() {
                 continue;
             }
             if self.members[i].learning.is_empty() {
                 // Nothing to be ready for, nothing to report: what the steps below come to.
-                self.members[i].ready.clear();
+                if !self.members[i].ready.is_empty() {
+                    self.member_mut(id).ready.clear();
+                }
                 continue;
             }
             let learning = self.members[i].learning.clone();
@@ -619,7 +646,7 @@ impl Engine {
                     Readiness::Eager => true,
                     Readiness::Stable => ready_now.len() == learning.len(),
                 };
-            let member = &mut self.members[i];
+            let member = self.member_mut(id);
             member.ready = ready_now;
             if rejoins && wants_rejoin {
                 member.reported.clone_from(&member.ready);

@@ -24,8 +24,8 @@ use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
-use member::{Member, MemberStatus, Store, Transition};
-use replay::{Replay, EPSILON};
+use member::{Member, Store, Transition};
+use replay::{Log, Pending, EPSILON};
 use restart::RollingRestart;
 use std::rc::Rc;
 
@@ -151,19 +151,19 @@ pub struct Engine {
     tasks: Rc<[Task]>,
     /// Each task's subtopology as the leader groups them (shared by every snapshot).
     subtopologies: Rc<[u32]>,
-    changelog: Vec<f64>,
-    members: Vec<Member>,
+    /// Each task's changelog end, as of the moment its task last started or stopped being
+    /// processed.
+    logs: Vec<Log>,
+    /// Every member that ever joined, each shared with the snapshots that hold it unchanged.
+    members: Vec<Rc<Member>>,
+    /// How many members are alive or restarting (a task nobody runs counts as down only
+    /// then).
+    present: usize,
     owner: Vec<Option<MemberId>>,
     last_owner: Vec<Option<MemberId>>,
     up: Vec<bool>,
     /// The moment being looked at.
     time: u64,
-    /// The moment changelogs and stores were last brought up to date. Between events they
-    /// move linearly at `rates`, so they are only updated at events and commands: the
-    /// arithmetic, and so the history, is the same wherever a person stops the clock.
-    anchor: u64,
-    /// What each member replays and at what rate, as of `anchor`.
-    rates: Vec<Vec<Replay>>,
     coordinator: Coordinator,
     timers: Vec<(u64, Timer)>,
     tally: Tally,
@@ -172,6 +172,31 @@ pub struct Engine {
     rolling: Option<RollingRestart>,
     /// What the last reading of the tasks' status saw.
     readings: Readings,
+    /// Who must be read again, and when the next replay threshold is.
+    pending: Pending,
+    /// What changed since the history last asked, while it asks.
+    changes: Journal,
+}
+
+/// The members and tasks changed since the history last asked ([`Engine::take_changes`]):
+/// what its invariant checks read again after a step.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Members whose roles, stores or life changed, in the order they were touched.
+    pub members: Vec<MemberId>,
+    /// Tasks whose owner changed.
+    pub tasks: Vec<TaskId>,
+}
+
+/// [`Changes`] kept only while someone reads them (a history's live engine, not its views of
+/// the past). Bookkeeping for a reader, so comparing two engines leaves it out.
+#[derive(Clone, Debug, Default)]
+struct Journal(Option<Changes>);
+
+impl PartialEq for Journal {
+    fn eq(&self, _: &Journal) -> bool {
+        true
+    }
 }
 
 /// What [`Engine::refresh_status`] last saw, so that it reads again only the tasks whose
@@ -182,8 +207,6 @@ pub struct Engine {
 struct Readings {
     /// Whether some member was alive or restarting (`None`: never read).
     any_alive: Option<bool>,
-    /// Each member's state and restarts, by id (a restart may lose its stores).
-    members: Vec<(MemberStatus, u32)>,
     /// The tasks down, in task order.
     down: Vec<TaskId>,
     /// The tasks whose owner changed since.
@@ -216,14 +239,20 @@ impl Engine {
             },
             tasks: scenario.tasks.as_slice().into(),
             subtopologies: subtopologies(scenario.tasks.iter().map(|t| t.name.as_str())).into(),
-            changelog: scenario.tasks.iter().map(|t| t.changelog as f64).collect(),
+            logs: scenario
+                .tasks
+                .iter()
+                .map(|t| Log {
+                    end: t.changelog as f64,
+                    since: 0,
+                })
+                .collect(),
             members: Vec::new(),
+            present: 0,
             owner: vec![None; n],
             last_owner: vec![None; n],
             up: vec![false; n],
             time: 0,
-            anchor: 0,
-            rates: Vec::new(),
             coordinator: Coordinator::default(),
             timers: Vec::new(),
             tally: Tally {
@@ -241,6 +270,8 @@ impl Engine {
             },
             rolling: None,
             readings: Readings::default(),
+            pending: Pending::default(),
+            changes: Journal::default(),
         };
         for spec in &scenario.members {
             engine.add_member(spec);
@@ -249,11 +280,12 @@ impl Engine {
             for (t, owner) in initial.iter().enumerate() {
                 if let Some(m) = *owner {
                     let task = TaskId(t as u32);
-                    let end = engine.changelog[t];
+                    let end = engine.logs[t].end;
                     engine.own(m, task);
-                    let member = &mut engine.members[m.index()];
+                    let stateful = engine.tasks[t].stateful;
+                    let member = engine.member_mut(m);
                     member.last_assigned.push(task);
-                    if engine.tasks[t].stateful {
+                    if stateful {
                         member.stores.insert(task, Store { position: end });
                     }
                     engine.last_owner[t] = Some(m);
@@ -291,8 +323,13 @@ impl Engine {
     }
 
     /// Every member that ever joined, in join order.
-    pub fn members(&self) -> &[Member] {
+    pub fn members(&self) -> &[Rc<Member>] {
         &self.members
+    }
+
+    /// A member to change: a copy of its own if a snapshot still holds it as it was.
+    pub(super) fn member_mut(&mut self, id: MemberId) -> &mut Member {
+        Rc::make_mut(&mut self.members[id.index()])
     }
 
     /// One member.
@@ -304,7 +341,9 @@ impl Engine {
     /// of ownership: the engine's owner of each task and the member's active tasks change
     /// together, and `history::invariants` checks that they agree.
     fn own(&mut self, id: MemberId, task: TaskId) {
-        let active = &mut self.members[id.index()].active;
+        self.touch(id);
+        self.note_task_change(task);
+        let active = &mut self.member_mut(id).active;
         let pos = active.partition_point(|&x| x < task);
         active.insert(pos, task);
         self.owner[task.index()] = Some(id);
@@ -313,10 +352,44 @@ impl Engine {
 
     /// A member stops running a task: it has no owner until one starts it.
     fn stop_task(&mut self, id: MemberId, task: TaskId, out: &mut Vec<Event>) {
-        self.members[id.index()].active.retain(|&x| x != task);
+        self.keep_store_at_end(id, task);
+        self.touch(id);
+        self.note_task_change(task);
+        self.member_mut(id).active.retain(|&x| x != task);
         self.owner[task.index()] = None;
         self.readings.moved.push(task);
         out.push(self.event(EventKind::TaskStopped(task, id)));
+    }
+
+    /// Starts keeping the members and tasks that change, for [`Engine::take_changes`].
+    pub fn keep_changes(&mut self) {
+        self.changes.0.get_or_insert_with(Changes::default);
+    }
+
+    /// Stops keeping them (a view of the past has nobody to read them).
+    pub fn drop_changes(&mut self) {
+        self.changes.0 = None;
+    }
+
+    /// What changed since the last call (nothing unless [`Engine::keep_changes`] was called).
+    pub fn take_changes(&mut self) -> Changes {
+        self.changes
+            .0
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    pub(super) fn note_task_change(&mut self, task: TaskId) {
+        if let Some(changes) = &mut self.changes.0 {
+            changes.tasks.push(task);
+        }
+    }
+
+    pub(super) fn note_member_change(&mut self, id: MemberId) {
+        if let Some(changes) = &mut self.changes.0 {
+            changes.members.push(id);
+        }
     }
 
     /// The member running (or restoring) a task as its active owner.
@@ -370,7 +443,7 @@ impl Engine {
     /// tasks, stateful active tasks and stateful replicas (active, learner, standby) per unit
     /// of capacity.
     pub fn skew(&self) -> Skew {
-        let staying: Vec<&Member> = self.members.iter().filter(|m| m.status.live()).collect();
+        let staying: Vec<&Rc<Member>> = self.members.iter().filter(|m| m.status.live()).collect();
         let stateful = |t: &TaskId| self.tasks[t.index()].stateful;
         let loads: Vec<MemberLoad> = staying
             .iter()
@@ -420,7 +493,7 @@ impl Engine {
         match self.next_event_time() {
             Some(next) if next <= limit => {
                 self.time = next;
-                self.materialize();
+                self.touch_due();
                 self.fire_due(out);
                 self.settle(out);
                 true
@@ -458,9 +531,9 @@ impl Engine {
             match timer {
                 Timer::Sync => self.finish_sync(out),
                 Timer::CrashDetection(id) => {
-                    let member = &mut self.members[id.index()];
+                    let member = &self.members[id.index()];
                     if member.status.crashed() && member.status.in_group() {
-                        member.transition(Transition::CrashNoticed, now);
+                        self.transition(id, Transition::CrashNoticed);
                         out.push(self.event(EventKind::CrashDetected(id)));
                         self.trigger(Cause::CrashDetected(id));
                     }
@@ -525,26 +598,20 @@ impl Engine {
     /// changed owner, or whose owner changed state since the last reading: no other task's
     /// status or tally can have changed.
     pub(super) fn refresh_status(&mut self, out: &mut Vec<Event>) {
-        let alive = self
-            .members
-            .iter()
-            .any(|m| m.status.alive() || m.status.restarting());
+        let alive = self.present > 0;
         let now = self.time;
         let mut down = Vec::new();
         for task in self.status_to_read(alive) {
             let t = task.index();
             let up = self.owner[t].is_some_and(|o| {
-                let member = &self.members[o.index()];
-                member.status.alive()
-                    && (!self.tasks[t].stateful
-                        || member
-                            .lag(task, self.changelog[t])
-                            .is_some_and(|l| l <= EPSILON))
+                self.members[o.index()].status.alive()
+                    && (!self.tasks[t].stateful || self.lag(o, task).is_some_and(|l| l <= EPSILON))
             });
             if !up {
                 down.push(task);
             }
             if up != self.up[t] {
+                self.processing_changes(task);
                 self.up[t] = up;
                 out.push(self.event(if up {
                     EventKind::TaskUp(task)
@@ -587,26 +654,17 @@ impl Engine {
 
     /// The tasks whose status can have changed since the last reading, in task order: every
     /// task at the first reading or when whether some member is alive changed; otherwise those
-    /// down, those whose owner changed, and those of a member whose state changed.
+    /// down, those whose owner changed, and those of a member whose state changed (each
+    /// change of a member's life marks its tasks).
     fn status_to_read(&mut self, any_alive: bool) -> Vec<TaskId> {
         let r = &mut self.readings;
-        let states = self.members.iter().map(|m| (m.status, m.restarts));
         if r.any_alive != Some(any_alive) {
             r.any_alive = Some(any_alive);
-            r.members = states.collect();
             r.moved.clear();
             return (0..self.tasks.len()).map(|t| TaskId(t as u32)).collect();
         }
         let mut read = std::mem::take(&mut r.down);
         read.append(&mut r.moved);
-        r.members
-            .resize(self.members.len(), (MemberStatus::Left, u32::MAX));
-        for ((was, now), member) in r.members.iter_mut().zip(states).zip(&self.members) {
-            if *was != now {
-                *was = now;
-                read.extend_from_slice(&member.active);
-            }
-        }
         read.sort();
         read.dedup();
         read

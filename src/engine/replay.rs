@@ -3,9 +3,17 @@
 //! advances at its share of the member's restore rate. Everything is linear between events,
 //! so the engine only computes when the next threshold (a learner ready, a store caught up)
 //! is reached.
+//!
+//! Nothing is brought up to date for the whole group at each event: a task's changelog end is
+//! kept as of the moment its task last started or stopped being processed, and a member's
+//! stores as of the last moment something it replays changed (its anchor). A step pays for
+//! the members it touches, not for the group.
 
+use super::member::Member;
 use super::Engine;
 use crate::model::{MemberId, TaskId};
+use std::collections::BTreeSet;
+use std::rc::Rc;
 
 /// Lags closer than this to a threshold have reached it (float noise on millions of records).
 pub(crate) const EPSILON: f64 = 1e-6;
@@ -19,6 +27,21 @@ pub enum ReplayKind {
     Learner,
     /// It keeps a standby replica.
     Standby,
+}
+
+/// One changelog a member replays, with the rate it gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Replay {
+    /// The task.
+    pub task: TaskId,
+    /// Why.
+    pub kind: ReplayKind,
+    /// Records behind the end, as of the member's anchor.
+    pub lag: f64,
+    /// Records per second appended to the changelog right now.
+    pub write_rate: f64,
+    /// Records per second this replay gets from the member's restore rate.
+    pub rate: f64,
 }
 
 /// How far a member's replica of a task has come ([`Engine::progress`]).
@@ -35,19 +58,14 @@ pub struct Progress {
     pub eta_ms: Option<u64>,
 }
 
-/// One changelog a member replays, with the rate it gets.
+/// A task's changelog end as of `since`: it grows at the task's write rate from then on
+/// while the task is processed.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Replay {
-    /// The task.
-    pub task: TaskId,
-    /// Why.
-    pub kind: ReplayKind,
-    /// Records behind the end.
-    pub lag: f64,
-    /// Records per second appended to the changelog right now.
-    pub write_rate: f64,
-    /// Records per second this replay gets from the member's restore rate.
-    pub rate: f64,
+pub(crate) struct Log {
+    /// The end offset at `since`.
+    pub end: f64,
+    /// When it was last brought up to date.
+    pub since: u64,
 }
 
 /// Shares a member's restore rate evenly among what it replays (docs/design.md): a caught-up
@@ -95,22 +113,131 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
     }
 }
 
-impl Engine {
-    /// Seconds since the continuous quantities were last brought up to date.
-    #[inline]
-    pub(super) fn since_anchor(&self) -> f64 {
-        (self.time - self.anchor) as f64 / 1000.0
+/// What the engine keeps to pay per step only for what changed: the members whose replays
+/// must be worked out again, each member's next threshold, and who replicates each task. It
+/// follows from the history like the rest of the state, and two engines at the same moment of
+/// the same history hold the same, so comparing two engines leaves it out.
+#[derive(Debug, Default)]
+pub(crate) struct Pending {
+    /// Members whose replays changed, in the order they were touched.
+    dirty: Vec<MemberId>,
+    /// Whether each member is in `dirty`.
+    is_dirty: Vec<bool>,
+    /// Each member's next threshold, by (moment, member).
+    thresholds: BTreeSet<(u64, u32)>,
+    /// The moment each member has in `thresholds`.
+    threshold_of: Vec<Option<u64>>,
+    /// The members learning or keeping a standby of each task, as last indexed; a copy of the
+    /// engine (a snapshot, a view of the past) builds it again if it takes a step.
+    replicas: Vec<Vec<MemberId>>,
+    /// The tasks each member was last indexed under.
+    indexed: Vec<Vec<TaskId>>,
+}
+
+impl Clone for Pending {
+    fn clone(&self) -> Pending {
+        Pending {
+            dirty: self.dirty.clone(),
+            is_dirty: self.is_dirty.clone(),
+            thresholds: self.thresholds.clone(),
+            threshold_of: self.threshold_of.clone(),
+            replicas: Vec::new(),
+            indexed: Vec::new(),
+        }
+    }
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, _: &Pending) -> bool {
+        true
+    }
+}
+
+impl Pending {
+    /// Room for `members` members.
+    fn fit(&mut self, members: usize) {
+        if self.is_dirty.len() < members {
+            self.is_dirty.resize(members, false);
+            self.threshold_of.resize(members, None);
+        }
     }
 
+    /// Builds the index of replicas from the members' lists, unless it is there.
+    fn build_index(&mut self, members: &[Rc<Member>], tasks: usize) {
+        if self.replicas.len() == tasks {
+            // Built: a member that joined since is indexed under nothing yet.
+            self.indexed.resize_with(members.len(), Vec::new);
+            return;
+        }
+        self.replicas = vec![Vec::new(); tasks];
+        self.indexed = vec![Vec::new(); members.len()];
+        for (i, member) in members.iter().enumerate() {
+            let replicas: Vec<TaskId> = member
+                .learning
+                .iter()
+                .chain(&member.standby)
+                .copied()
+                .collect();
+            self.index(MemberId(i as u32), replicas);
+        }
+    }
+
+    fn mark(&mut self, id: MemberId) {
+        if !self.is_dirty[id.index()] {
+            self.is_dirty[id.index()] = true;
+            self.dirty.push(id);
+        }
+    }
+
+    /// Indexes member `id` under the tasks it now replicates.
+    fn index(&mut self, id: MemberId, tasks: Vec<TaskId>) {
+        for t in std::mem::take(&mut self.indexed[id.index()]) {
+            self.replicas[t.index()].retain(|&m| m != id);
+        }
+        for &t in &tasks {
+            self.replicas[t.index()].push(id);
+        }
+        self.indexed[id.index()] = tasks;
+    }
+
+    /// Sets member `id`'s next threshold.
+    fn set_threshold(&mut self, id: MemberId, at: Option<u64>) {
+        if let Some(old) = self.threshold_of[id.index()].take() {
+            self.thresholds.remove(&(old, id.0));
+        }
+        if let Some(at) = at {
+            self.thresholds.insert((at, id.0));
+        }
+        self.threshold_of[id.index()] = at;
+    }
+}
+
+impl Engine {
     /// The end offset of a task's changelog.
     #[inline]
     pub fn changelog_end(&self, task: TaskId) -> f64 {
         let t = task.index();
+        let log = self.logs[t];
         if self.up[t] {
-            self.changelog[t] + self.tasks[t].write_rate as f64 * self.since_anchor()
+            log.end + self.tasks[t].write_rate as f64 * (self.time - log.since) as f64 / 1000.0
         } else {
-            self.changelog[t]
+            log.end
         }
+    }
+
+    /// Brings a task's changelog end up to now, before whether it is processed changes.
+    pub(super) fn fold_log(&mut self, task: TaskId) {
+        let end = self.changelog_end(task);
+        self.logs[task.index()] = Log {
+            end,
+            since: self.time,
+        };
+    }
+
+    /// Seconds since member `id`'s stores were last brought up to date.
+    #[inline]
+    fn since_anchor(&self, id: MemberId) -> f64 {
+        (self.time - self.members[id.index()].anchor) as f64 / 1000.0
     }
 
     /// How far a member's store of a task lags behind the changelog end.
@@ -127,13 +254,12 @@ impl Engine {
         if self.up[task.index()] && self.owner[task.index()] == Some(member) {
             return Some((0.0, None));
         }
-        let replay = self
-            .rates
-            .get(member.index())
-            .and_then(|r| r.iter().find(|x| x.task == task));
+        let replay = m.replays.iter().find(|x| x.task == task);
         let rate = replay.map_or(0.0, |x| x.rate);
-        let position = (store.position + rate * self.since_anchor()).min(end);
-        Some(((end - position).max(0.0), replay))
+        let position = (store.position + rate * self.since_anchor(member)).min(end);
+        // A store within float noise of the end is at the end, as `touch` writes it down.
+        let lag = end - position;
+        Some((if lag <= EPSILON { 0.0 } else { lag }, replay))
     }
 
     /// How far a member's replica of a task has come, and whether it is done: a learner when
@@ -175,12 +301,110 @@ impl Engine {
     }
 
     /// What a member replays right now and the rate each replay gets; their `lag` is as of
-    /// the last event or command ([`Engine::lag`] gives it now).
+    /// the last time something it replays changed ([`Engine::lag`] gives it now).
     pub fn replays(&self, id: MemberId) -> &[Replay] {
-        self.rates.get(id.index()).map_or(&[], Vec::as_slice)
+        &self.members[id.index()].replays
     }
 
-    /// Works out what a member replays and the rates, as of `anchor`, into `replays`.
+    /// Records replayed so far, by learners (and warm-ups), restoring actives and standbys.
+    pub fn replayed(&self) -> (f64, f64, f64) {
+        let tally = &self.tally;
+        let (mut learners, mut actives, mut standbys) = (
+            tally.replayed_by_learners,
+            tally.replayed_by_actives,
+            tally.replayed_by_standbys,
+        );
+        for (i, member) in self.members.iter().enumerate() {
+            let seconds = self.since_anchor(MemberId(i as u32));
+            for r in &member.replays {
+                let records = r.rate * seconds;
+                match r.kind {
+                    ReplayKind::Active => actives += records,
+                    ReplayKind::Learner => learners += records,
+                    ReplayKind::Standby => standbys += records,
+                }
+            }
+        }
+        (learners, actives, standbys)
+    }
+
+    /// A member stops processing a task it ran: its store, at the changelog's end while it ran
+    /// the task, is written down there.
+    pub(super) fn keep_store_at_end(&mut self, id: MemberId, task: TaskId) {
+        if self.up[task.index()] && self.owner[task.index()] == Some(id) {
+            let end = self.changelog_end(task);
+            if let Some(store) = self.member_mut(id).stores.get_mut(&task) {
+                store.position = end;
+            }
+        }
+    }
+
+    /// Something member `id` replays is about to change: its stores are brought up to now,
+    /// and its replays are worked out again at the end of the step.
+    pub(super) fn touch(&mut self, id: MemberId) {
+        self.pending.fit(self.members.len());
+        let seconds = self.since_anchor(id);
+        if seconds > 0.0 {
+            let replays = std::mem::take(&mut self.member_mut(id).replays);
+            for r in &replays {
+                let end = self.changelog_end(r.task);
+                let Some(store) = self.member_mut(id).stores.get_mut(&r.task) else {
+                    continue;
+                };
+                let before = store.position;
+                store.position = (store.position + r.rate * seconds).min(end);
+                if end - store.position <= EPSILON {
+                    store.position = end;
+                }
+                let replayed = store.position - before;
+                match r.kind {
+                    ReplayKind::Active => self.tally.replayed_by_actives += replayed,
+                    ReplayKind::Learner => self.tally.replayed_by_learners += replayed,
+                    ReplayKind::Standby => self.tally.replayed_by_standbys += replayed,
+                }
+            }
+            self.member_mut(id).replays = replays;
+        }
+        let now = self.time;
+        self.member_mut(id).anchor = now;
+        self.pending.mark(id);
+        self.note_member_change(id);
+    }
+
+    /// Whether a task is processed changes: its changelog end is brought up to now, and its
+    /// owner and replicas replay at another write rate from now on.
+    pub(super) fn processing_changes(&mut self, task: TaskId) {
+        let t = task.index();
+        if let Some(owner) = self.owner[t] {
+            self.touch(owner);
+        }
+        self.fold_log(task);
+        self.pending.build_index(&self.members, self.tasks.len());
+        for m in self.pending.replicas[t].clone() {
+            self.touch(m);
+        }
+    }
+
+    /// Members whose next threshold is due now: brought up to now, to be read again.
+    pub(super) fn touch_due(&mut self) {
+        while let Some(&(at, m)) = self.pending.thresholds.first() {
+            if at > self.time {
+                break;
+            }
+            self.pending.thresholds.pop_first();
+            self.pending.threshold_of[m as usize] = None;
+            self.touch(MemberId(m));
+        }
+    }
+
+    /// The members touched since the last refresh, in member order, without forgetting them.
+    pub(super) fn touched(&self) -> Vec<MemberId> {
+        let mut ids = self.pending.dirty.clone();
+        ids.sort();
+        ids
+    }
+
+    /// Works out what a member replays and the rates, as of now, into `replays`.
     fn compute_replays(&self, id: MemberId, replays: &mut Vec<Replay>) {
         replays.clear();
         let member = &self.members[id.index()];
@@ -189,7 +413,8 @@ impl Engine {
         }
         let mut push = |task: TaskId, kind: ReplayKind| {
             let t = task.index();
-            if let Some(lag) = member.lag(task, self.changelog[t]) {
+            if let Some(store) = member.stores.get(&task) {
+                let lag = (self.changelog_end(task) - store.position).max(0.0);
                 let write_rate = if self.up[t] {
                     self.tasks[t].write_rate as f64
                 } else {
@@ -218,93 +443,62 @@ impl Engine {
         share_restore_rate(member.restore_rate, replays);
     }
 
-    /// Recomputes every member's replays after the state changed, in the lists the last
-    /// step left (a step runs this for every member, so the lists are refilled rather than
-    /// allocated anew each time).
+    /// Works the replays of every member touched this step out again, with their next
+    /// thresholds, and indexes them under the tasks they replicate.
     pub(super) fn refresh_rates(&mut self) {
-        let mut rates = std::mem::take(&mut self.rates);
-        rates.resize_with(self.members.len(), Vec::new);
-        for (i, replays) in rates.iter_mut().enumerate() {
-            self.compute_replays(MemberId(i as u32), replays);
+        self.pending.fit(self.members.len());
+        self.pending.build_index(&self.members, self.tasks.len());
+        for id in std::mem::take(&mut self.pending.dirty) {
+            self.pending.is_dirty[id.index()] = false;
+            let mut replays = std::mem::take(&mut self.member_mut(id).replays);
+            self.compute_replays(id, &mut replays);
+            self.member_mut(id).replays = replays;
+            let member = &self.members[id.index()];
+            let replicas: Vec<TaskId> = member
+                .learning
+                .iter()
+                .chain(&member.standby)
+                .copied()
+                .collect();
+            self.pending.index(id, replicas);
+            let next = self.next_threshold(id);
+            self.pending.set_threshold(id, next);
         }
-        self.rates = rates;
     }
 
-    /// The earliest moment a replay reaches zero lag or a learner reaches readiness.
-    pub(super) fn next_replay_threshold(&self) -> Option<u64> {
+    /// The earliest moment one of a member's replays reaches zero lag or, for a learner,
+    /// readiness.
+    fn next_threshold(&self, id: MemberId) -> Option<u64> {
+        let member = &self.members[id.index()];
+        if !member.status.alive() {
+            return None;
+        }
         let ready_lag = self.config.ready_lag() as f64;
+        let anchor = member.anchor;
         let mut best: Option<u64> = None;
-        for (member, replays) in self.members.iter().zip(&self.rates) {
-            if !member.status.alive() {
+        for r in &member.replays {
+            let closing = r.rate - r.write_rate;
+            if r.lag <= EPSILON || closing <= 0.0 {
                 continue;
             }
-            for r in replays {
-                let closing = r.rate - r.write_rate;
-                if r.lag <= EPSILON || closing <= 0.0 {
-                    continue;
-                }
-                let target = if r.kind == ReplayKind::Learner
-                    && r.lag > ready_lag + EPSILON
-                    && !member.ready.contains(&r.task)
-                {
-                    ready_lag
-                } else {
-                    0.0
-                };
-                let ms = ((r.lag - target) / closing * 1000.0).ceil().max(1.0) as u64;
-                let at = self.anchor.saturating_add(ms);
-                best = Some(best.map_or(at, |b| b.min(at)));
-            }
+            let target = if r.kind == ReplayKind::Learner
+                && r.lag > ready_lag + EPSILON
+                && !member.ready.contains(&r.task)
+            {
+                ready_lag
+            } else {
+                0.0
+            };
+            let ms = ((r.lag - target) / closing * 1000.0).ceil().max(1.0) as u64;
+            let at = anchor.saturating_add(ms);
+            best = Some(best.map_or(at, |b| b.min(at)));
         }
         best
     }
 
-    /// Brings changelogs and stores from `anchor` up to `time`: changelogs grow while their
-    /// task is processed, stores replay at their share of their member's restore rate.
-    pub(super) fn materialize(&mut self) {
-        if self.time <= self.anchor {
-            return;
-        }
-        let seconds = self.since_anchor();
-        for t in 0..self.tasks.len() {
-            if self.up[t] {
-                self.changelog[t] += self.tasks[t].write_rate as f64 * seconds;
-            }
-        }
-        // A processed task's owner keeps its store at the changelog's end: each member's
-        // stores are walked in order (one lookup per task in its member's map cost more).
-        let (up, owner, changelog) = (&self.up, &self.owner, &self.changelog);
-        for (i, member) in self.members.iter_mut().enumerate() {
-            if member.active.is_empty() {
-                continue;
-            }
-            for (task, store) in member.stores.iter_mut() {
-                let t = task.index();
-                if up[t] && owner[t] == Some(MemberId(i as u32)) {
-                    store.position = changelog[t];
-                }
-            }
-        }
-        for (i, replays) in self.rates.iter().enumerate() {
-            for r in replays {
-                let end = self.changelog[r.task.index()];
-                let Some(store) = self.members[i].stores.get_mut(&r.task) else {
-                    continue;
-                };
-                let before = store.position;
-                store.position = (store.position + r.rate * seconds).min(end);
-                if end - store.position <= EPSILON {
-                    store.position = end;
-                }
-                let replayed = store.position - before;
-                match r.kind {
-                    ReplayKind::Active => self.tally.replayed_by_actives += replayed,
-                    ReplayKind::Learner => self.tally.replayed_by_learners += replayed,
-                    ReplayKind::Standby => self.tally.replayed_by_standbys += replayed,
-                }
-            }
-        }
-        self.anchor = self.time;
+    /// The earliest moment some member's replay reaches a threshold.
+    pub(super) fn next_replay_threshold(&self) -> Option<u64> {
+        self.pending.thresholds.first().map(|&(at, _)| at)
     }
 }
 

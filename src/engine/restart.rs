@@ -78,19 +78,20 @@ impl Engine {
         } else {
             self.stop_all(id, out);
         }
-        let member = &mut self.members[id.index()];
         let absence = Absence {
             since: now,
             back_at: now + down_ms,
             keep_state,
         };
-        member.transition(
+        self.transition(
+            id,
             Transition::Restart {
                 absence,
                 keeps_identity,
             },
-            now,
         );
+        let stateful = self.tasks.clone();
+        let member = self.member_mut(id);
         if !keep_state {
             member.stores.clear();
             // What it still owns, learns or keeps as a standby restores from nothing.
@@ -100,7 +101,7 @@ impl Engine {
                 .chain(&member.learning)
                 .chain(&member.standby)
                 .copied()
-                .filter(|t| self.tasks[t.index()].stateful)
+                .filter(|t| stateful[t.index()].stateful)
                 .collect();
             for t in kept {
                 member.stores.insert(t, Store { position: 0.0 });
@@ -129,7 +130,6 @@ impl Engine {
 
     /// A restarted member is back (if this is its current restart).
     pub(super) fn come_back(&mut self, id: MemberId, restart: u32, out: &mut Vec<Event>) {
-        let now = self.time;
         let keeps_identity = self.config.static_membership;
         let member = &mut self.members[id.index()];
         let Some(absence) = member
@@ -142,11 +142,11 @@ impl Engine {
         let since = absence.since;
         let in_group = member.status.in_group();
         let returns_as_itself = in_group && keeps_identity;
-        member.transition(
+        self.transition(
+            id,
             Transition::Return {
                 keeps_identity: returns_as_itself,
             },
-            now,
         );
         out.push(self.event(EventKind::MemberReturned(id)));
         if returns_as_itself {
@@ -183,7 +183,7 @@ impl Engine {
         let member = &self.members[id.index()];
         if member.restarts == restart && member.status.restarting() && member.status.in_group() {
             self.stop_all(id, out);
-            self.members[id.index()].transition(Transition::SessionExpired, now);
+            self.transition(id, Transition::SessionExpired);
         } else if !self.coordinator.expire_stale_session(id, now) {
             return;
         }

@@ -357,6 +357,36 @@ fn ownership_has_one_record_and_the_checks_see_it_drift() {
     assert_eq!(found[0].detail, "T1 is owned by nobody but run by S1");
 }
 
+#[test]
+fn the_step_by_step_checks_read_what_changed_and_see_a_second_owner() {
+    use crate::history::invariants::{Invariant, StateChecker};
+    let (mut engine, _) = engine(&stable_group(""));
+    engine.keep_changes();
+    let (mut checker, found) = StateChecker::new(&engine);
+    assert!(found.is_empty(), "{found:?}");
+    let mut out = Vec::new();
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    engine.advance_to(100, &mut out);
+    let changes = engine.take_changes();
+    assert!(changes.members.contains(&MemberId(3)), "{changes:?}");
+    assert!(checker
+        .check(&engine, &changes.members, &changes.tasks)
+        .is_empty());
+    // S3 lists T1 behind the engine's back: S1 still runs it, and S3 is read again.
+    let (t1, s3) = (TaskId(0), MemberId(2));
+    let active = &mut engine.member_mut(s3).active;
+    active.insert(active.partition_point(|&t| t < t1), t1);
+    let found = checker.check(&engine, &[s3], &[]);
+    let kinds: Vec<Invariant> = found.iter().map(|v| v.invariant).collect();
+    assert_eq!(
+        kinds,
+        [Invariant::NeverTwoOwners, Invariant::OwnershipAgrees],
+        "{found:?}"
+    );
+    assert_eq!(found[0].detail, "T1 runs on both S1 and S3");
+    assert_eq!(found[1].detail, "T1 is owned by S1 but run by S3");
+}
+
 /// Runs `scenario` to rest (or 120 s), its commands at their times, reading every task's
 /// status at every step when `read_all`: the events, and the engine after each step.
 fn run_reading(scenario: &Scenario, read_all: bool) -> (Vec<Event>, Vec<Engine>) {

@@ -54,56 +54,126 @@ pub struct Violation {
     pub detail: String,
 }
 
-/// Checks the state of the group at this moment.
+/// Checks the state of the group at this moment, whole.
 pub fn check_state(engine: &Engine) -> Vec<Violation> {
-    let roster = engine.roster();
-    let mut found = Vec::new();
-    let mut runner: Vec<Option<usize>> = vec![None; engine.tasks().len()];
-    let violation = |invariant, detail: String| Violation {
-        at_ms: engine.time(),
-        invariant,
-        round: None,
-        detail,
-    };
-    // Who runs each task, by the members' own lists, whatever their state.
-    let mut holder: Vec<Option<MemberId>> = vec![None; engine.tasks().len()];
-    for (i, member) in engine.members().iter().enumerate() {
-        // A member restarting under static membership still owns its tasks.
-        let counts = member.status.alive() || member.status.restarting();
+    StateChecker::new(engine).1
+}
+
+/// The state's invariants checked step by step: after a step, only the members and tasks it
+/// changed are read again. The checker keeps its own record of who runs what, built from the
+/// members' lists, so that it can tell when the engine's record of ownership drifts from them.
+#[derive(Clone, Debug, Default)]
+pub struct StateChecker {
+    /// Each member's active tasks, as last read.
+    active_of: Vec<Vec<TaskId>>,
+    /// The members whose lists hold each task, as last read.
+    holders: Vec<Vec<MemberId>>,
+}
+
+impl StateChecker {
+    /// Reads the whole group, and what breaks an invariant in it.
+    pub fn new(engine: &Engine) -> (StateChecker, Vec<Violation>) {
+        let mut checker = StateChecker {
+            active_of: vec![Vec::new(); engine.members().len()],
+            holders: vec![Vec::new(); engine.tasks().len()],
+        };
+        let members: Vec<MemberId> = (0..engine.members().len())
+            .map(|i| MemberId(i as u32))
+            .collect();
+        let tasks: Vec<TaskId> = (0..engine.tasks().len())
+            .map(|t| TaskId(t as u32))
+            .collect();
+        let found = checker.check(engine, &members, &tasks);
+        (checker, found)
+    }
+
+    /// Reads again the members and tasks a step changed, and what breaks an invariant there.
+    pub fn check(
+        &mut self,
+        engine: &Engine,
+        members: &[MemberId],
+        tasks: &[TaskId],
+    ) -> Vec<Violation> {
+        if self.active_of.len() < engine.members().len() {
+            self.active_of.resize(engine.members().len(), Vec::new());
+        }
+        let mut read: Vec<TaskId> = tasks.to_vec();
+        for &id in members {
+            let now = &engine.member(id).active;
+            let before = std::mem::replace(&mut self.active_of[id.index()], now.clone());
+            for &t in &before {
+                self.holders[t.index()].retain(|&m| m != id);
+            }
+            for &t in now {
+                self.holders[t.index()].push(id);
+            }
+            read.extend(before);
+            read.extend_from_slice(now);
+        }
+        read.sort();
+        read.dedup();
+        let mut found = Vec::new();
+        for &id in members {
+            self.beside_active(engine, id, &mut found);
+        }
+        for t in read {
+            self.owners(engine, t, &mut found);
+        }
+        found
+    }
+
+    /// No member replicates a task it runs.
+    fn beside_active(&self, engine: &Engine, id: MemberId, found: &mut Vec<Violation>) {
+        let member = engine.member(id);
+        if !(member.status.alive() || member.status.restarting()) {
+            return;
+        }
         for &t in &member.active {
-            holder[t.index()] = Some(MemberId(i as u32));
-            if !counts {
-                continue;
-            }
-            if let Some(other) = runner[t.index()].replace(i) {
-                found.push(violation(
-                    Invariant::NeverTwoOwners,
-                    format!(
-                        "{} runs on both {} and {}",
-                        roster.task(t),
-                        engine.members()[other].name,
-                        member.name
-                    ),
-                ));
-            }
             if member.learns(t) || member.standby.binary_search(&t).is_ok() {
-                found.push(violation(
+                found.push(state_violation(
+                    engine,
                     Invariant::NoReplicaBesideActive,
                     format!(
                         "{} runs {} and also replicates it",
                         member.name,
-                        roster.task(t)
+                        engine.roster().task(t)
                     ),
                 ));
             }
         }
     }
-    for (t, &held) in holder.iter().enumerate() {
-        let task = TaskId(t as u32);
+
+    /// A task runs on one member at most (a restarting static member still owns its tasks),
+    /// and the engine's owner of it is the member whose list holds it.
+    fn owners(&self, engine: &Engine, task: TaskId, found: &mut Vec<Violation>) {
+        let roster = engine.roster();
+        let holders = &self.holders[task.index()];
+        let running: Vec<MemberId> = holders
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let status = engine.member(m).status;
+                status.alive() || status.restarting()
+            })
+            .collect();
+        if let [first, second, ..] = running[..] {
+            found.push(state_violation(
+                engine,
+                Invariant::NeverTwoOwners,
+                format!(
+                    "{} runs on both {} and {}",
+                    roster.task(task),
+                    roster.member(first.min(second)),
+                    roster.member(first.max(second))
+                ),
+            ));
+        }
+        let held = holders.iter().copied().max();
         let owner = engine.owner(task);
         if owner != held {
             let name = |m: Option<MemberId>| m.map_or("nobody", |m| roster.member(m));
-            found.push(violation(
+            found.push(state_violation(
+                engine,
                 Invariant::OwnershipAgrees,
                 format!(
                     "{} is owned by {} but run by {}",
@@ -114,7 +184,16 @@ pub fn check_state(engine: &Engine) -> Vec<Violation> {
             ));
         }
     }
-    found
+}
+
+/// A violation of the state at the engine's moment.
+fn state_violation(engine: &Engine, invariant: Invariant, detail: String) -> Violation {
+    Violation {
+        at_ms: engine.time(),
+        invariant,
+        round: None,
+        detail,
+    }
 }
 
 /// Checks a leader's decision against what the members reported.

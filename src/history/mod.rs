@@ -13,10 +13,16 @@ pub mod invariants;
 use crate::engine::coordinator::Round;
 use crate::engine::{CommandError, Engine, Event, EventKind};
 use crate::model::{Command, Scenario, TimedCommand};
-use invariants::Violation;
+use invariants::{StateChecker, Violation};
 
-/// Steps between two snapshots: replaying at most this many events answers any scrub.
+/// Steps between two snapshots in a small group: replaying at most this many events answers
+/// any scrub.
 const SNAPSHOT_EVERY: usize = 24;
+
+/// Tasks and members per step between two snapshots in a large group: a snapshot holds a copy
+/// of what is kept per task, and a step costs what it changes, so spacing them out with the
+/// group keeps the history's memory in proportion to its events.
+const GROUP_PER_STEP: usize = 200;
 
 /// How long a run may go on after its last command before it is cut, if the group never
 /// comes to rest (for example a learner that restores slower than its task writes).
@@ -84,13 +90,18 @@ pub struct Run {
     steps_since_snapshot: usize,
     forks: Vec<Fork>,
     check_invariants: bool,
+    /// Who runs what, as the invariant checks last read it.
+    checker: StateChecker,
 }
 
 impl Run {
     /// Starts a run of a scenario at time 0; its events are the first commands.
     pub fn new(scenario: Scenario) -> Run {
         let mut events = Vec::new();
-        let engine = Engine::new(&scenario, &mut events);
+        let mut engine = Engine::new(&scenario, &mut events);
+        engine.keep_changes();
+        engine.take_changes();
+        let (checker, violations) = StateChecker::new(&engine);
         let commands = scenario.commands.clone();
         let mut run = Run {
             scenario,
@@ -99,15 +110,16 @@ impl Run {
             engine,
             events: Vec::new(),
             rounds: Vec::new(),
-            violations: Vec::new(),
+            violations,
             snapshots: Vec::new(),
             steps_since_snapshot: 0,
             forks: Vec::new(),
             check_invariants: true,
+            checker,
         };
         run.record(events);
         run.snapshots.push(Snapshot {
-            engine: run.engine.clone(),
+            engine: run.view_of_now(),
             next_command: 0,
         });
         run
@@ -116,6 +128,7 @@ impl Run {
     /// Turns the invariant checks off (benchmarks measure the simulation alone).
     pub fn without_invariant_checks(mut self) -> Run {
         self.check_invariants = false;
+        self.engine.drop_changes();
         self
     }
 
@@ -248,7 +261,7 @@ impl Run {
                     self.rounds.push((**round).clone());
                     // A snapshot after each assignment: going back to any moment then never
                     // runs the assignor again, the costly part of a step in a large group.
-                    self.steps_since_snapshot = SNAPSHOT_EVERY;
+                    self.steps_since_snapshot = usize::MAX;
                 }
                 EventKind::RoundSynced { index, departed } => {
                     let at = event.at;
@@ -270,17 +283,33 @@ impl Run {
 
     fn after_step(&mut self) {
         if self.check_invariants {
-            self.violations
-                .extend(invariants::check_state(&self.engine));
+            let changes = self.engine.take_changes();
+            let found = self
+                .checker
+                .check(&self.engine, &changes.members, &changes.tasks);
+            self.violations.extend(found);
         }
-        self.steps_since_snapshot += 1;
-        if self.steps_since_snapshot >= SNAPSHOT_EVERY {
+        self.steps_since_snapshot = self.steps_since_snapshot.saturating_add(1);
+        if self.steps_since_snapshot >= self.snapshot_every() {
             self.steps_since_snapshot = 0;
             self.snapshots.push(Snapshot {
-                engine: self.engine.clone(),
+                engine: self.view_of_now(),
                 next_command: self.next_command,
             });
         }
+    }
+
+    /// A copy of the latest state that keeps no record of its changes (nobody reads them).
+    fn view_of_now(&self) -> Engine {
+        let mut engine = self.engine.clone();
+        engine.drop_changes();
+        engine
+    }
+
+    /// Steps between two snapshots: [`SNAPSHOT_EVERY`], more in a large group.
+    fn snapshot_every(&self) -> usize {
+        let group = self.engine.tasks().len() + self.engine.members().len();
+        SNAPSHOT_EVERY.max(group / GROUP_PER_STEP)
     }
 
     /// The state at any moment up to the frontier, replayed from the nearest snapshot.
@@ -292,7 +321,7 @@ impl Run {
     pub fn cursor_at(&self, time: u64) -> Cursor {
         if time >= self.frontier() {
             return Cursor {
-                engine: self.engine.clone(),
+                engine: self.view_of_now(),
                 next_command: self.next_command,
             };
         }
@@ -390,6 +419,11 @@ impl Run {
         });
         self.next_command = keep;
         self.engine = state;
+        if self.check_invariants {
+            // What was checked up to the fork stands; the checker reads the state afresh.
+            self.engine.keep_changes();
+            self.checker = StateChecker::new(&self.engine).0;
+        }
         self.events.retain(|e| e.at <= at_ms);
         self.violations.retain(|v| v.at_ms <= at_ms);
         self.snapshots.retain(|s| s.engine.time() <= at_ms);
