@@ -1,0 +1,1 @@
+//! Trunk's warm-up refiner (placeholder while it is written).
