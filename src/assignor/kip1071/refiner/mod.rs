@@ -1,1 +1,234 @@
-//! Trunk's warm-up refiner (placeholder while it is written).
+//! Trunk's warm-up refiner (`AssignmentRefinerImpl`, unreleased): the assignor's target
+//! assignment turned into what each member gets now, so that a stateful task moving to a
+//! member without its state keeps running where it is while the new owner warms up.
+//!
+//! Five passes, as in Kafka: index what the members hold today and how loaded their processes
+//! are ([`Refiner::index_current_assignment`], [`Refiner::index_process_load`]); decide per task
+//! whether its move is granted now or staged behind a warm-up ([`Refiner::analyze_tasks`]);
+//! fund warm-ups group-wide under `num.warmup.replicas` ([`Refiner::plan_warmups`]); hold back
+//! the standby placements that collide with those decisions ([`Refiner::filter_standbys`]); and
+//! patch the target assignment ([`Refiner::assemble`]).
+//!
+//! Kafka iterates its members and the target assignment as hash maps; the refiner's result
+//! does not depend on that order (Kafka's fuzz test checks it by reversing every input), so
+//! here the members go in the order given and the target assignment by member id.
+
+mod analyze;
+mod assemble;
+mod index;
+mod standbys;
+mod warmups;
+
+pub use analyze::{StagedMigration, TaskDecisions, TaskGrant};
+pub use index::{ActiveHolder, CurrentAssignmentIndex, ProcessLoad, TaskCopy};
+pub use warmups::WarmupPlan;
+
+use super::group::{Offsets, TaskId, Tasks};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// A member's tasks in each role (Kafka's `TasksTuple`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TasksTuple {
+    /// Active tasks.
+    pub active: Tasks,
+    /// Standby tasks.
+    pub standby: Tasks,
+    /// Warm-up tasks.
+    pub warmup: Tasks,
+}
+
+impl TasksTuple {
+    /// Whether it holds no task in any role.
+    pub fn is_empty(&self) -> bool {
+        self.active.is_empty() && self.standby.is_empty() && self.warmup.is_empty()
+    }
+
+    /// The tasks of one role.
+    pub fn role(&self, role: TaskRole) -> &Tasks {
+        match role {
+            TaskRole::Active => &self.active,
+            TaskRole::Standby => &self.standby,
+            TaskRole::Warmup => &self.warmup,
+        }
+    }
+
+    /// The tasks of one role, to change.
+    pub fn role_mut(&mut self, role: TaskRole) -> &mut Tasks {
+        match role {
+            TaskRole::Active => &mut self.active,
+            TaskRole::Standby => &mut self.standby,
+            TaskRole::Warmup => &mut self.warmup,
+        }
+    }
+}
+
+/// The role in which a member holds a task (Kafka's `TaskRole`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TaskRole {
+    /// It runs the task.
+    Active,
+    /// It keeps a replica of the task's state.
+    Standby,
+    /// It restores the task's state before taking it over.
+    Warmup,
+}
+
+/// What the refiner knows of a member (the parts of Kafka's `StreamsGroupMember` it reads).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StreamsGroupMember {
+    /// Its id.
+    pub member_id: String,
+    /// Its process.
+    pub process_id: String,
+    /// The tasks it has been granted.
+    pub assigned: TasksTuple,
+    /// The tasks it has been told to give up and has not yet released.
+    pub pending_revocation: TasksTuple,
+}
+
+/// The offsets a member last reported (Kafka's `MemberTaskOffsets`): for tasks it restores,
+/// for its copies, and for state left on disk (an offset without an end offset).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemberTaskOffsets {
+    /// Changelog positions; `i64::MAX` for a copy that has not started restoring.
+    pub offsets: Offsets,
+    /// Changelog end offsets.
+    pub end_offsets: Offsets,
+}
+
+/// One refinement's inputs (the arguments of Kafka's `AssignmentRefiner.refine`).
+#[derive(Clone, Copy, Debug)]
+pub struct RefineInput<'a> {
+    /// The group's members with what they hold.
+    pub members: &'a [StreamsGroupMember],
+    /// The assignor's target assignment by member id; it may name members that have left.
+    pub target: &'a BTreeMap<String, TasksTuple>,
+    /// The offsets each member last reported; absent for one not heard from yet.
+    pub task_offsets: &'a BTreeMap<String, MemberTaskOffsets>,
+    /// The subtopologies with changelogs: only their tasks are warmed up.
+    pub stateful_subtopologies: &'a BTreeSet<String>,
+    /// `group.streams.num.warmup.replicas` (Kafka's default 2).
+    pub num_warmup_replicas: u32,
+    /// `acceptable.recovery.lag` (Kafka Streams' default 10,000).
+    pub acceptable_recovery_lag: i64,
+}
+
+/// One refinement: its inputs, with the members indexed by id.
+#[derive(Clone, Debug)]
+pub struct Refiner<'a> {
+    input: RefineInput<'a>,
+    by_id: HashMap<&'a str, &'a StreamsGroupMember>,
+}
+
+static NO_OFFSETS: MemberTaskOffsets = MemberTaskOffsets {
+    offsets: BTreeMap::new(),
+    end_offsets: BTreeMap::new(),
+};
+
+impl<'a> Refiner<'a> {
+    /// A refinement of the given inputs.
+    pub fn new(input: RefineInput<'a>) -> Refiner<'a> {
+        let by_id = input
+            .members
+            .iter()
+            .map(|m| (m.member_id.as_str(), m))
+            .collect();
+        Refiner { input, by_id }
+    }
+
+    /// The member of that id, if the group has it.
+    fn member(&self, member_id: &str) -> Option<&'a StreamsGroupMember> {
+        self.by_id.get(member_id).copied()
+    }
+
+    /// The process of a member the group has (the empty string for one it has not).
+    fn process_of(&self, member_id: &str) -> &'a str {
+        self.member(member_id).map_or("", |m| m.process_id.as_str())
+    }
+
+    fn offsets_of(&self, member_id: &str) -> &'a MemberTaskOffsets {
+        self.input
+            .task_offsets
+            .get(member_id)
+            .unwrap_or(&NO_OFFSETS)
+    }
+
+    /// Calls `action` on every task of a stateful subtopology among `tasks`.
+    fn for_each_stateful(&self, tasks: &Tasks, mut action: impl FnMut(TaskId)) {
+        for (sub, partitions) in tasks {
+            if self.input.stateful_subtopologies.contains(sub) {
+                for &p in partitions {
+                    action(TaskId::new(sub.clone(), p));
+                }
+            }
+        }
+    }
+
+    /// `refine`: the intermediate assignment, or the target assignment itself when nothing
+    /// has to be held back (or `num.warmup.replicas` is 0).
+    pub fn refine(&self) -> Cow<'a, BTreeMap<String, TasksTuple>> {
+        if self.input.num_warmup_replicas == 0 {
+            return Cow::Borrowed(self.input.target);
+        }
+        let index = self.index_current_assignment();
+        let load = self.index_process_load();
+        let decisions = self.analyze_tasks(&index, &load);
+        let plan = self.plan_warmups(&decisions, &index, &load);
+        let withheld = self.filter_standbys(&index, &decisions, &plan);
+        match self.assemble(&index, &decisions, &plan, &withheld) {
+            Some(patched) => Cow::Owned(patched),
+            None => Cow::Borrowed(self.input.target),
+        }
+    }
+}
+
+/// Runs the refiner on one group: what each member gets now.
+pub fn refine(input: RefineInput<'_>) -> Cow<'_, BTreeMap<String, TasksTuple>> {
+    let refined = Refiner::new(input).refine();
+    match refined {
+        Cow::Borrowed(_) => Cow::Borrowed(input.target),
+        Cow::Owned(patched) => Cow::Owned(patched),
+    }
+}
+
+/// The offset reported for a task, if any.
+pub fn offset_of(offsets: &Offsets, task: &TaskId) -> Option<i64> {
+    offsets
+        .get(&task.subtopology)?
+        .get(&task.partition)
+        .copied()
+}
+
+/// `isCaughtUp`: both offsets reported, neither the "restore not started" cap `i64::MAX`, and
+/// the end offset at most `acceptable_recovery_lag` past the offset (a lag of -1 is a fully
+/// restored copy).
+pub fn is_caught_up(
+    offsets: &MemberTaskOffsets,
+    task: &TaskId,
+    acceptable_recovery_lag: i64,
+) -> bool {
+    match (
+        offset_of(&offsets.offsets, task),
+        offset_of(&offsets.end_offsets, task),
+    ) {
+        (Some(offset), Some(end)) if offset != i64::MAX && end != i64::MAX => {
+            end.wrapping_sub(offset) <= acceptable_recovery_lag
+        }
+        _ => false,
+    }
+}
+
+/// `AssignmentRefiner.preservesActiveTaskCount`: whether the refined assignment hands out as
+/// many active tasks as the target (Kafka falls back to the target when it does not).
+pub fn preserves_active_task_count(
+    target: &BTreeMap<String, TasksTuple>,
+    refined: &BTreeMap<String, TasksTuple>,
+) -> bool {
+    let count = |a: &BTreeMap<String, TasksTuple>| -> usize {
+        a.values()
+            .map(|t| t.active.values().map(BTreeSet::len).sum::<usize>())
+            .sum()
+    };
+    count(target) == count(refined)
+}
