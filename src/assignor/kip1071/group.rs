@@ -5,6 +5,7 @@ use super::java::compare_strings;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// Tasks by subtopology id: the partitions of each (Kafka's `Map<String, Set<Integer>>`).
@@ -14,18 +15,19 @@ pub type Tasks = BTreeMap<String, BTreeSet<i32>>;
 pub type Offsets = BTreeMap<String, BTreeMap<i32, i64>>;
 
 /// A task: a subtopology and one partition of its input topics. Ordered as Kafka's `TaskId`:
-/// by subtopology id as Java compares strings (so "10" before "2"), then by partition.
+/// by subtopology id as Java compares strings (so "10" before "2"), then by partition. The id
+/// is shared, so that a task is copied without allocating.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TaskId {
     /// The subtopology's id.
-    pub subtopology: String,
+    pub subtopology: Arc<str>,
     /// The partition.
     pub partition: i32,
 }
 
 impl TaskId {
     /// The task of a subtopology and partition.
-    pub fn new(subtopology: impl Into<String>, partition: i32) -> TaskId {
+    pub fn new(subtopology: impl Into<Arc<str>>, partition: i32) -> TaskId {
         TaskId {
             subtopology: subtopology.into(),
             partition,
@@ -35,8 +37,13 @@ impl TaskId {
 
 impl Ord for TaskId {
     fn cmp(&self, other: &TaskId) -> Ordering {
-        compare_strings(&self.subtopology, &other.subtopology)
-            .then(self.partition.cmp(&other.partition))
+        // Tasks of one subtopology usually share its id: no need to compare the strings.
+        let by_subtopology = if Arc::ptr_eq(&self.subtopology, &other.subtopology) {
+            Ordering::Equal
+        } else {
+            compare_strings(&self.subtopology, &other.subtopology)
+        };
+        by_subtopology.then(self.partition.cmp(&other.partition))
     }
 }
 

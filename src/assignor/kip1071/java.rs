@@ -20,9 +20,17 @@ pub fn task_hash(subtopology: &str, partition: i32) -> i32 {
 }
 
 /// `String.compareTo`: lexicographic over UTF-16 code units (Rust's `str` order compares
-/// UTF-8 bytes, which differs for characters beyond the Basic Multilingual Plane).
+/// UTF-8 bytes, which differs for characters beyond the Basic Multilingual Plane). Where the
+/// strings first differ in an ASCII byte of both, or one is a prefix of the other, the byte
+/// order is the UTF-16 order, and no code units are decoded.
+#[inline]
 pub fn compare_strings(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    match x.iter().zip(y).position(|(p, q)| p != q) {
+        None => x.len().cmp(&y.len()),
+        Some(i) if x[i].is_ascii() && y[i].is_ascii() => x[i].cmp(&y[i]),
+        Some(_) => a.encode_utf16().cmp(b.encode_utf16()),
+    }
 }
 
 /// `HashMap.hash`: the key's hash with its high half folded into the low half.
@@ -318,6 +326,9 @@ mod tests {
         // U+10000 is the surrogate pair D800 DC00, below U+FFFF in Java (above it in UTF-8).
         assert_eq!(compare_strings("\u{10000}", "\u{FFFF}"), Ordering::Less);
         assert_eq!("\u{10000}".cmp("\u{FFFF}"), Ordering::Greater);
+        assert_eq!(compare_strings("ab\u{10000}", "ab\u{FFFF}"), Ordering::Less);
+        assert_eq!(compare_strings("s", "s1"), Ordering::Less);
+        assert_eq!(compare_strings("é", "e"), Ordering::Greater);
     }
 
     #[test]

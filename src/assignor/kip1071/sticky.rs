@@ -11,10 +11,13 @@ use super::process::Processes;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 /// The topology's tasks, numbered subtopology by subtopology in the describer's order.
 struct TaskTable<'a> {
     topology: &'a Topology,
+    /// The subtopology ids, shared by the tasks made of them.
+    ids: Vec<Arc<str>>,
     index_of: FxHashMap<&'a str, usize>,
     first_task: Vec<usize>,
     /// Each subtopology's place among all ids in Java's string order.
@@ -44,6 +47,10 @@ impl<'a> TaskTable<'a> {
         }
         Ok(TaskTable {
             topology,
+            ids: subtopologies
+                .iter()
+                .map(|s| Arc::from(s.id.as_str()))
+                .collect(),
             index_of,
             first_task,
             rank,
@@ -65,7 +72,7 @@ impl<'a> TaskTable<'a> {
 
     fn id(&self, task: usize) -> TaskId {
         let (s, p) = self.tasks[task];
-        TaskId::new(self.topology.subtopologies[s].id.clone(), p)
+        TaskId::new(self.ids[s].clone(), p)
     }
 
     /// `Comparator.comparing(TaskId::partition).thenComparing(TaskId::subtopologyId)`.

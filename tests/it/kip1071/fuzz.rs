@@ -176,7 +176,7 @@ impl Scenario {
 
     fn stateful(&self, task: &TaskId) -> bool {
         self.topology.subtopologies.iter().any(|s| {
-            s.id == task.subtopology && s.stateful && (task.partition as u32) < s.partitions
+            *s.id == *task.subtopology && s.stateful && (task.partition as u32) < s.partitions
         })
     }
 

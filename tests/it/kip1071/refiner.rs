@@ -4,11 +4,10 @@
 
 use handoff::assignor::kip1071::refiner::{
     is_caught_up, preserves_active_task_count, ActiveHolder, CurrentAssignmentIndex,
-    MemberTaskOffsets, ProcessLoad, RefineInput, Refiner, StagedMigration, StreamsGroupMember,
-    TaskCopy, TaskDecisions, TaskGrant, TaskRole, TasksTuple, WarmupPlan,
+    MemberTaskOffsets, ProcessLoad, RefineInput, Refinement, Refiner, StagedMigration,
+    StreamsGroupMember, TaskCopy, TaskDecisions, TaskGrant, TaskRole, TasksTuple, WarmupPlan,
 };
 use handoff::assignor::kip1071::{TaskId, Tasks};
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 const STATEFUL: &str = "stateful-subtopology";
@@ -110,24 +109,24 @@ fn offs(entries: Vec<(&str, MemberTaskOffsets)>) -> BTreeMap<String, MemberTaskO
 }
 
 fn copy(
-    member: &str,
-    process: &str,
+    member: &'static str,
+    process: &'static str,
     role: TaskRole,
     caught_up: bool,
     restore_started: bool,
-) -> TaskCopy {
+) -> TaskCopy<'static> {
     TaskCopy {
-        member_id: member.into(),
-        process_id: process.into(),
+        member_id: member,
+        process_id: process,
         role,
         caught_up,
         restore_started,
     }
 }
 
-fn holder(member: &str, restoring: bool, caught_up: bool) -> ActiveHolder {
+fn holder(member: &'static str, restoring: bool, caught_up: bool) -> ActiveHolder<'static> {
     ActiveHolder {
-        member_id: member.into(),
+        member_id: member,
         restoring,
         caught_up,
     }
@@ -135,24 +134,24 @@ fn holder(member: &str, restoring: bool, caught_up: bool) -> ActiveHolder {
 
 fn staged(
     task: i32,
-    current: &str,
-    target: &str,
-    process: Option<&str>,
-    on_target: Option<TaskCopy>,
-) -> StagedMigration {
+    current: &'static str,
+    target: &'static str,
+    process: Option<&'static str>,
+    on_target: Option<TaskCopy<'static>>,
+) -> StagedMigration<'static> {
     StagedMigration {
         task: t(task),
-        current_owner: current.into(),
-        target_owner: target.into(),
-        target_process_id: process.map(String::from),
+        current_owner: current,
+        target_owner: target,
+        target_process_id: process,
         copy_on_target_process: on_target,
     }
 }
 
-fn grant(task: i32, target: &str) -> TaskGrant {
+fn grant(task: i32, target: &'static str) -> TaskGrant<'static> {
     TaskGrant {
         task: t(task),
-        target_owner: target.into(),
+        target_owner: target,
     }
 }
 
@@ -160,18 +159,12 @@ fn tasks_of(partitions: &[i32]) -> BTreeSet<TaskId> {
     partitions.iter().map(|&p| t(p)).collect()
 }
 
-fn warmups(entries: &[(i32, &str)]) -> BTreeMap<TaskId, String> {
-    entries
-        .iter()
-        .map(|&(p, m)| (t(p), m.to_string()))
-        .collect()
+fn warmups(entries: &[(i32, &'static str)]) -> BTreeMap<TaskId, &'static str> {
+    entries.iter().map(|&(p, m)| (t(p), m)).collect()
 }
 
-fn withheld(entries: &[(&str, &[i32])]) -> BTreeMap<String, BTreeSet<TaskId>> {
-    entries
-        .iter()
-        .map(|&(m, ps)| (m.to_string(), tasks_of(ps)))
-        .collect()
+fn withheld(entries: &[(&'static str, &[i32])]) -> BTreeMap<&'static str, BTreeSet<TaskId>> {
+    entries.iter().map(|&(m, ps)| (m, tasks_of(ps))).collect()
 }
 
 /// One case's group: the test's `members`, `targetAssignment` and `taskOffsets`, with the
@@ -208,32 +201,32 @@ impl Case {
         })
     }
 
-    fn index(&self) -> CurrentAssignmentIndex {
+    fn index(&self) -> CurrentAssignmentIndex<'_> {
         self.refiner(1).index_current_assignment()
     }
 
-    fn load(&self) -> BTreeMap<String, ProcessLoad> {
+    fn load(&self) -> BTreeMap<&str, ProcessLoad> {
         self.refiner(1).index_process_load()
     }
 
-    fn analyze(&self) -> TaskDecisions {
+    fn analyze(&self) -> TaskDecisions<'_> {
         self.refiner(1).analyze_tasks(&self.index(), &self.load())
     }
 
-    fn plan(&self, budget: u32) -> WarmupPlan {
+    fn plan(&self, budget: u32) -> WarmupPlan<'_> {
         self.refiner(budget)
             .plan_warmups(&self.analyze(), &self.index(), &self.load())
     }
 
-    fn filter(&self, budget: u32) -> BTreeMap<String, BTreeSet<TaskId>> {
+    fn filter(&self, budget: u32) -> BTreeMap<&str, BTreeSet<TaskId>> {
         self.filter_with(&self.analyze(), budget)
     }
 
-    fn filter_with(
-        &self,
-        decisions: &TaskDecisions,
+    fn filter_with<'a>(
+        &'a self,
+        decisions: &TaskDecisions<'a>,
         budget: u32,
-    ) -> BTreeMap<String, BTreeSet<TaskId>> {
+    ) -> BTreeMap<&'a str, BTreeSet<TaskId>> {
         let refiner = self.refiner(budget);
         let index = self.index();
         let plan = refiner.plan_warmups(decisions, &index, &self.load());
@@ -241,7 +234,11 @@ impl Case {
     }
 
     /// The whole derivation through `refine`.
-    fn assemble(&self, budget: u32) -> Cow<'_, BTreeMap<String, TasksTuple>> {
+    fn assemble(&self, budget: u32) -> BTreeMap<String, TasksTuple> {
+        self.refine(budget).to_map()
+    }
+
+    fn refine(&self, budget: u32) -> Refinement<'_> {
         self.refiner(budget).refine()
     }
 }
@@ -492,7 +489,7 @@ fn should_not_index_an_active_holder_for_a_task_that_is_pending_revocation() {
     assert!(index.task_copies.is_empty());
 }
 
-fn copies_of(index: &CurrentAssignmentIndex, task: i32) -> Vec<TaskCopy> {
+fn copies_of<'a>(index: &CurrentAssignmentIndex<'a>, task: i32) -> Vec<TaskCopy<'a>> {
     let mut copies = index.task_copies[&t(task)].clone();
     copies.sort_by(|x, y| x.member_id.cmp(&y.member_id));
     copies
@@ -603,7 +600,7 @@ fn should_index_state_on_disk_only_for_tasks_the_process_holds_no_copy_of() {
     );
     assert_eq!(
         c.index().on_disk_by_process,
-        [("processA".to_string(), tasks_of(&[1]))].into()
+        [("processA", tasks_of(&[1]))].into()
     );
 }
 
@@ -1082,7 +1079,7 @@ fn should_count_stateful_tasks_of_every_role_towards_process_load() {
     assert_eq!(
         c.load(),
         [(
-            "processA".to_string(),
+            "processA",
             ProcessLoad {
                 stateful_task_count: 3,
                 member_count: 1
@@ -1111,7 +1108,7 @@ fn should_not_count_stateless_tasks_towards_process_load() {
     assert_eq!(
         c.load(),
         [(
-            "processA".to_string(),
+            "processA",
             ProcessLoad {
                 stateful_task_count: 1,
                 member_count: 1
@@ -1135,7 +1132,7 @@ fn should_divide_process_load_by_the_number_of_members_the_process_runs() {
     assert_eq!(
         load,
         [(
-            "processA".to_string(),
+            "processA",
             ProcessLoad {
                 stateful_task_count: 4,
                 member_count: 2
@@ -1156,7 +1153,7 @@ fn should_not_count_tasks_pending_revocation_towards_process_load() {
     assert_eq!(
         c.load(),
         [(
-            "processA".to_string(),
+            "processA",
             ProcessLoad {
                 stateful_task_count: 1,
                 member_count: 1
@@ -1168,7 +1165,12 @@ fn should_not_count_tasks_pending_revocation_towards_process_load() {
 
 // planWarmups
 
-fn assert_plan(plan: &WarmupPlan, warmup: &[(i32, &str)], borrowed: &[i32], parked: &[i32]) {
+fn assert_plan(
+    plan: &WarmupPlan<'_>,
+    warmup: &[(i32, &'static str)],
+    borrowed: &[i32],
+    parked: &[i32],
+) {
     assert_eq!(plan.warmup_tasks, warmups(warmup));
     assert_eq!(plan.borrowed, tasks_of(borrowed));
     assert_eq!(plan.parked, tasks_of(parked));
@@ -1201,7 +1203,9 @@ fn should_fund_a_promoted_migrations_plant_like_any_other() {
 #[test]
 fn should_keep_funding_a_warmup_that_is_already_restoring() {
     let (members, target) = a_to_b(w(&[0]));
-    let plan = case(members, target, offs(vec![])).plan(1);
+    let group = case(members, target, offs(vec![]));
+
+    let plan = group.plan(1);
     assert_eq!(plan.warmup_tasks, warmups(&[(0, "memberB")]));
     assert!(plan.parked.is_empty());
 }
@@ -1331,7 +1335,9 @@ fn two_moves_from_a() -> Case {
 
 #[test]
 fn should_park_the_migrations_the_budget_cannot_cover() {
-    let plan = two_moves_from_a().plan(1);
+    let group = two_moves_from_a();
+
+    let plan = group.plan(1);
     assert_eq!(plan.warmup_tasks, warmups(&[(0, "memberB")]));
     assert_eq!(plan.parked, tasks_of(&[1]));
 }
@@ -1597,14 +1603,18 @@ fn b_restoring_an_active(b: TasksTuple, b_offsets: MemberTaskOffsets) -> Case {
 
 #[test]
 fn should_fund_a_plant_that_can_make_progress_ahead_of_one_on_a_member_restoring_an_active() {
-    let plan = b_restoring_an_active(a(&[1]), op(1, 500, 10_000)).plan(1);
+    let group = b_restoring_an_active(a(&[1]), op(1, 500, 10_000));
+
+    let plan = group.plan(1);
     assert_eq!(plan.warmup_tasks, warmups(&[(2, "memberC")]));
     assert_eq!(plan.parked, tasks_of(&[0]));
 }
 
 #[test]
 fn should_still_fund_a_member_restoring_an_active_when_nothing_else_wants_the_slot() {
-    let plan = b_restoring_an_active(a(&[1]), op(1, 500, 10_000)).plan(2);
+    let group = b_restoring_an_active(a(&[1]), op(1, 500, 10_000));
+
+    let plan = group.plan(2);
     assert_eq!(
         plan.warmup_tasks,
         warmups(&[(0, "memberB"), (2, "memberC")])
@@ -1614,7 +1624,9 @@ fn should_still_fund_a_member_restoring_an_active_when_nothing_else_wants_the_sl
 
 #[test]
 fn should_preempt_a_kept_warmup_that_has_restored_nothing_on_a_member_restoring_an_active() {
-    let plan = b_restoring_an_active(tuple(&[1], &[], &[0]), op(1, 500, 10_000)).plan(1);
+    let group = b_restoring_an_active(tuple(&[1], &[], &[0]), op(1, 500, 10_000));
+
+    let plan = group.plan(1);
     assert_eq!(plan.warmup_tasks, warmups(&[(2, "memberC")]));
     assert_eq!(plan.parked, tasks_of(&[0]));
 }
@@ -1622,7 +1634,9 @@ fn should_preempt_a_kept_warmup_that_has_restored_nothing_on_a_member_restoring_
 #[test]
 fn should_keep_a_stalled_warmup_that_has_already_restored_something() {
     let offsets = om(&[(0, 9_000), (1, 500)], &[(0, 10_000), (1, 10_000)]);
-    let plan = b_restoring_an_active(tuple(&[1], &[], &[0]), offsets).plan(1);
+    let group = b_restoring_an_active(tuple(&[1], &[], &[0]), offsets);
+
+    let plan = group.plan(1);
     assert_eq!(plan.warmup_tasks, warmups(&[(0, "memberB")]));
     assert_eq!(plan.parked, tasks_of(&[2]));
 }
@@ -1645,14 +1659,18 @@ fn grant_to_b(b_standby: &[i32], b_offsets: Vec<(&str, MemberTaskOffsets)>) -> C
 
 #[test]
 fn should_count_a_cold_grant_this_step_makes_as_a_restore_on_the_member_receiving_it() {
-    let plan = grant_to_b(&[3], vec![]).plan(1);
+    let group = grant_to_b(&[3], vec![]);
+
+    let plan = group.plan(1);
     assert_eq!(plan.warmup_tasks, warmups(&[(3, "memberC")]));
     assert_eq!(plan.parked, tasks_of(&[2]));
 }
 
 #[test]
 fn should_not_count_a_grant_that_promotes_a_copy_the_process_already_holds() {
-    let plan = grant_to_b(&[0], vec![("memberB", o(1000, 1000))]).plan(1);
+    let group = grant_to_b(&[0], vec![("memberB", o(1000, 1000))]);
+
+    let plan = group.plan(1);
     assert_eq!(plan.warmup_tasks, warmups(&[(2, "memberB")]));
     assert_eq!(plan.parked, tasks_of(&[3]));
 }
@@ -1845,7 +1863,7 @@ fn copies_of_task(assignment: &BTreeMap<String, TasksTuple>, task: &TaskId) -> u
         .flat_map(|t| [&t.active, &t.standby, &t.warmup])
         .filter(|tasks| {
             tasks
-                .get(&task.subtopology)
+                .get(&*task.subtopology)
                 .is_some_and(|p| p.contains(&task.partition))
         })
         .count()
@@ -1996,10 +2014,6 @@ fn should_not_withhold_standbys_of_stateless_tasks() {
 
 // assemble
 
-fn is_target_itself(refined: &Cow<'_, BTreeMap<String, TasksTuple>>) -> bool {
-    matches!(refined, Cow::Borrowed(_))
-}
-
 #[test]
 fn should_return_the_target_assignment_itself_when_nothing_diverges() {
     let c = case(
@@ -2007,9 +2021,9 @@ fn should_return_the_target_assignment_itself_when_nothing_diverges() {
         target(vec![("memberA", a(&[0]))]),
         offs(vec![]),
     );
-    let refined = c.assemble(1);
-    assert!(is_target_itself(&refined));
-    assert_eq!(*refined, c.target);
+    let refined = c.refine(1);
+    assert!(refined.is_target());
+    assert_eq!(refined.to_map(), c.target);
 }
 
 #[test]
@@ -2017,7 +2031,7 @@ fn should_keep_the_active_with_its_current_owner_and_withhold_it_from_the_target
     let (members, target) = a_to_b(e());
     let c = case(members, target, offs(vec![]));
     assert_eq!(
-        *c.assemble(1),
+        c.assemble(1),
         self::target(vec![("memberA", a(&[0])), ("memberB", w(&[0]))])
     );
 }
@@ -2032,13 +2046,13 @@ fn should_apply_no_patch_for_a_granted_task() {
         target(vec![("memberA", e()), ("memberB", a(&[0]))]),
         offs(vec![]),
     );
-    assert!(is_target_itself(&c.assemble(1)));
+    assert!(c.refine(1).is_target());
 }
 
 #[test]
 fn should_keep_a_borrowed_standby_where_history_left_it() {
     assert_eq!(
-        *borrow_with_relocation().assemble(1),
+        borrow_with_relocation().assemble(1),
         target(vec![
             ("memberA", a(&[0])),
             ("memberB", s(&[0])),
@@ -2065,7 +2079,7 @@ fn should_move_a_sibling_standby_onto_the_target_owner_and_backfill_the_relocate
         offs(vec![]),
     );
     assert_eq!(
-        *c.assemble(1),
+        c.assemble(1),
         target(vec![
             ("memberA", a(&[0])),
             ("memberB1", e()),
@@ -2085,7 +2099,7 @@ fn should_emit_the_swap_as_one_step_once_the_warmer_is_caught_up() {
         target(vec![("memberA", s(&[0])), ("memberB", a(&[0]))]),
         offs(vec![("memberB", o(100, 100))]),
     );
-    assert!(is_target_itself(&c.assemble(1)));
+    assert!(c.refine(1).is_target());
 }
 
 #[test]

@@ -7,40 +7,44 @@
 use super::analyze::TaskDecisions;
 use super::index::CurrentAssignmentIndex;
 use super::warmups::WarmupPlan;
-use super::{Refiner, TaskRole, TasksTuple};
+use super::{Refinement, Refiner, TaskRole, TasksTuple};
 use crate::assignor::kip1071::group::{TaskId, Tasks};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn add(tasks: &mut Tasks, task: &TaskId) {
-    tasks
-        .entry(task.subtopology.clone())
-        .or_default()
-        .insert(task.partition);
-}
-
-fn remove(tasks: &mut Tasks, task: &TaskId) {
-    if let Some(partitions) = tasks.get_mut(&task.subtopology) {
-        if partitions.remove(&task.partition) && partitions.is_empty() {
-            tasks.remove(&task.subtopology);
+    match tasks.get_mut(&*task.subtopology) {
+        Some(partitions) => {
+            partitions.insert(task.partition);
+        }
+        None => {
+            tasks.insert(task.subtopology.to_string(), [task.partition].into());
         }
     }
 }
 
-impl Refiner<'_> {
-    /// `assemble`: the patched assignment, or `None` when there is nothing to patch (the
-    /// target assignment itself stands).
+fn remove(tasks: &mut Tasks, task: &TaskId) {
+    if let Some(partitions) = tasks.get_mut(&*task.subtopology) {
+        if partitions.remove(&task.partition) && partitions.is_empty() {
+            tasks.remove(&*task.subtopology);
+        }
+    }
+}
+
+impl<'a> Refiner<'a> {
+    /// `assemble`: the target assignment with the patches (none when nothing diverges, and
+    /// the target assignment itself stands).
     pub fn assemble(
         &self,
-        index: &CurrentAssignmentIndex,
-        decisions: &TaskDecisions,
-        plan: &WarmupPlan,
-        withheld: &BTreeMap<String, BTreeSet<TaskId>>,
-    ) -> Option<BTreeMap<String, TasksTuple>> {
+        index: &CurrentAssignmentIndex<'a>,
+        decisions: &TaskDecisions<'a>,
+        plan: &WarmupPlan<'a>,
+        withheld: &BTreeMap<&'a str, BTreeSet<TaskId>>,
+    ) -> Refinement<'a> {
         let target = self.input.target;
-        let mut patches: BTreeMap<String, TasksTuple> = BTreeMap::new();
-        let mut patch = |member: &str, role: TaskRole, task: &TaskId, added: bool| {
+        let mut patches: BTreeMap<&'a str, TasksTuple> = BTreeMap::new();
+        let mut patch = |member: &'a str, role: TaskRole, task: &TaskId, added: bool| {
             let tuple = patches
-                .entry(member.to_string())
+                .entry(member)
                 .or_insert_with(|| target.get(member).cloned().unwrap_or_default());
             if added {
                 add(tuple.role_mut(role), task);
@@ -50,31 +54,25 @@ impl Refiner<'_> {
         };
         for migration in &decisions.staged {
             let task = &migration.task;
-            patch(&migration.current_owner, TaskRole::Active, task, true);
-            patch(&migration.target_owner, TaskRole::Active, task, false);
+            patch(migration.current_owner, TaskRole::Active, task, true);
+            patch(migration.target_owner, TaskRole::Active, task, false);
             if plan.borrowed.contains(task) {
                 let copy = migration
                     .target_process_id
-                    .as_deref()
                     .and_then(|p| index.copy_on_process(task, p));
                 if let Some(copy) = copy {
-                    patch(&copy.member_id, TaskRole::Standby, task, true);
+                    patch(copy.member_id, TaskRole::Standby, task, true);
                 }
             }
         }
-        for (task, member) in &plan.warmup_tasks {
+        for (task, &member) in &plan.warmup_tasks {
             patch(member, TaskRole::Warmup, task, true);
         }
-        for (member, tasks) in withheld {
+        for (&member, tasks) in withheld {
             for task in tasks {
                 patch(member, TaskRole::Standby, task, false);
             }
         }
-        if patches.is_empty() {
-            return None;
-        }
-        let mut refined = target.clone();
-        refined.extend(patches);
-        Some(refined)
+        Refinement { target, patches }
     }
 }

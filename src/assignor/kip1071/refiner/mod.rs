@@ -24,8 +24,9 @@ pub use index::{ActiveHolder, CurrentAssignmentIndex, ProcessLoad, TaskCopy};
 pub use warmups::WarmupPlan;
 
 use super::group::{Offsets, TaskId, Tasks};
-use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// A member's tasks in each role (Kafka's `TasksTuple`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,11 +115,14 @@ pub struct RefineInput<'a> {
     pub acceptable_recovery_lag: i64,
 }
 
-/// One refinement: its inputs, with the members indexed by id.
+/// One refinement: its inputs, with the members indexed by id and the stateful subtopology
+/// ids shared by the tasks made of them. What the passes return borrows member and process
+/// ids from the inputs.
 #[derive(Clone, Debug)]
 pub struct Refiner<'a> {
     input: RefineInput<'a>,
-    by_id: HashMap<&'a str, &'a StreamsGroupMember>,
+    by_id: FxHashMap<&'a str, &'a StreamsGroupMember>,
+    stateful: FxHashMap<&'a str, Arc<str>>,
 }
 
 static NO_OFFSETS: MemberTaskOffsets = MemberTaskOffsets {
@@ -134,7 +138,16 @@ impl<'a> Refiner<'a> {
             .iter()
             .map(|m| (m.member_id.as_str(), m))
             .collect();
-        Refiner { input, by_id }
+        let stateful = input
+            .stateful_subtopologies
+            .iter()
+            .map(|s| (s.as_str(), Arc::from(s.as_str())))
+            .collect();
+        Refiner {
+            input,
+            by_id,
+            stateful,
+        }
     }
 
     /// The member of that id, if the group has it.
@@ -157,45 +170,83 @@ impl<'a> Refiner<'a> {
     /// Calls `action` on every task of a stateful subtopology among `tasks`.
     fn for_each_stateful(&self, tasks: &Tasks, mut action: impl FnMut(TaskId)) {
         for (sub, partitions) in tasks {
-            if self.input.stateful_subtopologies.contains(sub) {
+            if let Some(id) = self.stateful.get(sub.as_str()) {
                 for &p in partitions {
-                    action(TaskId::new(sub.clone(), p));
+                    action(TaskId::new(id.clone(), p));
                 }
             }
         }
     }
 
-    /// `refine`: the intermediate assignment, or the target assignment itself when nothing
-    /// has to be held back (or `num.warmup.replicas` is 0).
-    pub fn refine(&self) -> Cow<'a, BTreeMap<String, TasksTuple>> {
+    /// `refine`: the intermediate assignment: the target with the members it patches (none
+    /// when `num.warmup.replicas` is 0 or nothing has to be held back).
+    pub fn refine(&self) -> Refinement<'a> {
         if self.input.num_warmup_replicas == 0 {
-            return Cow::Borrowed(self.input.target);
+            return Refinement {
+                target: self.input.target,
+                patches: BTreeMap::new(),
+            };
         }
         let index = self.index_current_assignment();
         let load = self.index_process_load();
         let decisions = self.analyze_tasks(&index, &load);
         let plan = self.plan_warmups(&decisions, &index, &load);
         let withheld = self.filter_standbys(&index, &decisions, &plan);
-        match self.assemble(&index, &decisions, &plan, &withheld) {
-            Some(patched) => Cow::Owned(patched),
-            None => Cow::Borrowed(self.input.target),
-        }
+        self.assemble(&index, &decisions, &plan, &withheld)
+    }
+}
+
+/// What the refiner gives each member now: the target assignment, with the members whose
+/// tasks it patches. Kafka copies the target map and puts the patches in; here the target is
+/// borrowed and only the patched members are new.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refinement<'a> {
+    /// The assignor's target assignment.
+    pub target: &'a BTreeMap<String, TasksTuple>,
+    /// The members whose tasks differ from the target, with their tasks now.
+    pub patches: BTreeMap<&'a str, TasksTuple>,
+}
+
+impl<'a> Refinement<'a> {
+    /// Whether the target assignment stands as it is (Kafka returns the same map).
+    pub fn is_target(&self) -> bool {
+        self.patches.is_empty()
+    }
+
+    /// What the member gets now, if the target or a patch names it.
+    pub fn get(&self, member: &str) -> Option<&TasksTuple> {
+        self.patches.get(member).or_else(|| self.target.get(member))
+    }
+
+    /// Every member the target or a patch names, by id, with what it gets now.
+    pub fn members(&self) -> impl Iterator<Item = (&str, &TasksTuple)> {
+        let ids: BTreeSet<&str> = self
+            .target
+            .keys()
+            .map(String::as_str)
+            .chain(self.patches.keys().copied())
+            .collect();
+        ids.into_iter()
+            .filter_map(|id| self.get(id).map(|tasks| (id, tasks)))
+    }
+
+    /// The whole intermediate assignment, as a map of its own.
+    pub fn to_map(&self) -> BTreeMap<String, TasksTuple> {
+        self.members()
+            .map(|(id, tasks)| (id.to_string(), tasks.clone()))
+            .collect()
     }
 }
 
 /// Runs the refiner on one group: what each member gets now.
-pub fn refine(input: RefineInput<'_>) -> Cow<'_, BTreeMap<String, TasksTuple>> {
-    let refined = Refiner::new(input).refine();
-    match refined {
-        Cow::Borrowed(_) => Cow::Borrowed(input.target),
-        Cow::Owned(patched) => Cow::Owned(patched),
-    }
+pub fn refine(input: RefineInput<'_>) -> Refinement<'_> {
+    Refiner::new(input).refine()
 }
 
 /// The offset reported for a task, if any.
 pub fn offset_of(offsets: &Offsets, task: &TaskId) -> Option<i64> {
     offsets
-        .get(&task.subtopology)?
+        .get(&*task.subtopology)?
         .get(&task.partition)
         .copied()
 }
@@ -208,10 +259,14 @@ pub fn is_caught_up(
     task: &TaskId,
     acceptable_recovery_lag: i64,
 ) -> bool {
-    match (
-        offset_of(&offsets.offsets, task),
-        offset_of(&offsets.end_offsets, task),
-    ) {
+    let offset = offset_of(&offsets.offsets, task);
+    let end = offset_of(&offsets.end_offsets, task);
+    within_lag(offset, end, acceptable_recovery_lag)
+}
+
+/// `isCaughtUp` on the two reported offsets.
+fn within_lag(offset: Option<i64>, end: Option<i64>, acceptable_recovery_lag: i64) -> bool {
+    match (offset, end) {
         (Some(offset), Some(end)) if offset != i64::MAX && end != i64::MAX => {
             end.wrapping_sub(offset) <= acceptable_recovery_lag
         }

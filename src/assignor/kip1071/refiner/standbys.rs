@@ -8,35 +8,37 @@ use super::warmups::WarmupPlan;
 use super::Refiner;
 use crate::assignor::kip1071::group::TaskId;
 use crate::assignor::kip1071::java::compare_strings;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// `StandbyConflicts`: where each staged migration keeps its task running, and for each
 /// borrowed migration the one member whose relocated placement waits.
-struct StandbyConflicts {
-    active_staged_on_process: HashMap<TaskId, String>,
-    standby_kept_on_member: HashMap<TaskId, String>,
+struct StandbyConflicts<'a> {
+    active_staged_on_process: FxHashMap<TaskId, &'a str>,
+    standby_kept_on_member: FxHashMap<TaskId, &'a str>,
 }
 
-impl Refiner<'_> {
+impl<'a> Refiner<'a> {
     /// `filterStandbys`: the standby tasks to drop from each member's target assignment.
     pub fn filter_standbys(
         &self,
-        index: &CurrentAssignmentIndex,
-        decisions: &TaskDecisions,
-        plan: &WarmupPlan,
-    ) -> BTreeMap<String, BTreeSet<TaskId>> {
+        index: &CurrentAssignmentIndex<'a>,
+        decisions: &TaskDecisions<'a>,
+        plan: &WarmupPlan<'a>,
+    ) -> BTreeMap<&'a str, BTreeSet<TaskId>> {
         let conflicts = self.standby_conflicts(index, decisions, plan);
-        let mut withheld: BTreeMap<String, BTreeSet<TaskId>> = BTreeMap::new();
+        let mut withheld: BTreeMap<&'a str, BTreeSet<TaskId>> = BTreeMap::new();
         for (member_id, tasks) in self.input.target {
             let Some(member) = self.member(member_id) else {
                 continue;
             };
             self.for_each_stateful(&tasks.standby, |task| {
-                let staged_here =
-                    conflicts.active_staged_on_process.get(&task) == Some(&member.process_id);
-                let kept_for = conflicts.standby_kept_on_member.get(&task) == Some(member_id);
+                let process = conflicts.active_staged_on_process.get(&task);
+                let staged_here = process == Some(&member.process_id.as_str());
+                let kept_for =
+                    conflicts.standby_kept_on_member.get(&task) == Some(&member_id.as_str());
                 if staged_here || kept_for {
-                    withheld.entry(member_id.clone()).or_default().insert(task);
+                    withheld.entry(member_id.as_str()).or_default().insert(task);
                 }
             });
         }
@@ -46,43 +48,38 @@ impl Refiner<'_> {
     /// `indexStandbyConflicts`.
     fn standby_conflicts(
         &self,
-        index: &CurrentAssignmentIndex,
-        decisions: &TaskDecisions,
-        plan: &WarmupPlan,
-    ) -> StandbyConflicts {
-        let active_staged_on_process: HashMap<TaskId, String> = decisions
+        index: &CurrentAssignmentIndex<'a>,
+        decisions: &TaskDecisions<'a>,
+        plan: &WarmupPlan<'a>,
+    ) -> StandbyConflicts<'a> {
+        let active_staged_on_process: FxHashMap<TaskId, &'a str> = decisions
             .staged
             .iter()
-            .map(|m| {
-                (
-                    m.task.clone(),
-                    self.process_of(&m.current_owner).to_string(),
-                )
-            })
+            .map(|m| (m.task.clone(), self.process_of(m.current_owner)))
             .collect();
-        let mut standby_kept_on_member: HashMap<TaskId, String> = HashMap::new();
-        let mut already_undelivered: HashSet<TaskId> = HashSet::new();
+        let mut standby_kept_on_member: FxHashMap<TaskId, &'a str> = FxHashMap::default();
+        let mut already_undelivered: FxHashSet<TaskId> = FxHashSet::default();
         for (target_member_id, tasks) in self.input.target {
+            let target_member_id = target_member_id.as_str();
             self.for_each_stateful(&tasks.standby, |task| {
                 if !plan.borrowed.contains(&task) {
                     return;
                 }
-                let target_member = self.member(target_member_id);
-                let current_process = active_staged_on_process.get(&task);
-                match target_member {
+                let current_process = active_staged_on_process.get(&task).copied();
+                match self.member(target_member_id) {
                     None => {
                         already_undelivered.insert(task);
                     }
-                    Some(m) if Some(&m.process_id) == current_process => {
+                    Some(m) if Some(m.process_id.as_str()) == current_process => {
                         already_undelivered.insert(task);
                     }
                     Some(m) if index.copy_on_process(&task, &m.process_id).is_none() => {
                         // One placement per borrow, the first in member order.
                         let kept = standby_kept_on_member
                             .entry(task)
-                            .or_insert_with(|| target_member_id.clone());
+                            .or_insert(target_member_id);
                         if compare_strings(target_member_id, kept).is_lt() {
-                            *kept = target_member_id.clone();
+                            *kept = target_member_id;
                         }
                     }
                     Some(_) => {}

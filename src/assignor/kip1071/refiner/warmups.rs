@@ -6,14 +6,15 @@ use super::index::{CurrentAssignmentIndex, ProcessLoad};
 use super::{Refiner, TaskRole};
 use crate::assignor::kip1071::group::TaskId;
 use crate::assignor::kip1071::java::compare_doubles;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How each staged migration is warmed: every one is in exactly one of these.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WarmupPlan {
+pub struct WarmupPlan<'a> {
     /// The member holding a warm-up of each task: its target owner.
-    pub warmup_tasks: BTreeMap<TaskId, String>,
+    pub warmup_tasks: BTreeMap<TaskId, &'a str>,
     /// The migrations warmed for free by a standby on the target owner's process.
     pub borrowed: BTreeSet<TaskId>,
     /// The migrations with nothing warming them for now.
@@ -37,23 +38,23 @@ enum Warming {
 
 /// A staged migration competing for a warm-up slot (`FundingCandidate`).
 #[derive(Clone, Debug)]
-struct Candidate {
+struct Candidate<'a> {
     task: TaskId,
-    target_owner: String,
-    target_process: String,
-    current_process: String,
+    target_owner: &'a str,
+    target_process: &'a str,
+    current_process: &'a str,
     warming: Warming,
     tier: i32,
 }
 
-impl Candidate {
+impl Candidate<'_> {
     /// A plant adds a copy to its target process; a sibling move or a kept warm-up does not.
     fn new_warmups_on_target_process(&self) -> i32 {
         i32::from(self.warming == Warming::Plant)
     }
 }
 
-fn warming_of(migration: &StagedMigration) -> Warming {
+fn warming_of(migration: &StagedMigration<'_>) -> Warming {
     if migration.target_process_id.is_none() {
         return Warming::Park;
     }
@@ -67,8 +68,12 @@ fn warming_of(migration: &StagedMigration) -> Warming {
 
 /// `fundingTier`: an in-flight warm-up (0), a new one (1); on a member restoring an active, an
 /// in-flight one that restored nothing (2) and a new one (3).
-fn funding_tier(migration: &StagedMigration, warming: Warming, restoring: &HashSet<String>) -> i32 {
-    let can_progress = !restoring.contains(&migration.target_owner);
+fn funding_tier(
+    migration: &StagedMigration<'_>,
+    warming: Warming,
+    restoring: &FxHashSet<&str>,
+) -> i32 {
+    let can_progress = !restoring.contains(migration.target_owner);
     if warming == Warming::Keep {
         let restored = migration
             .copy_on_target_process
@@ -86,10 +91,10 @@ fn funding_tier(migration: &StagedMigration, warming: Warming, restoring: &HashS
 /// `comparePriority`: tier, a plant before a sibling move, the lighter target process, the
 /// heavier current process (loads with this pass's plants), then the task.
 fn compare_priority(
-    left: &Candidate,
-    right: &Candidate,
-    load: &BTreeMap<String, ProcessLoad>,
-    new_warmups: &HashMap<String, i32>,
+    left: &Candidate<'_>,
+    right: &Candidate<'_>,
+    load: &BTreeMap<&str, ProcessLoad>,
+    new_warmups: &FxHashMap<&str, i32>,
 ) -> Ordering {
     let load_of = |process: &str| {
         let added = new_warmups.get(process).copied().unwrap_or(0);
@@ -99,29 +104,24 @@ fn compare_priority(
     left.tier
         .cmp(&right.tier)
         .then(rank(left.warming).cmp(&rank(right.warming)))
+        .then_with(|| compare_doubles(load_of(left.target_process), load_of(right.target_process)))
         .then_with(|| {
             compare_doubles(
-                load_of(&left.target_process),
-                load_of(&right.target_process),
-            )
-        })
-        .then_with(|| {
-            compare_doubles(
-                load_of(&right.current_process),
-                load_of(&left.current_process),
+                load_of(right.current_process),
+                load_of(left.current_process),
             )
         })
         .then_with(|| left.task.cmp(&right.task))
 }
 
-impl Refiner<'_> {
+impl<'a> Refiner<'a> {
     /// `planWarmups`.
     pub fn plan_warmups(
         &self,
-        decisions: &TaskDecisions,
-        index: &CurrentAssignmentIndex,
-        load: &BTreeMap<String, ProcessLoad>,
-    ) -> WarmupPlan {
+        decisions: &TaskDecisions<'a>,
+        index: &CurrentAssignmentIndex<'a>,
+        load: &BTreeMap<&'a str, ProcessLoad>,
+    ) -> WarmupPlan<'a> {
         let mut plan = WarmupPlan::default();
         let budget = self.input.num_warmup_replicas as usize;
         if budget == 0 {
@@ -129,10 +129,10 @@ impl Refiner<'_> {
         }
         let restoring = self.members_restoring_an_active(index, decisions);
         let load = self.load_after_grants(load, index, decisions);
-        let mut candidates: Vec<Candidate> = Vec::new();
+        let mut candidates: Vec<Candidate<'a>> = Vec::new();
         for migration in &decisions.staged {
             let warming = warming_of(migration);
-            match (warming, &migration.target_process_id) {
+            match (warming, migration.target_process_id) {
                 (Warming::Park, _) | (_, None) => {
                     plan.parked.insert(migration.task.clone());
                 }
@@ -141,9 +141,9 @@ impl Refiner<'_> {
                 }
                 (_, Some(target_process)) => candidates.push(Candidate {
                     task: migration.task.clone(),
-                    target_owner: migration.target_owner.clone(),
-                    target_process: target_process.clone(),
-                    current_process: self.process_of(&migration.current_owner).to_string(),
+                    target_owner: migration.target_owner,
+                    target_process,
+                    current_process: self.process_of(migration.current_owner),
                     warming,
                     tier: funding_tier(migration, warming, &restoring),
                 }),
@@ -151,20 +151,20 @@ impl Refiner<'_> {
         }
         // Each pick raises its target process's load before the next one, so the best is
         // found afresh each time (bounded by the budget).
-        let mut new_warmups: HashMap<String, i32> = HashMap::new();
+        let mut new_warmups: FxHashMap<&str, i32> = FxHashMap::default();
         let mut used = 0;
         while used < budget && !candidates.is_empty() {
             let mut best = 0;
             for c in 1..candidates.len() {
-                if compare_priority(&candidates[c], &candidates[best], &load, &new_warmups).is_lt()
-                {
+                let order =
+                    compare_priority(&candidates[c], &candidates[best], &load, &new_warmups);
+                if order.is_lt() {
                     best = c;
                 }
             }
             let funded = candidates.remove(best);
-            *new_warmups
-                .entry(funded.target_process.clone())
-                .or_default() += funded.new_warmups_on_target_process();
+            *new_warmups.entry(funded.target_process).or_default() +=
+                funded.new_warmups_on_target_process();
             plan.warmup_tasks.insert(funded.task, funded.target_owner);
             used += 1;
         }
@@ -182,18 +182,18 @@ impl Refiner<'_> {
     /// process one heavier unless it already holds a copy to promote.
     fn load_after_grants(
         &self,
-        load: &BTreeMap<String, ProcessLoad>,
-        index: &CurrentAssignmentIndex,
-        decisions: &TaskDecisions,
-    ) -> BTreeMap<String, ProcessLoad> {
+        load: &BTreeMap<&'a str, ProcessLoad>,
+        index: &CurrentAssignmentIndex<'a>,
+        decisions: &TaskDecisions<'a>,
+    ) -> BTreeMap<&'a str, ProcessLoad> {
         let mut updated = load.clone();
         for grant in &decisions.granted {
             if let Some(holder) = index.active_holder.get(&grant.task) {
-                if let Some(l) = updated.get_mut(self.process_of(&holder.member_id)) {
+                if let Some(l) = updated.get_mut(self.process_of(holder.member_id)) {
                     l.stateful_task_count -= 1;
                 }
             }
-            let target_process = self.process_of(&grant.target_owner);
+            let target_process = self.process_of(grant.target_owner);
             if index.copy_on_process(&grant.task, target_process).is_none() {
                 if let Some(l) = updated.get_mut(target_process) {
                     l.stateful_task_count += 1;
@@ -207,24 +207,24 @@ impl Refiner<'_> {
     /// they have to restore.
     fn members_restoring_an_active(
         &self,
-        index: &CurrentAssignmentIndex,
-        decisions: &TaskDecisions,
-    ) -> HashSet<String> {
-        let mut restoring: HashSet<String> = index
+        index: &CurrentAssignmentIndex<'a>,
+        decisions: &TaskDecisions<'a>,
+    ) -> FxHashSet<&'a str> {
+        let mut restoring: FxHashSet<&'a str> = index
             .active_holder
             .values()
             .filter(|h| h.restoring)
-            .map(|h| h.member_id.clone())
+            .map(|h| h.member_id)
             .collect();
         for grant in &decisions.granted {
-            let target_process = self.process_of(&grant.target_owner);
+            let target_process = self.process_of(grant.target_owner);
             let promotes = index.copy_on_process(&grant.task, target_process).is_some();
             let same_process = index
                 .active_holder
                 .get(&grant.task)
-                .is_some_and(|h| self.process_of(&h.member_id) == target_process);
+                .is_some_and(|h| self.process_of(h.member_id) == target_process);
             if !promotes && !same_process {
-                restoring.insert(grant.target_owner.clone());
+                restoring.insert(grant.target_owner);
             }
         }
         restoring

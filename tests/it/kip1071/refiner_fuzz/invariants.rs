@@ -108,7 +108,7 @@ impl<'a> Facts<'a> {
     fn stateful(&self, task: &TaskId) -> bool {
         self.input
             .stateful_subtopologies
-            .contains(&task.subtopology)
+            .contains(&*task.subtopology)
     }
 
     fn member(&self, id: &str) -> Option<&TasksTuple> {
@@ -175,7 +175,7 @@ impl<'a> Facts<'a> {
 
 fn contains(tasks: &BTreeMap<String, BTreeSet<i32>>, task: &TaskId) -> bool {
     tasks
-        .get(&task.subtopology)
+        .get(&*task.subtopology)
         .is_some_and(|p| p.contains(&task.partition))
 }
 

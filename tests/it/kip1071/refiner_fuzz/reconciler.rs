@@ -43,7 +43,7 @@ pub fn to_tasks(set: &BTreeSet<TaskId>) -> Tasks {
     let mut tasks = Tasks::new();
     for t in set {
         tasks
-            .entry(t.subtopology.clone())
+            .entry(t.subtopology.to_string())
             .or_default()
             .insert(t.partition);
     }
