@@ -145,3 +145,53 @@ impl Processes {
         Some(count)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One process of members 0, 1, 2 (in that `HashMap` order) and ten tasks.
+    fn one_process() -> Processes {
+        Processes::new(vec![vec![0, 1, 2]], 3, 10)
+    }
+
+    #[test]
+    fn the_member_heap_outlives_a_pass() {
+        // Heap [0 1 2] at 0 tasks each. Task 0 goes to 0, which re-enters last: [2 1 0];
+        // task 1 to 2 (the root), leaving [1 0 2]; task 2 to 1, leaving [2 0 1]. All at one
+        // task, the kept heap gives task 3 to 2, where a heap rebuilt in member order would
+        // give it to 0.
+        let mut processes = one_process();
+        for t in 0..4 {
+            processes.add_task_to_least_loaded_member(0, t, t < 3);
+        }
+        assert_eq!(processes.member_active, vec![vec![0], vec![2], vec![1]]);
+        assert_eq!(processes.member_standby, vec![vec![], vec![], vec![3]]);
+        assert_eq!(processes.load(0), 4.0 / 3.0);
+    }
+
+    #[test]
+    fn add_task_drops_the_member_heap() {
+        let mut processes = one_process();
+        for t in 0..3 {
+            processes.add_task_to_least_loaded_member(0, t, true);
+        }
+        // Giving member 1 a task drops the heap; rebuilt in member order from counts 1, 2, 1
+        // it gives the next task to member 0.
+        assert_eq!(processes.add_task(1, 3, false), 2);
+        assert_eq!(
+            processes.add_task_to_least_loaded_member(0, 4, false),
+            Some(2)
+        );
+        assert_eq!(processes.member_standby, vec![vec![4], vec![3], vec![]]);
+        assert!(processes.has_task(0, 4));
+        assert!(!processes.has_task(0, 5));
+    }
+
+    #[test]
+    fn a_process_without_members_takes_nothing() {
+        let mut processes = Processes::new(vec![vec![]], 0, 1);
+        assert_eq!(processes.load(0), f64::MAX);
+        assert_eq!(processes.add_task_to_least_loaded_member(0, 0, true), None);
+    }
+}

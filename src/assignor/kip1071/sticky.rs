@@ -510,3 +510,56 @@ impl<'a> LocalState<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignor::kip1071::group::Subtopology;
+
+    #[test]
+    fn tasks_per_member_rounds_up_in_java_arithmetic() {
+        assert_eq!(tasks_per_member(7, 3), 3);
+        assert_eq!(tasks_per_member(6, 3), 2);
+        assert_eq!(tasks_per_member(5, 0), 0);
+        // Truncating division: -1 / 2 is 0 and -1 % 2 is -1, so no rounding up.
+        assert_eq!(tasks_per_member(-1, 2), 0);
+    }
+
+    #[test]
+    fn subtopologies_order_as_java_strings() {
+        let sub = |id: &str| Subtopology {
+            id: id.into(),
+            partitions: 2,
+            stateful: true,
+        };
+        let topology = Topology {
+            subtopologies: vec![sub("2"), sub("10"), sub("1")],
+        };
+        let table = TaskTable::new(&topology).expect("distinct ids");
+        // Tasks 0, 1 are "2"; 2, 3 are "10"; 4, 5 are "1". By subtopology: "1" < "10" < "2".
+        let mut tasks: Vec<usize> = (0..6).collect();
+        tasks.sort_by_key(|&t| table.by_subtopology(t));
+        assert_eq!(tasks, vec![4, 5, 2, 3, 0, 1]);
+        tasks.sort_by_key(|&t| table.by_partition(t));
+        assert_eq!(tasks, vec![4, 2, 0, 5, 3, 1]);
+        assert_eq!(table.index("10", 1), Some(3));
+        assert_eq!(table.index("10", 2), None);
+        assert_eq!(table.index("3", 0), None);
+        assert_eq!(table.id(3), TaskId::new("10", 1));
+    }
+
+    #[test]
+    fn a_subtopology_given_twice_is_an_error() {
+        let sub = Subtopology {
+            id: "a".into(),
+            partitions: 1,
+            stateful: false,
+        };
+        let topology = Topology {
+            subtopologies: vec![sub.clone(), sub],
+        };
+        assert!(
+            matches!(TaskTable::new(&topology), Err(AssignorError::DuplicateSubtopology(id)) if id == "a")
+        );
+    }
+}

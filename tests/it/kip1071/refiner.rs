@@ -491,7 +491,7 @@ fn should_not_index_an_active_holder_for_a_task_that_is_pending_revocation() {
 
 fn copies_of<'a>(index: &CurrentAssignmentIndex<'a>, task: i32) -> Vec<TaskCopy<'a>> {
     let mut copies = index.task_copies[&t(task)].clone();
-    copies.sort_by(|x, y| x.member_id.cmp(&y.member_id));
+    copies.sort_by(|x, y| x.member_id.cmp(y.member_id));
     copies
 }
 
