@@ -309,25 +309,14 @@ mod native {
             |b| {
                 b.iter(|| {
                     let result = kip1071::assign(black_box(&group), &topology).expect("assigns");
-                    let target: BTreeMap<String, TasksTuple> = result
-                        .members
-                        .into_iter()
-                        .map(|(m, a)| {
-                            let tuple = TasksTuple {
-                                active: a.active,
-                                standby: a.standby,
-                                warmup: BTreeMap::new(),
-                            };
-                            (m, tuple)
-                        })
-                        .collect();
+                    let target = refiner::target_of(&result);
                     let refined = refiner::refine(RefineInput {
                         members: &current,
                         target: &target,
                         task_offsets: &offsets,
                         stateful_subtopologies: &stateful,
-                        num_warmup_replicas: 2,
-                        acceptable_recovery_lag: 10_000,
+                        num_warmup_replicas: refiner::DEFAULT_NUM_WARMUP_REPLICAS,
+                        acceptable_recovery_lag: refiner::DEFAULT_ACCEPTABLE_RECOVERY_LAG,
                     });
                     refined.patches.len()
                 })

@@ -23,7 +23,7 @@ pub use analyze::{StagedMigration, TaskDecisions, TaskGrant};
 pub use index::{ActiveHolder, CurrentAssignmentIndex, ProcessLoad, TaskCopy};
 pub use warmups::WarmupPlan;
 
-use super::group::{Offsets, TaskId, Tasks};
+use super::group::{GroupAssignment, Offsets, TaskId, Tasks};
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -236,6 +236,28 @@ impl<'a> Refinement<'a> {
             .map(|(id, tasks)| (id.to_string(), tasks.clone()))
             .collect()
     }
+}
+
+/// Kafka's default `group.streams.num.warmup.replicas`.
+pub const DEFAULT_NUM_WARMUP_REPLICAS: u32 = 2;
+
+/// Kafka Streams' default `acceptable.recovery.lag`.
+pub const DEFAULT_ACCEPTABLE_RECOVERY_LAG: i64 = 10_000;
+
+/// The assignor's result as the refiner's target assignment (no warm-ups).
+pub fn target_of(assignment: &GroupAssignment) -> BTreeMap<String, TasksTuple> {
+    assignment
+        .members
+        .iter()
+        .map(|(member, a)| {
+            let tasks = TasksTuple {
+                active: a.active.clone(),
+                standby: a.standby.clone(),
+                warmup: Tasks::new(),
+            };
+            (member.clone(), tasks)
+        })
+        .collect()
 }
 
 /// Runs the refiner on one group: what each member gets now.

@@ -10,8 +10,8 @@ use super::reconciler::{reconcile, task_set, Member, MemberState, TaskProcessInd
 use super::scenario::{EventKind, Scenario};
 use handoff::assignor::kip1071::java::JavaRandom;
 use handoff::assignor::kip1071::refiner::{
-    preserves_active_task_count, refine, MemberTaskOffsets, RefineInput, StreamsGroupMember,
-    TasksTuple,
+    preserves_active_task_count, refine, target_of, MemberTaskOffsets, RefineInput,
+    StreamsGroupMember, TasksTuple,
 };
 use handoff::assignor::kip1071::{
     assign, GroupSpec, MemberSpec, Subtopology, TaskId, Tasks, Topology,
@@ -321,20 +321,7 @@ impl<'a> Simulator<'a> {
                 .collect(),
         };
         let result = assign(&group, &topology).expect("the sticky assignor assigns every scenario");
-        result
-            .members
-            .into_iter()
-            .map(|(m, a)| {
-                (
-                    m,
-                    TasksTuple {
-                        active: a.active,
-                        standby: a.standby,
-                        warmup: Tasks::new(),
-                    },
-                )
-            })
-            .collect()
+        target_of(&result)
     }
 
     /// A random target with the assignor's structure: each task active once, and up to
