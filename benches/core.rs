@@ -2,7 +2,8 @@
 //! learner design without standbys, every strategy with one standby, and the sticky ones over
 //! four subtopologies), a whole scale-out simulation at 100 members x 1,000 tasks, and the
 //! four-strategy comparison of it; the single view's reading of a 300 members x 3,000 tasks
-//! group on each frame (part of what the page's `view` measure times in the browser); and
+//! group on each frame (part of what the page's `view` measure times in the browser);
+//! Kafka's KIP-1071 assignor, alone and with trunk's warm-up refiner, at 1,000 x 10,000; and
 //! `simulate`, whole runs of the benchmark groups of `benches/scale/` from 100 x 1,000 to
 //! 5,000 x 50,000.
 //!
@@ -250,12 +251,123 @@ mod native {
         group.finish();
     }
 
+    /// Kafka's broker-side assignor (KIP-1071) and trunk's warm-up refiner on a scale-out of
+    /// 1,000 members (200 processes of five stream threads) x 10,000 tasks: ten subtopologies
+    /// of 1,000 partitions, two of them stateless, one standby; the first 190 processes hold
+    /// the assignor's own assignment of them, ten processes join. The refiner sees caught-up
+    /// standbys and processing actives.
+    fn kip1071_benches(c: &mut Criterion) {
+        use handoff::assignor::kip1071::refiner::{
+            self, MemberTaskOffsets, RefineInput, StreamsGroupMember, TasksTuple,
+        };
+        use handoff::assignor::kip1071::{self, GroupSpec, MemberSpec, Subtopology, Topology};
+        use std::collections::{BTreeMap, BTreeSet};
+
+        let topology = Topology {
+            subtopologies: (0..10)
+                .map(|s| Subtopology {
+                    id: format!("{s}"),
+                    partitions: 1_000,
+                    stateful: s % 5 != 4,
+                })
+                .collect(),
+        };
+        let members = |processes: usize| -> Vec<(String, MemberSpec)> {
+            (0..processes)
+                .flat_map(|p| {
+                    (0..5).map(move |t| {
+                        let spec = MemberSpec {
+                            process_id: format!("process-{p}"),
+                            ..MemberSpec::default()
+                        };
+                        (format!("process-{p}-thread-{t}"), spec)
+                    })
+                })
+                .collect()
+        };
+        let before = GroupSpec {
+            members: members(190),
+            num_standby_replicas: 1,
+        };
+        let held = kip1071::assign(&before, &topology).expect("assigns");
+        let mut group = GroupSpec {
+            members: members(200),
+            num_standby_replicas: 1,
+        };
+        for (id, spec) in &mut group.members {
+            if let Some(a) = held.members.get(id) {
+                spec.active = a.active.clone();
+                spec.standby = a.standby.clone();
+            }
+        }
+        let mut bench = c.benchmark_group("kip1071 1000 members x 10000 tasks");
+        bench.bench_function("assignor, scale-out 950 to 1000, 1 standby", |b| {
+            b.iter(|| kip1071::assign(black_box(&group), &topology).expect("assigns"))
+        });
+        let current: Vec<StreamsGroupMember> = group
+            .members
+            .iter()
+            .map(|(id, spec)| StreamsGroupMember {
+                member_id: id.clone(),
+                process_id: spec.process_id.clone(),
+                assigned: TasksTuple {
+                    active: spec.active.clone(),
+                    standby: spec.standby.clone(),
+                    warmup: BTreeMap::new(),
+                },
+                pending_revocation: TasksTuple::default(),
+            })
+            .collect();
+        let offsets: BTreeMap<String, MemberTaskOffsets> = group
+            .members
+            .iter()
+            .map(|(id, spec)| {
+                let caught_up: BTreeMap<String, BTreeMap<i32, i64>> = spec
+                    .standby
+                    .iter()
+                    .map(|(s, ps)| (s.clone(), ps.iter().map(|&p| (p, 5_000)).collect()))
+                    .collect();
+                let report = MemberTaskOffsets {
+                    offsets: caught_up.clone(),
+                    end_offsets: caught_up,
+                };
+                (id.clone(), report)
+            })
+            .collect();
+        let stateful: BTreeSet<String> = topology
+            .subtopologies
+            .iter()
+            .filter(|s| s.stateful)
+            .map(|s| s.id.clone())
+            .collect();
+        bench.bench_function(
+            "assignor + warm-up refiner, scale-out 950 to 1000, 1 standby",
+            |b| {
+                b.iter(|| {
+                    let result = kip1071::assign(black_box(&group), &topology).expect("assigns");
+                    let target = refiner::target_of(&result);
+                    let refined = refiner::refine(RefineInput {
+                        members: &current,
+                        target: &target,
+                        task_offsets: &offsets,
+                        stateful_subtopologies: &stateful,
+                        num_warmup_replicas: refiner::DEFAULT_NUM_WARMUP_REPLICAS,
+                        acceptable_recovery_lag: refiner::DEFAULT_ACCEPTABLE_RECOVERY_LAG,
+                    });
+                    refined.patches.len()
+                })
+            },
+        );
+        bench.finish();
+    }
+
     criterion_group!(
         benches,
         assignor_benches,
         simulation_benches,
         frame_benches,
-        simulate_benches
+        simulate_benches,
+        kip1071_benches
     );
 }
 

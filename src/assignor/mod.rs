@@ -10,6 +10,7 @@
 //! [`measure`] says how balanced a group is, by Kafka Streams' own measures.
 
 mod balance;
+pub mod kip1071;
 pub mod kip441;
 pub mod learner;
 mod load;

@@ -14,6 +14,7 @@ mod convergence;
 mod deployments;
 mod extremes;
 mod harness;
+mod kip1071;
 mod kip441;
 mod kip441_migration;
 mod layering;
