@@ -133,7 +133,7 @@ fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
     out.push_str(
         "<p class=\"note\">Downtime is task time not processed while some member was alive (summed over tasks, the longest single outage, the task with the most); time to balance runs from the first command to rest; records replayed counts learners and restoring owners.",
     );
-    if header.len() > 8 {
+    if header.contains(&"subtopology spread") {
         out.push_str(
             " Subtopology spread is the largest, over subtopologies, of max - min active tasks per member at the end (Kafka Streams calls 0 or 1 balanced).",
         );
