@@ -1,8 +1,9 @@
 //! Criterion benchmarks of the core: one assignment at 1,000 members x 10,000 tasks (the
 //! learner design without standbys, every strategy with one standby, and the sticky ones over
 //! four subtopologies), a whole scale-out simulation at 100 members x 1,000 tasks, and the
-//! four-strategy comparison of it; and the single view's reading of a 300 members x 3,000
-//! tasks group on each frame (part of what the page's `view` measure times in the browser).
+//! four-strategy comparison of it; the single view's reading of a 300 members x 3,000 tasks
+//! group on each frame (part of what the page's `view` measure times in the browser); and a
+//! 3 x 3 sweep of the review example under four strategies, in order and on every core.
 //!
 //! Run with `cargo bench --bench core`.
 
@@ -13,10 +14,13 @@ mod native {
     use handoff::compare::Comparison;
     use handoff::engine::Engine;
     use handoff::history::Run;
-    use handoff::model::{AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo};
+    use handoff::model::{
+        AssignorConfig, JoinMetadata, MemberId, Scenario, Strategy, TaskId, TaskInfo,
+    };
     use handoff::playground::session::Session;
     use handoff::playground::{Action, Playback, Playground};
     use handoff::presets::scale_out;
+    use handoff::sweep::{Axis, Question, Sweep};
     use std::hint::black_box;
 
     /// Join metadata of `members` members, the first `owners` of which share `tasks` tasks evenly
@@ -214,7 +218,39 @@ mod native {
         group.finish();
     }
 
-    criterion_group!(benches, assignor_benches, simulation_benches, frame_benches);
+    /// Issue 44's budget: a 3 x 3 sweep of the review example under the four strategies (36
+    /// runs) in under 5 s natively on two cores, in order and on every core.
+    fn sweep_benches(c: &mut Criterion) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scenarios/review/scale-out-under-load.json"
+        );
+        let text = std::fs::read_to_string(path).expect("the review example");
+        let scenario = Scenario::from_json(&text).expect("parses");
+        let question = Question::new(vec![
+            "num_standby_replicas=0,1,2"
+                .parse::<Axis>()
+                .expect("values"),
+            "restore_rate=2e4..8e4x2".parse::<Axis>().expect("values"),
+        ]);
+        let mut group = c.benchmark_group("sweep 3 x 3 x 4 strategies, scale-out under load");
+        group.sample_size(10);
+        group.bench_function("in order", |b| {
+            b.iter(|| Sweep::run(black_box(&question), &scenario).expect("runs"))
+        });
+        group.bench_function("on every core", |b| {
+            b.iter(|| Sweep::run_parallel(black_box(&question), &scenario, &|| ()).expect("runs"))
+        });
+        group.finish();
+    }
+
+    criterion_group!(
+        benches,
+        assignor_benches,
+        simulation_benches,
+        frame_benches,
+        sweep_benches
+    );
 }
 
 #[cfg(not(target_arch = "wasm32"))]
