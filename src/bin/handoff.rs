@@ -257,7 +257,7 @@ mod cli {
                     write_charts(&chart, &sweep)?;
                 }
                 Ok(match format {
-                    SweepFormat::Markdown => sweep.markdown(),
+                    SweepFormat::Markdown => sweep.markdown() + &knees_in_markdown(&sweep),
                     SweepFormat::Csv => sweep.csv(),
                     SweepFormat::Json => pretty(&sweep.json()),
                 })
@@ -286,6 +286,19 @@ mod cli {
         let sweep = Sweep::run_parallel(question, scenario, &|| bar.inc(1));
         bar.finish_and_clear();
         sweep.map_err(|e| InputError(format!("{name}: {e}")))
+    }
+
+    /// Where each strategy's curves level off, under the Markdown table (one setting only).
+    fn knees_in_markdown(sweep: &Sweep) -> String {
+        let sentences = sweep.knee_sentences();
+        if sentences.is_empty() {
+            return String::new();
+        }
+        let mut text = "\nWhere the curves level off (the knee: the smallest value past which a measure improves by less than a tenth at every further step):\n\n".to_string();
+        for sentence in sentences {
+            text.push_str(&format!("- {sentence}\n"));
+        }
+        text
     }
 
     /// Writes every chart of a sweep on one SVG sheet: two across for one setting, a row of

@@ -771,6 +771,9 @@ fn sweep_draws_its_charts_and_the_report_gains_a_section() {
         None,
     );
     assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\n- learner: the knee of "), "{text}");
+    assert!(text.contains("\n- kip441: "), "{text}");
     let svg = std::fs::read_to_string(&chart).expect("chart written");
     assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
     for title in [
