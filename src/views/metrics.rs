@@ -272,14 +272,20 @@ mod tests {
     fn each_measure_has_one_id_and_column_and_reads_its_metric() {
         for (i, m) in MEASURES.iter().enumerate() {
             assert_eq!(Measure::find(m.id), Some(*m));
-            assert!(MEASURES[..i].iter().all(|o| o.id != m.id && o.column != m.column));
+            assert!(MEASURES[..i]
+                .iter()
+                .all(|o| o.id != m.id && o.column != m.column));
             let json = serde_json::to_string(m).expect("serializes");
             assert_eq!(json, format!("\"{}\"", m.id));
             assert_eq!(serde_json::from_str::<Measure>(&json).expect("parses"), *m);
         }
         assert!(Measure::find("speed").is_none());
         let e = serde_json::from_str::<Measure>("\"speed\"").expect_err("unknown");
-        assert!(e.to_string().contains("expected one of total_downtime_ms, "), "{e}");
+        assert!(
+            e.to_string()
+                .contains("expected one of total_downtime_ms, "),
+            "{e}"
+        );
         let metrics = Metrics {
             at_ms: 9,
             rebalances: 3,
