@@ -6,16 +6,16 @@
 //! command line runs them in parallel and the browser can run them in workers.
 //!
 //! Values are applied to the scenario's file form and read back through the format's own
-//! validation ([`settings`]), so a sweep accepts exactly what a scenario file would, and
+//! validation (the `settings` module), so a sweep accepts exactly what a scenario file would, and
 //! every value is checked before anything runs ([`check`]).
 
 pub mod charts;
 pub mod knee;
 mod output;
-pub mod settings;
+mod settings;
 pub mod values;
 
-pub use output::SweepJson;
+pub use output::{KneeJson, SettingJson, StrategyKnees, SweepJson};
 pub use values::{Value, Values};
 
 use crate::format::ScenarioError;
