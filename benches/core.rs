@@ -3,9 +3,10 @@
 //! four subtopologies), a whole scale-out simulation at 100 members x 1,000 tasks, and the
 //! four-strategy comparison of it; the single view's reading of a 300 members x 3,000 tasks
 //! group on each frame (part of what the page's `view` measure times in the browser);
-//! Kafka's KIP-1071 assignor, alone and with trunk's warm-up refiner, at 1,000 x 10,000; and
+//! Kafka's KIP-1071 assignor, alone and with trunk's warm-up refiner, at 1,000 x 10,000;
 //! `simulate`, whole runs of the benchmark groups of `benches/scale/` from 100 x 1,000 to
-//! 5,000 x 50,000.
+//! 5,000 x 50,000; and a 3 x 3 sweep of the review example under four strategies, in order
+//! and on every core.
 //!
 //! Run with `cargo bench --bench core` (one group: `cargo bench --bench core -- simulate`).
 
@@ -22,6 +23,7 @@ mod native {
     use handoff::playground::session::Session;
     use handoff::playground::{Action, Playback, Playground};
     use handoff::presets::scale_out;
+    use handoff::sweep::{Axis, Question, Sweep};
     use std::hint::black_box;
 
     /// Join metadata of `members` members, the first `owners` of which share `tasks` tasks evenly
@@ -361,13 +363,40 @@ mod native {
         bench.finish();
     }
 
+    /// Issue 44's budget: a 3 x 3 sweep of the review example under the four strategies (36
+    /// runs) in under 5 s natively on two cores, in order and on every core.
+    fn sweep_benches(c: &mut Criterion) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scenarios/review/scale-out-under-load.json"
+        );
+        let text = std::fs::read_to_string(path).expect("the review example");
+        let scenario = Scenario::from_json(&text).expect("parses");
+        let question = Question::new(vec![
+            "num_standby_replicas=0,1,2"
+                .parse::<Axis>()
+                .expect("values"),
+            "restore_rate=2e4..8e4x2".parse::<Axis>().expect("values"),
+        ]);
+        let mut group = c.benchmark_group("sweep 3 x 3 x 4 strategies, scale-out under load");
+        group.sample_size(10);
+        group.bench_function("in order", |b| {
+            b.iter(|| Sweep::run(black_box(&question), &scenario).expect("runs"))
+        });
+        group.bench_function("on every core", |b| {
+            b.iter(|| Sweep::run_parallel(black_box(&question), &scenario, &|| ()).expect("runs"))
+        });
+        group.finish();
+    }
+
     criterion_group!(
         benches,
         assignor_benches,
         simulation_benches,
         frame_benches,
         simulate_benches,
-        kip1071_benches
+        kip1071_benches,
+        sweep_benches
     );
 }
 

@@ -5,7 +5,7 @@ use crate::history::{Run, RunError};
 use crate::model::Scenario;
 use crate::model::Strategy;
 use crate::views::json::MetricsJson;
-use crate::views::metrics::Metrics;
+use crate::views::metrics::{Measure, Metrics, MEASURES};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -50,51 +50,29 @@ impl Comparison {
     }
 }
 
-fn ms(value: Option<u64>) -> String {
-    value.map_or("never".to_string(), |v| v.to_string())
-}
-
 /// The comparison's column headers and one row of cells per strategy, in the order asked:
-/// what `handoff compare` prints and the report shows. When the scenario has a topology, a
-/// last column gives the largest per-subtopology spread at the end of each run.
+/// what `handoff compare` prints and the report shows, a column per row of [`MEASURES`]. The
+/// subtopology spread (the largest per-subtopology spread at the end of each run) is shown
+/// only when the scenario has a topology.
 pub fn cells(c: &Comparison) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let mut header = vec![
-        "strategy",
-        "total downtime ms",
-        "longest outage ms",
-        "worst task ms",
-        "rebalances",
-        "time to balance ms",
-        "records replayed",
-        "moves",
-    ];
     let topology = c
         .outcomes
         .iter()
         .any(|o| !o.metrics.subtopology_balance.is_empty());
-    if topology {
-        header.push("subtopology spread");
-    }
+    let shown: Vec<&Measure> = MEASURES
+        .iter()
+        .filter(|m| topology || !m.topology_only)
+        .collect();
+    let header = std::iter::once("strategy")
+        .chain(shown.iter().map(|m| m.column))
+        .collect();
     let rows = c
         .outcomes
         .iter()
         .map(|o| {
-            let m = &o.metrics;
-            let mut row = vec![
-                o.strategy.name().to_string(),
-                m.total_task_downtime_ms.to_string(),
-                m.longest_outage_ms.to_string(),
-                m.max_task_downtime_ms.to_string(),
-                m.rebalances.to_string(),
-                ms(m.time_to_balance_ms),
-                m.records_replayed.to_string(),
-                m.moves.to_string(),
-            ];
-            if topology {
-                let worst = m.subtopology_balance.iter().map(|b| b.spread()).max();
-                row.push(worst.unwrap_or(0).to_string());
-            }
-            row
+            std::iter::once(o.strategy.name().to_string())
+                .chain(shown.iter().map(|m| m.cell(&o.metrics)))
+                .collect()
         })
         .collect();
     (header, rows)
@@ -103,11 +81,17 @@ pub fn cells(c: &Comparison) -> (Vec<&'static str>, Vec<Vec<String>>) {
 /// The comparison as a Markdown table, one row per strategy.
 pub fn table(c: &Comparison) -> String {
     let (header, rows) = cells(c);
+    markdown(&header, &rows, 1)
+}
+
+/// A Markdown table with its columns padded: the first `labels` columns read as labels (to the
+/// left), the others as figures (to the right).
+pub fn markdown<H: AsRef<str>>(header: &[H], rows: &[Vec<String>], labels: usize) -> String {
     let widths: Vec<usize> = (0..header.len())
         .map(|i| {
             rows.iter()
                 .map(|r| r[i].len())
-                .chain([header[i].len()])
+                .chain([header[i].as_ref().len()])
                 .max()
                 .unwrap_or(0)
         })
@@ -119,7 +103,7 @@ pub fn table(c: &Comparison) -> String {
             .zip(&widths)
             .enumerate()
             .map(|(i, (c, &w))| {
-                if i == 0 {
+                if i < labels {
                     format!("{c:<w$}")
                 } else {
                     format!("{c:>w$}")
@@ -128,12 +112,12 @@ pub fn table(c: &Comparison) -> String {
             .collect();
         let _ = writeln!(out, "| {} |", padded.join(" | "));
     };
-    line(header, &mut out);
+    line(header.iter().map(AsRef::as_ref).collect(), &mut out);
     let rule: Vec<String> = widths
         .iter()
         .enumerate()
         .map(|(i, &w)| {
-            if i == 0 {
+            if i < labels {
                 format!(":{}", "-".repeat(w - 1))
             } else {
                 format!("{}:", "-".repeat(w - 1))
@@ -141,7 +125,7 @@ pub fn table(c: &Comparison) -> String {
         })
         .collect();
     let _ = writeln!(out, "| {} |", rule.join(" | "));
-    for r in &rows {
+    for r in rows {
         line(r.iter().map(String::as_str).collect(), &mut out);
     }
     out

@@ -11,7 +11,7 @@
 //! engine     the simulation: virtual time, the coordinator, members, replay arithmetic
 //! history    a run: commands, events, rounds, snapshots, forks, invariant checks
 //! views      what is read off a history: metrics, notation, JSON, frames, series, charts
-//! compare, presets, playground, report
+//! compare, presets, playground, report, sweep
 //!            the command line's and the playground's building blocks
 //! ui         the browser playground (wasm32 only), a thin layer over `playground`
 //! ```
@@ -36,6 +36,7 @@ pub mod model;
 pub mod playground;
 pub mod presets;
 pub mod report;
+pub mod sweep;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod views;

@@ -14,9 +14,14 @@ mod cli {
     use handoff::history::Run;
     use handoff::model::{Scenario, Strategy};
     use handoff::report;
+    use handoff::sweep::{self, Axis, Question, Sweep};
     use handoff::views::json::{AssignmentJson, RunJson};
+    use handoff::views::metrics::Measure;
     use handoff::views::notation;
+    use handoff::views::sweep_charts::{self, SweepChart};
+    use indicatif::{ProgressBar, ProgressStyle};
     use serde::Serialize;
+    use std::io::IsTerminal;
     use std::io::{Read, Write};
     use std::path::{Path, PathBuf};
     use std::process::ExitCode;
@@ -67,6 +72,42 @@ mod cli {
             /// Where to write the report (default: stdout).
             #[arg(short, long)]
             output: Option<PathBuf>,
+            /// Adds a sweep section: a setting and its values, as `handoff sweep --set` takes
+            /// them (give it once or twice).
+            #[arg(long, value_name = "NAME=VALUES")]
+            sweep: Vec<Axis>,
+        },
+        /// Runs a scenario with one or two settings at each of their values, under several
+        /// strategies, on every core, and prints the measures of every run.
+        Sweep {
+            /// The scenario file.
+            scenario: PathBuf,
+            /// A setting and its values: NAME=VALUES. NAME is a setting of the scenario file
+            /// (num_standby_replicas, acceptable_recovery_lag, kip441.max_warmup_replicas,
+            /// instances.count, topology.subtopologies[0].write_rate, ...). VALUES is a list
+            /// (0,1,2 or true,false or null,2,4), a range of whole numbers with both ends
+            /// included (1..8 is 1 to 8), or a geometric series FROM..TOxFACTOR (1e3..1e6x10
+            /// is 1000, 10000, 100000 and 1000000; charted on a logarithmic axis). Give it once
+            /// or twice.
+            #[arg(long = "set", value_name = "NAME=VALUES", required = true)]
+            settings: Vec<Axis>,
+            #[command(flatten)]
+            strategies: Strategies,
+            /// The measures, comma-separated (default: total_downtime_ms, worst_task_ms,
+            /// rebalances, time_to_balance_ms, records_replayed, moves).
+            #[arg(
+                long,
+                value_delimiter = ',',
+                value_parser = PossibleValuesParser::new(Measure::ids())
+                    .try_map(|id| Measure::find(&id).ok_or(format!("unknown measure {id}"))),
+            )]
+            measures: Vec<Measure>,
+            /// What to print.
+            #[arg(long, value_enum, default_value_t = SweepFormat::Markdown)]
+            format: SweepFormat,
+            /// Also writes the charts to this SVG file.
+            #[arg(long, value_name = "FILE")]
+            chart: Option<PathBuf>,
         },
     }
 
@@ -96,6 +137,16 @@ mod cli {
         /// A Markdown table.
         Table,
         /// One row of metrics per strategy as JSON.
+        Json,
+    }
+
+    #[derive(Clone, Copy, ValueEnum)]
+    enum SweepFormat {
+        /// A Markdown table, a row per run.
+        Markdown,
+        /// The same table as CSV.
+        Csv,
+        /// Every run's figures and each curve's knee as JSON.
         Json,
     }
 
@@ -162,12 +213,20 @@ mod cli {
                 })
             }
             Subcommands::Report {
-                scenario,
+                scenario: path,
                 strategies,
                 output,
+                sweep,
             } => {
-                let (scenario, comparison) = compare_scenario(&scenario, strategies.strategies)?;
-                let html = report::html(&scenario, &comparison);
+                let (scenario, comparison) = compare_scenario(&path, strategies.strategies)?;
+                let html = if sweep.is_empty() {
+                    report::html(&scenario, &comparison)
+                } else {
+                    let mut question = Question::new(sweep);
+                    question.strategies = comparison.outcomes.iter().map(|o| o.strategy).collect();
+                    let sweep = sweep_in_parallel(&path, &question, &scenario)?;
+                    report::with_sweep(&scenario, &comparison, &sweep)
+                };
                 match output {
                     None => Ok(html),
                     Some(path) => {
@@ -177,7 +236,87 @@ mod cli {
                     }
                 }
             }
+            Subcommands::Sweep {
+                scenario: path,
+                settings,
+                strategies,
+                measures,
+                format,
+                chart,
+            } => {
+                let (_, scenario) = load_scenario(&path)?;
+                let mut question = Question::new(settings);
+                if !strategies.strategies.is_empty() {
+                    question.strategies = strategies.strategies;
+                }
+                if !measures.is_empty() {
+                    question.measures = measures;
+                }
+                let sweep = sweep_in_parallel(&path, &question, &scenario)?;
+                if let Some(chart) = chart {
+                    write_charts(&chart, &sweep)?;
+                }
+                Ok(match format {
+                    SweepFormat::Markdown => sweep.markdown() + &knees_in_markdown(&sweep),
+                    SweepFormat::Csv => sweep.csv(),
+                    SweepFormat::Json => pretty(&sweep.json()),
+                })
+            }
         }
+    }
+
+    /// Checks a sweep, then runs its cells on every core, with a progress bar when stderr is
+    /// a terminal.
+    fn sweep_in_parallel(
+        path: &Path,
+        question: &Question,
+        scenario: &Scenario,
+    ) -> Result<Sweep, InputError> {
+        let name = path.display();
+        sweep::check(question, scenario).map_err(|e| InputError(format!("{name}: {e}")))?;
+        let bar = if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(question.cells() as u64);
+            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}") {
+                bar.set_style(style);
+            }
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let sweep = Sweep::run_parallel(question, scenario, &|| bar.inc(1));
+        bar.finish_and_clear();
+        sweep.map_err(|e| InputError(format!("{name}: {e}")))
+    }
+
+    /// Where each strategy's curves level off, under the Markdown table (one setting only).
+    fn knees_in_markdown(sweep: &Sweep) -> String {
+        let sentences = sweep.knee_sentences();
+        if sentences.is_empty() {
+            return String::new();
+        }
+        let mut text = "\nWhere the curves level off (the knee: the smallest value past which a measure improves by less than a tenth at every further step):\n\n".to_string();
+        for sentence in sentences {
+            text.push_str(&format!("- {sentence}\n"));
+        }
+        text
+    }
+
+    /// Writes every chart of a sweep on one SVG sheet: two across for one setting, a row of
+    /// heatmaps (one per strategy) per measure for two.
+    fn write_charts(path: &Path, sweep: &Sweep) -> Result<(), InputError> {
+        let columns = if sweep.question.settings.len() == 1 {
+            2
+        } else {
+            sweep.question.strategies.len()
+        };
+        let charts: Vec<SweepChart> = sweep.charts().into_iter().map(|f| f.chart).collect();
+        let svg = sweep_charts::sheet(&charts, columns, (520, 340)).map_err(|e| {
+            InputError(format!(
+                "{}: the charts could not be drawn: {e}",
+                path.display()
+            ))
+        })?;
+        std::fs::write(path, svg).map_err(|e| InputError(format!("{}: {e}", path.display())))
     }
 
     /// Loads a scenario and runs it under `strategies` (all of them if none is given).

@@ -10,11 +10,13 @@
 
 mod page;
 mod summary;
+mod sweep_section;
 
 use crate::compare::{self, Comparison, Outcome};
 use crate::history::RunError;
 use crate::model::{Scenario, Strategy};
 use crate::playground::session::Session;
+use crate::sweep::Sweep;
 use crate::views::charts::{ChartData, Series};
 use crate::views::counted;
 use crate::views::notation;
@@ -47,6 +49,16 @@ const CHART_MEMBERS: usize = 24;
 /// The report of `scenario` (its summary, with its own commands) and of its runs in
 /// `comparison`, as an HTML page.
 pub fn html(scenario: &Scenario, comparison: &Comparison) -> String {
+    page(scenario, comparison, None)
+}
+
+/// The report with a section on a sweep of the scenario's settings after the comparison: its
+/// table, its charts and where each strategy's curves level off.
+pub fn with_sweep(scenario: &Scenario, comparison: &Comparison, sweep: &Sweep) -> String {
+    page(scenario, comparison, Some(sweep))
+}
+
+fn page(scenario: &Scenario, comparison: &Comparison, sweep: Option<&Sweep>) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let title = format!("Handoff report: {}", scenario.name);
     let _ = write!(
@@ -87,6 +99,9 @@ pub fn html(scenario: &Scenario, comparison: &Comparison) -> String {
         .unwrap_or(0)
         .max(1);
     comparison_section(&mut out, comparison, until);
+    if let Some(sweep) = sweep {
+        sweep_section::section(&mut out, sweep);
+    }
     for outcome in &comparison.outcomes {
         strategy_section(&mut out, outcome);
     }
@@ -133,7 +148,7 @@ fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
     out.push_str(
         "<p class=\"note\">Downtime is task time not processed while some member was alive (summed over tasks, the longest single outage, the task with the most); time to balance runs from the first command to rest; records replayed counts learners and restoring owners.",
     );
-    if header.len() > 8 {
+    if header.contains(&"subtopology spread") {
         out.push_str(
             " Subtopology spread is the largest, over subtopologies, of max - min active tasks per member at the end (Kafka Streams calls 0 or 1 balanced).",
         );

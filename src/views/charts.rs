@@ -269,7 +269,7 @@ impl PlotMap {
 pub type Drawn<DB> = Result<PlotMap, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// The charts' coordinates: time across (ms), a value up.
-type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+pub(super) type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// Seconds from milliseconds: one decimal below ten seconds (`2.5s`), whole above (`500s`).
 fn seconds(ms: &f64) -> String {
@@ -282,7 +282,7 @@ fn seconds(ms: &f64) -> String {
 }
 
 /// The labels' font.
-fn label_font(paper: Paper) -> TextStyle<'static> {
+pub(super) fn label_font(paper: Paper) -> TextStyle<'static> {
     ("sans-serif", 12).into_font().color(&paper.ink)
 }
 
@@ -336,7 +336,7 @@ fn finish<DB: DrawingBackend>(
 
 /// A legend in a box at the plot's top left or right: a short line of each colour and its
 /// name. Sized by the names' lengths, not by measuring text, so it lands alike everywhere.
-fn legend<DB: DrawingBackend>(
+pub(super) fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &Chart<'_, DB>,
     paper: Paper,

@@ -155,6 +155,105 @@ impl Metrics {
     }
 }
 
+/// How a measure's figures read: a duration, a count of rounds or moves, or records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Milliseconds of virtual time.
+    Ms,
+    /// A count (rebalances, moves, tasks).
+    Count,
+    /// Changelog records.
+    Records,
+}
+
+/// One measure of a run, as the comparison and the sweep show it: one row of [`MEASURES`].
+/// Every measure is a cost, lower is better (the sweep's knee rule relies on it).
+#[derive(Clone, Copy, Debug)]
+pub struct Measure {
+    /// Its name on the command line and in JSON: `total_downtime_ms`.
+    pub id: &'static str,
+    /// Its column in tables: `total downtime ms`.
+    pub column: &'static str,
+    /// What it is in a sentence: `total downtime`.
+    pub name: &'static str,
+    /// How its figures read.
+    pub unit: Unit,
+    /// Shown only for scenarios with a topology.
+    pub topology_only: bool,
+    /// Among a sweep's measures unless others are asked for.
+    pub swept_by_default: bool,
+    /// Its figure off the metrics: `None` when the run never got there (not at rest).
+    read: fn(&Metrics) -> Option<u64>,
+}
+
+impl PartialEq for Measure {
+    fn eq(&self, other: &Measure) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Measure {}
+
+/// Every measure, in the order the comparison's columns show them: adding a measure is adding
+/// a row here (its column then appears in `handoff compare`, the report and sweeps).
+#[rustfmt::skip]
+pub const MEASURES: &[Measure] = &[
+    Measure { id: "total_downtime_ms", column: "total downtime ms", name: "total downtime", unit: Unit::Ms, topology_only: false, swept_by_default: true, read: |m| Some(m.total_task_downtime_ms) },
+    Measure { id: "longest_outage_ms", column: "longest outage ms", name: "longest outage", unit: Unit::Ms, topology_only: false, swept_by_default: false, read: |m| Some(m.longest_outage_ms) },
+    Measure { id: "worst_task_ms", column: "worst task ms", name: "worst task", unit: Unit::Ms, topology_only: false, swept_by_default: true, read: |m| Some(m.max_task_downtime_ms) },
+    Measure { id: "rebalances", column: "rebalances", name: "rebalances", unit: Unit::Count, topology_only: false, swept_by_default: true, read: |m| Some(u64::from(m.rebalances)) },
+    Measure { id: "time_to_balance_ms", column: "time to balance ms", name: "time to balance", unit: Unit::Ms, topology_only: false, swept_by_default: true, read: |m| m.time_to_balance_ms },
+    Measure { id: "records_replayed", column: "records replayed", name: "records replayed", unit: Unit::Records, topology_only: false, swept_by_default: true, read: |m| Some(m.records_replayed) },
+    Measure { id: "moves", column: "moves", name: "moves", unit: Unit::Count, topology_only: false, swept_by_default: true, read: |m| Some(u64::from(m.moves)) },
+    Measure { id: "subtopology_spread", column: "subtopology spread", name: "subtopology spread", unit: Unit::Count, topology_only: true, swept_by_default: false, read: |m| Some(u64::from(m.subtopology_balance.iter().map(SubtopologyBalance::spread).max().unwrap_or(0))) },
+];
+
+impl Measure {
+    /// The measure of this id, if there is one.
+    pub fn find(id: &str) -> Option<Measure> {
+        MEASURES.iter().find(|m| m.id == id).copied()
+    }
+
+    /// The ids of every measure, in table order.
+    pub fn ids() -> impl Iterator<Item = &'static str> {
+        MEASURES.iter().map(|m| m.id)
+    }
+
+    /// Its figure off the metrics of a run: `None` when the run never got there.
+    pub fn read(&self, m: &Metrics) -> Option<u64> {
+        (self.read)(m)
+    }
+
+    /// Its figure as tables print it.
+    pub fn cell(&self, m: &Metrics) -> String {
+        figure(self.read(m))
+    }
+}
+
+/// A measure's figure as tables print it: the number, or `never` for a run that did not get
+/// there within its horizon (not at rest).
+pub fn figure(value: Option<u64>) -> String {
+    value.map_or("never".to_string(), |v| v.to_string())
+}
+
+impl serde::Serialize for Measure {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Measure {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Measure, D::Error> {
+        let id = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Measure::find(&id).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown measure `{id}`, expected one of {}",
+                Measure::ids().collect::<Vec<_>>().join(", ")
+            ))
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +266,50 @@ mod tests {
             write_rate: 0,
             subtopology,
         }
+    }
+
+    #[test]
+    fn each_measure_has_one_id_and_column_and_reads_its_metric() {
+        for (i, m) in MEASURES.iter().enumerate() {
+            assert_eq!(Measure::find(m.id), Some(*m));
+            assert!(MEASURES[..i]
+                .iter()
+                .all(|o| o.id != m.id && o.column != m.column));
+            let json = serde_json::to_string(m).expect("serializes");
+            assert_eq!(json, format!("\"{}\"", m.id));
+            assert_eq!(serde_json::from_str::<Measure>(&json).expect("parses"), *m);
+        }
+        assert!(Measure::find("speed").is_none());
+        let e = serde_json::from_str::<Measure>("\"speed\"").expect_err("unknown");
+        assert!(
+            e.to_string()
+                .contains("expected one of total_downtime_ms, "),
+            "{e}"
+        );
+        let metrics = Metrics {
+            at_ms: 9,
+            rebalances: 3,
+            moves: 4,
+            time_to_balance_ms: None,
+            total_task_downtime_ms: 500,
+            max_task_downtime_ms: 300,
+            longest_outage_ms: 200,
+            task_downtime: Vec::new(),
+            records_replayed: 70,
+            standby_records_replayed: 0,
+            at_rest: false,
+            balanced: true,
+            rest_since_ms: None,
+            assignment: Vec::new(),
+            subtopology_balance: vec![SubtopologyBalance {
+                subtopology: 0,
+                tasks: 4,
+                min: 1,
+                max: 3,
+            }],
+        };
+        let cells: Vec<String> = MEASURES.iter().map(|m| m.cell(&metrics)).collect();
+        assert_eq!(cells, ["500", "200", "300", "3", "never", "70", "4", "2"]);
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod notation;
 pub mod overview;
 pub mod scene;
 pub mod series;
+pub mod sweep_charts;
 pub mod travel;
 
 #[cfg(test)]

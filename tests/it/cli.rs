@@ -631,3 +631,184 @@ fn an_operation_that_cannot_happen_is_refused_with_its_time() {
         &["rolling restart at 20 ms", "already under way"],
     );
 }
+
+const REVIEW: &str = "scenarios/review/scale-out-under-load.json";
+
+#[test]
+fn sweep_prints_a_row_per_run_as_markdown_csv_or_json() {
+    let args = |format: &str| {
+        let out = handoff(
+            &[
+                "sweep",
+                REVIEW,
+                "--set",
+                "num_standby_replicas=0,1",
+                "--set",
+                "restore_rate=2e4..4e4x2",
+                "--strategies",
+                "learner,eager",
+                "--format",
+                format,
+            ],
+            None,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stderr(&out).is_empty(), "no progress bar off a terminal");
+        stdout(&out)
+    };
+    let table = args("markdown");
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        lines.len(),
+        2 + 2 * 2 * 2,
+        "a header, a rule and a row per run"
+    );
+    assert!(lines[0].starts_with("| num_standby_replicas | restore_rate | strategy | total downtime ms | worst task ms | rebalances | time to balance ms |"), "{}", lines[0]);
+    assert!(
+        lines[2].starts_with("| 0                    | 20000        | learner  |"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[9].starts_with("| 1                    | 40000        | eager    |"),
+        "{}",
+        lines[9]
+    );
+    let csv = args("csv");
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 9);
+    assert_eq!(
+        rows[0][..4],
+        [
+            "num_standby_replicas",
+            "restore_rate",
+            "strategy",
+            "total downtime ms"
+        ]
+    );
+    assert!(
+        rows.iter().all(|r| r.len() == 9),
+        "2 settings, the strategy, 6 measures"
+    );
+    // The row of the scenario's own values is the comparison's.
+    let v: Value = serde_json::from_str(&args("json")).expect("json");
+    let cells = v["cells"].as_array().expect("cells");
+    assert_eq!(cells.len(), 8);
+    let own = &cells[6];
+    assert_eq!(own["settings"]["num_standby_replicas"], 1);
+    assert_eq!(own["settings"]["restore_rate"], 40_000);
+    assert_eq!(own["strategy"], "learner");
+    let compared = handoff(
+        &[
+            "compare",
+            REVIEW,
+            "--strategies",
+            "learner",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    let c: Value = serde_json::from_str(&stdout(&compared)).expect("json");
+    let learner = &c["strategies"][0];
+    assert_eq!(own["total_downtime_ms"], learner["total_task_downtime_ms"]);
+    assert_eq!(own["worst_task_ms"], learner["max_task_downtime_ms"]);
+    assert_eq!(own["records_replayed"], learner["records_replayed"]);
+    assert_eq!(own["at_rest"], learner["at_rest"]);
+    assert_eq!(v["settings"][1]["logarithmic"], true);
+    assert!(
+        v["knees"].as_array().expect("knees").is_empty(),
+        "two settings: no knee"
+    );
+}
+
+#[test]
+fn sweep_refuses_bad_values_naming_the_file_and_the_setting() {
+    fails_with(
+        &["sweep", REVIEW, "--set", "num_standby_replicas=0,-1"],
+        &[
+            REVIEW,
+            "num_standby_replicas=-1",
+            "config.num_standby_replicas",
+            "expected u32",
+        ],
+    );
+    fails_with(
+        &["sweep", REVIEW, "--set", "standbys=1"],
+        &[REVIEW, "standbys: no such setting", "num_standby_replicas"],
+    );
+    fails_with(
+        &["sweep", REVIEW, "--set", "instances.count=12,15"],
+        &[REVIEW, "instances.count=15", "S13"],
+    );
+    for values in [
+        "num_standby_replicas=1..x",
+        "num_standby_replicas",
+        "max_learners=1,,2",
+    ] {
+        let out = handoff(&["sweep", REVIEW, "--set", values], None);
+        assert_eq!(out.status.code(), Some(2), "{values}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("num_standby_replicas") || stderr(&out).contains("max_learners")
+        );
+    }
+}
+
+#[test]
+fn sweep_draws_its_charts_and_the_report_gains_a_section() {
+    let chart = temp_file("sweep.svg", "");
+    let out = handoff(
+        &[
+            "sweep",
+            REVIEW,
+            "--set",
+            "num_standby_replicas=0,1,2",
+            "--strategies",
+            "learner,kip441",
+            "--chart",
+            chart.to_str().expect("utf-8 path"),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("\n- learner: the knee of "), "{text}");
+    assert!(text.contains("\n- kip441: "), "{text}");
+    let svg = std::fs::read_to_string(&chart).expect("chart written");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
+    for title in [
+        "Total downtime",
+        "Time to balance",
+        "Total downtime against records replayed",
+    ] {
+        assert!(svg.contains(title), "{title}");
+    }
+    let report = temp_file("sweep.html", "");
+    let out = handoff(
+        &[
+            "report",
+            REVIEW,
+            "--strategies",
+            "learner,kip441",
+            "--sweep",
+            "num_standby_replicas=0,1,2",
+            "-o",
+            report.to_str().expect("utf-8 path"),
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&report).expect("report written");
+    assert!(html.contains("<section id=\"sweep\">\n<h2>Sweep: num_standby_replicas</h2>"));
+    assert!(
+        html.contains("<li>learner: the knee of "),
+        "a sentence per strategy"
+    );
+    assert!(html.contains("<li>kip441: "));
+    assert!(html.contains("<table class=\"sweep\">"));
+    assert!(html.matches("<figure class=\"chart sweep\">").count() >= 6 + 2);
+    assert!(
+        !html.contains("http://www.w3.org/2000/svg"),
+        "inline SVG, no address"
+    );
+}

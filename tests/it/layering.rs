@@ -22,6 +22,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         "presets",
         "playground",
         "report",
+        "sweep",
     ];
     Some(match module {
         "sort" => &[],
@@ -31,7 +32,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
         "engine" => &["sort", "model", "assignor"],
         "history" => &["sort", "model", "assignor", "engine"],
         "views" => &["sort", "model", "assignor", "engine", "history"],
-        "compare" | "presets" | "playground" | "report" => APP,
+        "compare" | "presets" | "playground" | "report" | "sweep" => APP,
         "ui" => APP,
         _ => return None,
     })

@@ -25,4 +25,5 @@ mod review;
 mod seed_scenarios;
 mod spread;
 mod strategies;
+mod sweep;
 mod topology;
