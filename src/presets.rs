@@ -84,12 +84,9 @@ impl Preset {
 /// to task so that the cheapest-first rule has something to choose.
 pub fn scale_out(before: usize, after: usize, tasks: usize) -> Scenario {
     let task_list: Vec<Task> = (0..tasks)
-        .map(|i| Task {
-            name: format!("T{}", i + 1),
-            stateful: true,
-            changelog: 20_000 + (i as u64 * 7_919) % 60_000,
-            write_rate: 50,
-            subtopology: None,
+        .map(|i| {
+            let changelog = 20_000 + (i as u64 * 7_919) % 60_000;
+            Task::new(format!("T{}", i + 1), true, changelog, 50)
         })
         .collect();
     let members: Vec<MemberSpec> = (0..before)

@@ -503,7 +503,7 @@ impl Engine {
             .enumerate()
             .map(|(i, (t, &subtopology))| TaskInfo {
                 stateful: t.stateful,
-                changelog: self.changelog_end(TaskId(i as u32)).ceil() as u64,
+                changelog: self.changelog_records(TaskId(i as u32)).ceil() as u64,
                 subtopology,
             })
             .collect()

@@ -15,6 +15,7 @@
 //! readiness; `restart.rs` restarts, rolling restarts and zone outages, with static or
 //! dynamic membership; `replay.rs` the arithmetic of changelogs and stores between events.
 
+mod changelog;
 pub mod coordinator;
 pub mod member;
 pub mod replay;
@@ -22,10 +23,11 @@ pub mod restart;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
+use changelog::Log;
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
 use member::{Member, Store, Transition};
-use replay::{Log, Pending, EPSILON};
+use replay::{Pending, EPSILON};
 use restart::RollingRestart;
 use std::rc::Rc;
 
@@ -242,10 +244,7 @@ impl Engine {
             logs: scenario
                 .tasks
                 .iter()
-                .map(|t| Log {
-                    end: t.changelog as f64,
-                    since: 0,
-                })
+                .map(|t| Log::new(t.changelog))
                 .collect(),
             members: Vec::new(),
             present: 0,

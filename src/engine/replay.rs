@@ -9,6 +9,7 @@
 //! stores as of the last moment something it replays changed (its anchor). A step pays for
 //! the members it touches, not for the group.
 
+use super::changelog::{Cleaner, Log};
 use super::member::Member;
 use super::Engine;
 use crate::model::{MemberId, TaskId};
@@ -56,16 +57,6 @@ pub struct Progress {
     /// How long until it reaches its target at the rate it replays now, in milliseconds;
     /// `None` when done, or when it does not gain on the changelog.
     pub eta_ms: Option<u64>,
-}
-
-/// A task's changelog end as of `since`: it grows at the task's write rate from then on
-/// while the task is processed.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Log {
-    /// The end offset at `since`.
-    pub end: f64,
-    /// When it was last brought up to date.
-    pub since: u64,
 }
 
 /// Shares a member's restore rate evenly among what it replays (docs/design.md): a caught-up
@@ -213,24 +204,51 @@ impl Pending {
 }
 
 impl Engine {
-    /// The end offset of a task's changelog.
-    #[inline]
-    pub fn changelog_end(&self, task: TaskId) -> f64 {
-        let t = task.index();
-        let log = self.logs[t];
-        if self.up[t] {
-            log.end + self.tasks[t].write_rate as f64 * (self.time - log.since) as f64 / 1000.0
-        } else {
-            log.end
+    /// What the log cleaner is set to.
+    pub(super) fn cleaner(&self) -> Cleaner {
+        Cleaner {
+            dirty_ratio: self.config.dirty_ratio,
+            segment: self.config.segment_records.map(|s| s as f64),
         }
     }
 
-    /// Brings a task's changelog end up to now, before whether it is processed changes.
+    /// A task's changelog now: it grows (and is cleaned) while its task is processed.
+    pub(super) fn log(&self, task: TaskId) -> Log {
+        let t = task.index();
+        let log = self.logs[t];
+        if self.up[t] {
+            let spec = &self.tasks[t];
+            let (write, keys) = (spec.write_rate as f64, spec.key_growth as f64);
+            log.at(self.time, write, keys, spec.cleanup, self.cleaner())
+        } else {
+            log
+        }
+    }
+
+    /// The end offset of a task's changelog.
+    #[inline]
+    pub fn changelog_end(&self, task: TaskId) -> f64 {
+        self.log(task).end
+    }
+
+    /// The offset a store of a task with no state starts reading at: its changelog's end less
+    /// what the log holds (what was compacted or deleted is never read).
+    pub fn changelog_start(&self, task: TaskId) -> f64 {
+        let spec = &self.tasks[task.index()];
+        self.log(task).start(spec.cleanup, spec.write_rate as f64)
+    }
+
+    /// Records a task's changelog holds: what a member without its state replays.
+    pub fn changelog_records(&self, task: TaskId) -> f64 {
+        let spec = &self.tasks[task.index()];
+        self.log(task).held(spec.cleanup, spec.write_rate as f64)
+    }
+
+    /// Brings a task's changelog up to now, before whether it is processed changes.
     pub(super) fn fold_log(&mut self, task: TaskId) {
-        let end = self.changelog_end(task);
         self.logs[task.index()] = Log {
-            end,
             since: self.time,
+            ..self.log(task)
         };
     }
 
@@ -250,13 +268,14 @@ impl Engine {
     fn lag_and_rate(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
         let m = &self.members[member.index()];
         let store = m.stores.get(&task)?;
-        let end = self.changelog_end(task);
         if self.up[task.index()] && self.owner[task.index()] == Some(member) {
             return Some((0.0, None));
         }
+        let end = self.changelog_end(task);
         let replay = m.replays.iter().find(|x| x.task == task);
         let rate = replay.map_or(0.0, |x| x.rate);
-        let position = (store.position + rate * self.since_anchor(member)).min(end);
+        let read = store.position + rate * self.since_anchor(member);
+        let position = read.max(self.changelog_start(task)).min(end);
         // A store within float noise of the end is at the end, as `touch` writes it down.
         let lag = end - position;
         Some((if lag <= EPSILON { 0.0 } else { lag }, replay))
@@ -268,7 +287,7 @@ impl Engine {
     /// it.
     pub fn progress(&self, member: MemberId, task: TaskId, learner: bool) -> Progress {
         let found = self.lag_and_rate(member, task);
-        let lag = found.map_or_else(|| self.changelog_end(task), |(lag, _)| lag);
+        let lag = found.map_or_else(|| self.changelog_records(task), |(lag, _)| lag);
         let target = if learner {
             self.config.ready_lag() as f64
         } else {
@@ -347,16 +366,18 @@ impl Engine {
         if seconds > 0.0 {
             let replays = std::mem::take(&mut self.member_mut(id).replays);
             for r in &replays {
-                let end = self.changelog_end(r.task);
+                let (start, end) = (self.changelog_start(r.task), self.changelog_end(r.task));
                 let Some(store) = self.member_mut(id).stores.get_mut(&r.task) else {
                     continue;
                 };
-                let before = store.position;
-                store.position = (store.position + r.rate * seconds).min(end);
+                // What it read; a log compacted or deleted under it meanwhile moves it on.
+                let before = store.position.max(start);
+                let read = (store.position + r.rate * seconds).min(end);
+                store.position = read.max(start);
                 if end - store.position <= EPSILON {
                     store.position = end;
                 }
-                let replayed = store.position - before;
+                let replayed = (read - before).max(0.0);
                 match r.kind {
                     ReplayKind::Active => self.tally.replayed_by_actives += replayed,
                     ReplayKind::Learner => self.tally.replayed_by_learners += replayed,
@@ -414,7 +435,8 @@ impl Engine {
         let mut push = |task: TaskId, kind: ReplayKind| {
             let t = task.index();
             if let Some(store) = member.stores.get(&task) {
-                let lag = (self.changelog_end(task) - store.position).max(0.0);
+                let start = self.changelog_start(task);
+                let lag = (self.changelog_end(task) - store.position.max(start)).max(0.0);
                 let write_rate = if self.up[t] {
                     self.tasks[t].write_rate as f64
                 } else {
@@ -477,6 +499,10 @@ impl Engine {
         let anchor = member.anchor;
         let mut best: Option<u64> = None;
         for r in &member.replays {
+            // Far behind in a compacted log, a replay gets closer when the cleaner runs.
+            if let Some(at) = self.deep_cleaning(r) {
+                best = Some(best.map_or(at, |b| b.min(at)));
+            }
             let closing = r.rate - r.write_rate;
             if r.lag <= EPSILON || closing <= 0.0 {
                 continue;
@@ -494,6 +520,23 @@ impl Engine {
             best = Some(best.map_or(at, |b| b.min(at)));
         }
         best
+    }
+
+    /// When the cleaner next compacts the log of a replay's task, if the replay reads below
+    /// the records the log holds beyond its keys (a cleaning moves it on).
+    fn deep_cleaning(&self, replay: &Replay) -> Option<u64> {
+        let t = replay.task.index();
+        let spec = &self.tasks[t];
+        if !self.up[t] {
+            return None;
+        }
+        let log = self.log(replay.task);
+        if replay.lag <= log.keys {
+            return None;
+        }
+        let seconds = log.next_cleaning(spec.write_rate as f64, spec.cleanup, self.cleaner())?;
+        let ms = (seconds * 1000.0).ceil().max(1.0) as u64;
+        Some(self.time.saturating_add(ms))
     }
 
     /// The earliest moment some member's replay reaches a threshold.

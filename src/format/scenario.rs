@@ -5,10 +5,13 @@
 
 use super::events::{self, CommandFile};
 use super::topology::{instance_members, running_owners, topology_tasks};
-use super::validate::{check_changelog, check_rate, member_spec, unique_names, validate_config};
+use super::validate::{
+    check_changelog, check_rate, cleanup, member_spec, unique_names, validate_config,
+};
 use super::{defaults, parse, ScenarioError, MAX_MEMBERS, MAX_TASKS, MAX_TIME_MS};
 use crate::model::{
-    Config, Instances, MemberId, MemberSpec, Roster, Scenario, Task, TimedCommand, Topology,
+    Cleanup, CleanupPolicy, Config, Instances, MemberId, MemberSpec, Roster, Scenario, Task,
+    TimedCommand, Topology,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -28,6 +31,31 @@ pub struct TaskFile {
     /// Records per second appended while it is processed (default 0).
     #[serde(default, skip_serializing_if = "defaults::is_zero")]
     pub write_rate: u64,
+    /// How its changelog keeps records (default `compact`: `changelog` counts keys).
+    #[serde(default, skip_serializing_if = "CleanupPolicy::is_compact")]
+    pub cleanup: CleanupPolicy,
+    /// How long a `compact,delete` changelog keeps records (default two days).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention_ms: Option<u64>,
+    /// Keys per second its store gains while processed (default 0).
+    #[serde(default, skip_serializing_if = "defaults::is_zero")]
+    pub key_growth: u64,
+}
+
+impl TaskFile {
+    /// A task file with a name, whether it is stateful, its changelog and write rate, and
+    /// every other field at its default.
+    pub fn new(id: impl Into<String>, stateful: bool, changelog: u64, write_rate: u64) -> TaskFile {
+        TaskFile {
+            id: id.into(),
+            stateful,
+            changelog,
+            write_rate,
+            cleanup: CleanupPolicy::Compact,
+            retention_ms: None,
+            key_growth: 0,
+        }
+    }
 }
 
 /// A member as written in a scenario file.
@@ -163,11 +191,23 @@ impl Scenario {
             } else {
                 self.tasks
                     .iter()
-                    .map(|t| TaskFile {
-                        id: t.name.clone(),
-                        stateful: t.stateful,
-                        changelog: t.changelog,
-                        write_rate: t.write_rate,
+                    .map(|t| {
+                        let (cleanup, retention_ms) = match t.cleanup {
+                            Cleanup::Compact => (CleanupPolicy::Compact, None),
+                            Cleanup::Windowed { retention_ms } => {
+                                (CleanupPolicy::CompactDelete, Some(retention_ms))
+                            }
+                            Cleanup::Append => (CleanupPolicy::Append, None),
+                        };
+                        TaskFile {
+                            id: t.name.clone(),
+                            stateful: t.stateful,
+                            changelog: t.changelog,
+                            write_rate: t.write_rate,
+                            cleanup,
+                            retention_ms,
+                            key_growth: t.key_growth,
+                        }
                     })
                     .collect()
             },
@@ -219,21 +259,20 @@ fn scenario_tasks(file: &ScenarioFile) -> Result<Vec<Task>, ScenarioError> {
         ));
     }
     unique_names("tasks", "task", file.tasks.iter().map(|t| t.id.as_str()))?;
-    for (i, t) in file.tasks.iter().enumerate() {
-        check_changelog(&format!("tasks[{i}].changelog"), t.changelog)?;
-        check_rate(&format!("tasks[{i}].write_rate"), t.write_rate)?;
-    }
-    Ok(file
-        .tasks
+    file.tasks
         .iter()
-        .map(|t| Task {
-            name: t.id.clone(),
-            stateful: t.stateful,
-            changelog: if t.stateful { t.changelog } else { 0 },
-            write_rate: if t.stateful { t.write_rate } else { 0 },
-            subtopology: None,
+        .enumerate()
+        .map(|(i, t)| {
+            let field = format!("tasks[{i}]");
+            check_changelog(&format!("{field}.changelog"), t.changelog)?;
+            check_rate(&format!("{field}.write_rate"), t.write_rate)?;
+            Ok(Task {
+                cleanup: cleanup(&field, t.cleanup, t.retention_ms, t.key_growth)?,
+                key_growth: if t.stateful { t.key_growth } else { 0 },
+                ..Task::new(t.id.clone(), t.stateful, t.changelog, t.write_rate)
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// The members at the start of a file: its `members` or its expanded `instances`, never both.

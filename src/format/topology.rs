@@ -7,7 +7,7 @@
 //! function of the topology's `seed` and the task's position `(s << 32) | p` through
 //! [`splitmix64`], so the same file always gives the same tasks, natively and in wasm.
 
-use super::validate::{check_changelog, check_name, check_rate, member_spec};
+use super::validate::{check_changelog, check_name, check_rate, cleanup, member_spec};
 use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS};
 pub use crate::model::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use crate::model::{MemberId, MemberSpec, Task};
@@ -141,13 +141,14 @@ pub fn topology_tasks(topology: &Topology) -> Result<Vec<Task>, ScenarioError> {
             s.partitions,
             s.changelog.unwrap_or_default(),
         );
+        let field = format!("topology.subtopologies[{index}]");
+        let cleanup = cleanup(&field, s.cleanup, s.retention_ms, s.key_growth)?;
         for (p, changelog) in sizes.into_iter().enumerate() {
             tasks.push(Task {
-                name: format!("{index}_{p}"),
-                stateful: s.stateful,
-                changelog: if s.stateful { changelog } else { 0 },
-                write_rate: if s.stateful { s.write_rate } else { 0 },
                 subtopology: Some(index),
+                cleanup,
+                key_growth: if s.stateful { s.key_growth } else { 0 },
+                ..Task::new(format!("{index}_{p}"), s.stateful, changelog, s.write_rate)
             });
         }
     }
@@ -231,6 +232,7 @@ pub fn running_owners(tasks: &[Task], members: usize) -> Vec<Option<MemberId>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::CleanupPolicy;
     use crate::model::Scenario;
 
     fn subtopology(partitions: u32, min: u64, max: u64, d: SizeDistribution) -> Topology {
@@ -246,6 +248,9 @@ mod tests {
                     distribution: d,
                 }),
                 write_rate: 10,
+                cleanup: CleanupPolicy::Compact,
+                retention_ms: None,
+                key_growth: 0,
             }],
         }
     }
@@ -311,6 +316,9 @@ mod tests {
             stateful: false,
             changelog: None,
             write_rate: 0,
+            cleanup: CleanupPolicy::Compact,
+            retention_ms: None,
+            key_growth: 0,
         });
         let tasks = topology_tasks(&t).expect("valid");
         let names: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
@@ -386,13 +394,7 @@ mod tests {
 
     #[test]
     fn a_running_start_deals_stateful_tasks_first_and_each_subtopology_in_turn() {
-        let task = |stateful: bool| Task {
-            name: String::new(),
-            stateful,
-            changelog: 0,
-            write_rate: 0,
-            subtopology: None,
-        };
+        let task = |stateful: bool| Task::new("", stateful, 0, 0);
         // A stateful subtopology of 3, a stateless one of 4, a stateful one of 3, on 4 members.
         let tasks: Vec<Task> = [
             true, true, true, false, false, false, false, true, true, true,

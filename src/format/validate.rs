@@ -2,7 +2,7 @@
 //! configuration. Each names the field it refuses.
 
 use super::{ScenarioError, MAX_CHANGELOG, MAX_RATE, MAX_TIME_MS};
-use crate::model::{Config, MemberSpec};
+use crate::model::{Cleanup, CleanupPolicy, Config, MemberSpec, DEFAULT_WINDOW_RETENTION_MS};
 use std::collections::HashSet;
 
 /// A name people read and the notation prints: not empty, short, and free of the characters
@@ -81,6 +81,38 @@ pub(super) fn check_changelog(field: &str, records: u64) -> Result<(), ScenarioE
         ));
     }
     Ok(())
+}
+
+/// The cleanup of a task's changelog as a file gives it (`field` names the task or the
+/// subtopology): a retention only with `compact,delete`, at least 1 ms and at most a year.
+pub(super) fn cleanup(
+    field: &str,
+    policy: CleanupPolicy,
+    retention_ms: Option<u64>,
+    key_growth: u64,
+) -> Result<Cleanup, ScenarioError> {
+    check_rate(&format!("{field}.key_growth"), key_growth)?;
+    match (policy, retention_ms) {
+        (CleanupPolicy::CompactDelete, retention) => {
+            let retention_ms = retention.unwrap_or(DEFAULT_WINDOW_RETENTION_MS);
+            if retention_ms == 0 || retention_ms > MAX_TIME_MS {
+                return Err(ScenarioError::invalid(
+                    format!("{field}.retention_ms"),
+                    "a windowed changelog keeps records between 1 ms and a year",
+                ));
+            }
+            Ok(Cleanup::Windowed { retention_ms })
+        }
+        (policy, Some(_)) => Err(ScenarioError::invalid(
+            format!("{field}.retention_ms"),
+            format!(
+                "only a \"compact,delete\" changelog (a windowed store's) has a retention; this one is \"{}\"",
+                <&str>::from(policy)
+            ),
+        )),
+        (CleanupPolicy::Compact, None) => Ok(Cleanup::Compact),
+        (CleanupPolicy::Append, None) => Ok(Cleanup::Append),
+    }
 }
 
 /// A member as a scenario gives it (at the start or in a join command).
@@ -162,6 +194,21 @@ pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
     }
     check_rate("config.restore_rate", config.restore_rate)?;
     check_max_learners(config.max_learners)?;
+    if !(config.dirty_ratio > 0.0 && config.dirty_ratio < 1.0) {
+        return Err(ScenarioError::invalid(
+            "config.dirty_ratio",
+            format!(
+                "{} is not a share of the log: the cleaner needs a ratio above 0 and below 1 (Kafka's default is 0.5)",
+                config.dirty_ratio
+            ),
+        ));
+    }
+    if config.segment_records == Some(0) {
+        return Err(ScenarioError::invalid(
+            "config.segment_records",
+            "a segment holds at least 1 record; use null for segments small beside the store",
+        ));
+    }
     if config
         .scale_down_timeout_ms
         .is_some_and(|t| t > MAX_TIME_MS)

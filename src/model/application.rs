@@ -32,6 +32,40 @@ pub enum SizeDistribution {
     Zipf,
 }
 
+/// A changelog topic's `cleanup.policy` as a scenario file writes it: `compact` (key-value
+/// stores, the default), `compact,delete` (windowed and session stores, with `retention_ms`)
+/// or `append` (nothing removed, for teaching).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr,
+)]
+pub enum CleanupPolicy {
+    /// `compact`.
+    #[default]
+    #[serde(rename = "compact")]
+    #[strum(serialize = "compact")]
+    Compact,
+    /// `compact,delete`.
+    #[serde(rename = "compact,delete")]
+    #[strum(serialize = "compact,delete")]
+    CompactDelete,
+    /// `append`.
+    #[serde(rename = "append")]
+    #[strum(serialize = "append")]
+    Append,
+}
+
+impl CleanupPolicy {
+    /// Whether it is the default (`compact`), which files leave out.
+    pub fn is_compact(&self) -> bool {
+        *self == CleanupPolicy::Compact
+    }
+}
+
+/// How long a windowed store's changelog keeps records unless the file says: a day of store
+/// retention (Kafka Streams' default for windows) plus
+/// `windowstore.changelog.additional.retention.ms`, a day.
+pub const DEFAULT_WINDOW_RETENTION_MS: u64 = 2 * 24 * 3_600_000;
+
 /// The range of changelog sizes of a subtopology's partitions, in records.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,6 +97,15 @@ pub struct Subtopology {
     /// Records per second each of its tasks appends to its changelog (default 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub write_rate: u64,
+    /// How its changelogs keep records (default `compact`: `changelog` counts keys).
+    #[serde(default, skip_serializing_if = "CleanupPolicy::is_compact")]
+    pub cleanup: CleanupPolicy,
+    /// How long a `compact,delete` changelog keeps records (default two days).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention_ms: Option<u64>,
+    /// Keys per second each of its stores gains while processed (default 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub key_growth: u64,
 }
 
 /// A Kafka Streams topology: the subtopologies in order (their index is their position), and

@@ -149,9 +149,19 @@ pub struct Config {
     pub rack_aware_standbys: bool,
     /// Records per second a member restores, unless the member says otherwise.
     pub restore_rate: u64,
+    /// `min.cleanable.dirty.ratio`: the log cleaner compacts a changelog once its dirty part
+    /// (records written since the last cleaning) is this share of the log.
+    pub dirty_ratio: f64,
+    /// `segment.bytes` in records: the cleaner never touches the segment being written, so
+    /// with segments a log swings up to one more segment above its keys. None: segments small
+    /// beside the store (the log swings between one and two times its keys at 0.5).
+    pub segment_records: Option<u64>,
     /// Settings of the `kip441` strategy.
     pub kip441: Kip441Config,
 }
+
+/// Kafka's `min.cleanable.dirty.ratio` default.
+pub const DEFAULT_DIRTY_RATIO: f64 = 0.5;
 
 impl Default for Config {
     fn default() -> Self {
@@ -168,6 +178,8 @@ impl Default for Config {
             static_membership: false,
             rack_aware_standbys: true,
             restore_rate: 10_000,
+            dirty_ratio: DEFAULT_DIRTY_RATIO,
+            segment_records: None,
             kip441: Kip441Config::default(),
         }
     }

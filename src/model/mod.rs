@@ -12,9 +12,14 @@ mod config;
 mod metadata;
 mod scenario;
 
-pub use application::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
+pub use application::{
+    ChangelogSizes, CleanupPolicy, Instances, SizeDistribution, Subtopology, Topology,
+    DEFAULT_WINDOW_RETENTION_MS,
+};
 pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};
-pub use config::{AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy};
+pub use config::{
+    AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy, DEFAULT_DIRTY_RATIO,
+};
 pub use metadata::{subtopologies, Assignment, JoinMetadata, MemberAssignment, TaskInfo};
 pub use scenario::Scenario;
 
@@ -60,6 +65,49 @@ pub struct Task {
     /// The index of its subtopology, when the scenario describes its application as a
     /// [`Topology`] (Kafka Streams names the task `<subtopology>_<partition>`).
     pub subtopology: Option<u32>,
+    /// How its changelog topic keeps records (Kafka's `cleanup.policy`); with `compact`,
+    /// `changelog` is the store's number of keys.
+    pub cleanup: Cleanup,
+    /// Keys per second its store gains while it is processed (a compacted changelog keeps
+    /// one record per key).
+    pub key_growth: u64,
+}
+
+impl Task {
+    /// A task named `name` with `changelog` records (keys) and `write_rate` writes a second,
+    /// compacted, gaining no keys; stateless when `changelog` and `write_rate` say nothing
+    /// else is given.
+    pub fn new(name: impl Into<String>, stateful: bool, changelog: u64, write_rate: u64) -> Task {
+        Task {
+            name: name.into(),
+            stateful,
+            changelog: if stateful { changelog } else { 0 },
+            write_rate: if stateful { write_rate } else { 0 },
+            subtopology: None,
+            cleanup: Cleanup::Compact,
+            key_growth: 0,
+        }
+    }
+}
+
+/// How a changelog topic keeps its records: Kafka's `cleanup.policy` for the topics Kafka
+/// Streams creates (`compact` for key-value stores, `compact,delete` for windowed and
+/// session stores), and an append-only log for teaching.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Cleanup {
+    /// One record per key survives the log cleaner. Writes update keys and the log grows
+    /// until its dirty part reaches the dirty ratio; the cleaner then brings it back to one
+    /// record per key.
+    #[default]
+    Compact,
+    /// A windowed or session store's changelog (`compact,delete`): it holds the writes of the
+    /// last `retention_ms` (the store's retention plus a day, in Kafka Streams).
+    Windowed {
+        /// How long records are kept.
+        retention_ms: u64,
+    },
+    /// Nothing is ever removed: every write stays (no real changelog is kept this way).
+    Append,
 }
 
 /// The names of tasks and members, used to print and parse.

@@ -8,6 +8,7 @@ use crate::format::topology::{instance_members, topology_tasks};
 use crate::format::{
     ChangelogSizes, Instances, ScenarioError, ScenarioFile, SizeDistribution, Subtopology, Topology,
 };
+use crate::model::CleanupPolicy;
 
 /// One subtopology as typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +27,12 @@ pub struct SubtopologyDraft {
     pub distribution: String,
     /// Records per second each task writes.
     pub write_rate: String,
+    /// How its changelogs keep records: `compact`, `compact,delete` or `append`.
+    pub cleanup: String,
+    /// How long a `compact,delete` changelog keeps records, in ms (empty: two days).
+    pub retention_ms: String,
+    /// Keys per second each store gains.
+    pub key_growth: String,
 }
 
 /// The application as typed.
@@ -72,6 +79,12 @@ pub enum Field {
     Distribution(usize),
     /// A subtopology's write rate.
     WriteRate(usize),
+    /// How a subtopology's changelogs keep records.
+    Cleanup(usize),
+    /// How long a subtopology's windowed changelogs keep records.
+    Retention(usize),
+    /// Keys per second a subtopology's stores gain.
+    KeyGrowth(usize),
     /// How many instances.
     Count,
     /// Threads per instance.
@@ -100,6 +113,9 @@ impl Field {
             Field::Max(i) => sub(i, "changelog.max"),
             Field::Distribution(i) => sub(i, "changelog.distribution"),
             Field::WriteRate(i) => sub(i, "write_rate"),
+            Field::Cleanup(i) => sub(i, "cleanup"),
+            Field::Retention(i) => sub(i, "retention_ms"),
+            Field::KeyGrowth(i) => sub(i, "key_growth"),
             Field::Count => "instances.count".into(),
             Field::Threads => "instances.threads".into(),
             Field::Zones => "instances.zones".into(),
@@ -164,6 +180,9 @@ impl SubtopologyDraft {
             max: "1000000".into(),
             distribution: "uniform".into(),
             write_rate: "100".into(),
+            cleanup: "compact".into(),
+            retention_ms: String::new(),
+            key_growth: "0".into(),
         }
     }
 
@@ -177,7 +196,43 @@ impl SubtopologyDraft {
             max: sizes.max.to_string(),
             distribution: sizes.distribution.to_string(),
             write_rate: s.write_rate.to_string(),
+            cleanup: <&str>::from(s.cleanup).to_string(),
+            retention_ms: s.retention_ms.map(|r| r.to_string()).unwrap_or_default(),
+            key_growth: s.key_growth.to_string(),
         }
+    }
+}
+
+impl SubtopologyDraft {
+    /// How its changelogs keep records, as typed (subtopology `i`): the policy, the
+    /// retention (empty for the default) and the keys it gains; a stateless one keeps none.
+    fn store(&self, i: usize, errors: &mut Vec<FieldError>) -> (CleanupPolicy, Option<u64>, u64) {
+        if !self.stateful {
+            return (CleanupPolicy::Compact, None, 0);
+        }
+        let cleanup = match self.cleanup.trim() {
+            "" | "compact" => CleanupPolicy::Compact,
+            "compact,delete" => CleanupPolicy::CompactDelete,
+            "append" => CleanupPolicy::Append,
+            other => {
+                errors.push(FieldError {
+                    field: Field::Cleanup(i).path(),
+                    reason: format!(
+                        "unknown cleanup \"{other}\": compact, compact,delete or append"
+                    ),
+                });
+                CleanupPolicy::Compact
+            }
+        };
+        let retention_ms = match self.retention_ms.trim() {
+            "" => None,
+            text => Some(take(errors, whole(Field::Retention(i).path(), text))),
+        };
+        let key_growth = match self.key_growth.trim() {
+            "" => 0,
+            text => take(errors, whole(Field::KeyGrowth(i).path(), text)),
+        };
+        (cleanup, retention_ms, key_growth)
     }
 }
 
@@ -257,6 +312,9 @@ impl ApplicationDraft {
             Field::Max(i) => text(sub(i).map(|s| &s.max)),
             Field::Distribution(i) => text(sub(i).map(|s| &s.distribution)),
             Field::WriteRate(i) => text(sub(i).map(|s| &s.write_rate)),
+            Field::Cleanup(i) => text(sub(i).map(|s| &s.cleanup)),
+            Field::Retention(i) => text(sub(i).map(|s| &s.retention_ms)),
+            Field::KeyGrowth(i) => text(sub(i).map(|s| &s.key_growth)),
         }
     }
 
@@ -284,7 +342,10 @@ impl ApplicationDraft {
             | Field::Min(i)
             | Field::Max(i)
             | Field::Distribution(i)
-            | Field::WriteRate(i) => {
+            | Field::WriteRate(i)
+            | Field::Cleanup(i)
+            | Field::Retention(i)
+            | Field::KeyGrowth(i) => {
                 let Some(s) = self.subtopologies.get_mut(i) else {
                     return;
                 };
@@ -298,6 +359,9 @@ impl ApplicationDraft {
                     Field::Min(_) => &mut s.min,
                     Field::Max(_) => &mut s.max,
                     Field::Distribution(_) => &mut s.distribution,
+                    Field::Cleanup(_) => &mut s.cleanup,
+                    Field::Retention(_) => &mut s.retention_ms,
+                    Field::KeyGrowth(_) => &mut s.key_growth,
                     _ => &mut s.write_rate,
                 }
             }
@@ -315,6 +379,7 @@ impl ApplicationDraft {
                 &mut errors,
                 whole(Field::Partitions(i).path(), &s.partitions),
             );
+            let (cleanup, retention_ms, key_growth) = s.store(i, &mut errors);
             let (changelog, write_rate) = if s.stateful {
                 let min = take(&mut errors, whole(Field::Min(i).path(), &s.min));
                 let max = take(&mut errors, whole(Field::Max(i).path(), &s.max));
@@ -348,6 +413,9 @@ impl ApplicationDraft {
                 stateful: s.stateful,
                 changelog,
                 write_rate,
+                cleanup,
+                retention_ms,
+                key_growth,
             });
         }
         if errors.is_empty() {

@@ -8,6 +8,7 @@ use super::application::FieldError;
 use super::operations::least_used_zone;
 use super::{Effect, Playground};
 use crate::format::{MemberFile, ScenarioFile, TaskFile};
+use crate::model::CleanupPolicy;
 use crate::model::{Config, Scenario};
 use std::str::FromStr;
 
@@ -96,6 +97,12 @@ pub struct TaskDraft {
     pub changelog: String,
     /// Records written per second.
     pub write_rate: String,
+    /// How its changelog keeps records, as the file gave it (this form does not edit it).
+    pub cleanup: CleanupPolicy,
+    /// A windowed changelog's retention, as the file gave it.
+    pub retention_ms: Option<u64>,
+    /// Keys per second its store gains, as the file gave it.
+    pub key_growth: u64,
 }
 
 /// A starting member as typed.
@@ -180,6 +187,9 @@ impl ConfigDraft {
                     stateful: t.stateful,
                     changelog: t.changelog.to_string(),
                     write_rate: t.write_rate.to_string(),
+                    cleanup: t.cleanup,
+                    retention_ms: t.retention_ms,
+                    key_growth: t.key_growth,
                 })
                 .collect(),
             members: file
@@ -288,6 +298,9 @@ impl ConfigDraft {
             stateful: true,
             changelog: "50000".into(),
             write_rate: "100".into(),
+            cleanup: CleanupPolicy::Compact,
+            retention_ms: None,
+            key_growth: 0,
         });
     }
 
@@ -351,10 +364,10 @@ impl ConfigDraft {
             let write_rate = whole(&mut errors, ConfigField::TaskWriteRate(i), &t.write_rate);
             if let (Some(changelog), Some(write_rate)) = (changelog, write_rate) {
                 tasks.push(TaskFile {
-                    id: t.id.clone(),
-                    stateful: t.stateful,
-                    changelog,
-                    write_rate,
+                    cleanup: t.cleanup,
+                    retention_ms: t.retention_ms,
+                    key_growth: t.key_growth,
+                    ..TaskFile::new(t.id.clone(), t.stateful, changelog, write_rate)
                 });
             }
         }

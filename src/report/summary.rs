@@ -284,6 +284,11 @@ fn settings(c: &Config) -> Vec<Vec<String>> {
         ("static_membership", c.static_membership.to_string()),
         ("rack_aware_standbys", c.rack_aware_standbys.to_string()),
         ("restore_rate", c.restore_rate.to_string()),
+        ("dirty_ratio", c.dirty_ratio.to_string()),
+        (
+            "segment_records",
+            none(c.segment_records.map(|n| n.to_string())),
+        ),
         (
             "kip441.max_warmup_replicas",
             k.max_warmup_replicas.to_string(),

@@ -595,13 +595,13 @@ fn chip(engine: &Engine, id: MemberId, task: TaskId, role: ChipRole, learned: &[
     }
     let progress = engine.progress(id, task, role == ChipRole::Learner);
     let (lag, done) = (progress.lag, progress.done);
-    let end = engine.changelog_end(task);
+    let records = engine.changelog_records(task);
     let replaying = spec.stateful && !done && !up;
     let ready_in_ms = progress.eta_ms.filter(|_| replaying).map(two_digits);
     Chip {
         ready: role == ChipRole::Learner && done,
         progress: if spec.stateful {
-            percent(end - lag, end)
+            percent(records - lag, records)
         } else {
             100
         },

@@ -260,11 +260,8 @@ mod tests {
 
     fn task(subtopology: Option<u32>) -> Task {
         Task {
-            name: String::new(),
-            stateful: true,
-            changelog: 0,
-            write_rate: 0,
             subtopology,
+            ..Task::new("", true, 0, 0)
         }
     }
 

@@ -210,12 +210,13 @@ fn the_limits_are_named_in_one_line() {
     );
 }
 
-/// Found by the property: writes outrunning every restore keep KIP-441 probing every minute,
-/// and the last command comes a year later. The run stops at the cap on rebalances instead of
+/// Found by the property: writes outrunning every restore keep KIP-441 probing every minute
+/// (in an append-only log, which compaction does not bring back), and the last command comes
+/// a year later. The run stops at the cap on rebalances instead of
 /// simulating half a million of them, and its log says so.
 #[test]
 fn a_group_that_never_rests_stops_after_the_most_rebalances_a_run_is_given() {
-    let text = r#"{"name":"extreme","config":{"strategy":"kip441","rebalance_ms":500,"session_timeout_ms":2,"restore_rate":20000,"acceptable_recovery_lag":1000,"num_standby_replicas":1,"max_learners":4,"scale_down_timeout_ms":60000,"kip441":{"max_warmup_replicas":2,"acceptable_recovery_lag":10000,"probing_interval_ms":60000}},"tasks":[{"id":"T1","changelog":4000,"write_rate":20},{"id":"T2","changelog":9000,"write_rate":1000000000000},{"id":"T3","stateful":false}],"members":[{"id":"S1","capacity":1,"restore_rate":10000},{"id":"S2","capacity":2},{"id":"S3","capacity":1}],"initial":{"S1":["T1"],"S2":["T2","T3"]},"events":[{"at_ms":1000,"join":"S9","capacity":2,"restore_rate":30000},{"at_ms":2000,"restart":"S1","down_ms":5000,"keep_state":true},{"at_ms":3000,"drain":"S2"},{"at_ms":31536000000,"crash":"S3"}]}"#;
+    let text = r#"{"name":"extreme","config":{"strategy":"kip441","rebalance_ms":500,"session_timeout_ms":2,"restore_rate":20000,"acceptable_recovery_lag":1000,"num_standby_replicas":1,"max_learners":4,"scale_down_timeout_ms":60000,"kip441":{"max_warmup_replicas":2,"acceptable_recovery_lag":10000,"probing_interval_ms":60000}},"tasks":[{"id":"T1","changelog":4000,"write_rate":20},{"id":"T2","changelog":9000,"write_rate":1000000000000,"cleanup":"append"},{"id":"T3","stateful":false}],"members":[{"id":"S1","capacity":1,"restore_rate":10000},{"id":"S2","capacity":2},{"id":"S3","capacity":1}],"initial":{"S1":["T1"],"S2":["T2","T3"]},"events":[{"at_ms":1000,"join":"S9","capacity":2,"restore_rate":30000},{"at_ms":2000,"restart":"S1","down_ms":5000,"keep_state":true},{"at_ms":3000,"drain":"S2"},{"at_ms":31536000000,"crash":"S3"}]}"#;
     let mut run = Run::new(Scenario::from_json(text).expect("a valid scenario"));
     run.run_to_end().expect("runs");
     assert_eq!(run.rounds().len(), handoff::history::MAX_ROUNDS);

@@ -236,12 +236,8 @@ fn into_case(
 ) -> Case {
     let tasks: Vec<Task> = tasks
         .into_iter()
-        .map(|((stateful, changelog, write_rate), name)| Task {
-            name,
-            stateful,
-            changelog: if stateful { changelog } else { 0 },
-            write_rate: if stateful { write_rate } else { 0 },
-            subtopology: None,
+        .map(|((stateful, changelog, write_rate), name)| {
+            Task::new(name, stateful, changelog, write_rate)
         })
         .collect();
     let members: Vec<MemberSpec> = members

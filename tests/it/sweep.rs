@@ -237,12 +237,8 @@ fn at_rest(
         tasks: tasks
             .iter()
             .enumerate()
-            .map(|(i, &(changelog, write_rate))| Task {
-                name: format!("T{}", i + 1),
-                stateful: true,
-                changelog,
-                write_rate,
-                subtopology: None,
+            .map(|(i, &(changelog, write_rate))| {
+                Task::new(format!("T{}", i + 1), true, changelog, write_rate)
             })
             .collect(),
         members: members

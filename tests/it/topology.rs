@@ -5,7 +5,7 @@
 
 use handoff::format::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use handoff::history::Run;
-use handoff::model::Scenario;
+use handoff::model::{CleanupPolicy, Scenario};
 use handoff::views::metrics::Metrics;
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -33,6 +33,9 @@ fn subtopology() -> impl Strategy<Value = Subtopology> {
                     distribution,
                 }),
                 write_rate: if stateful { write_rate } else { 0 },
+                cleanup: CleanupPolicy::Compact,
+                retention_ms: None,
+                key_growth: 0,
             },
         )
 }
