@@ -8,10 +8,10 @@ use crate::engine::member::MemberStatus;
 use crate::model::Command;
 use crate::playground::glossary;
 use crate::playground::{back_in, Action, RestartChoice};
-use crate::views::frame::{
-    chips_summary, marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot,
-};
-use crate::views::scene::{Centre, Content, MemberBox, Rect, Scene, ZoneBand, Zoom};
+use crate::views::frame::{chips_summary, state_text, Card, Chip, ChipRole, Countdown, Dot};
+use crate::views::geometry::Rect;
+use crate::views::overview::marks_summary;
+use crate::views::scene::{Centre, Content, MemberBox, Scene, ZoneBand, Zoom};
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -10,10 +10,9 @@ use super::mini::Hover;
 use super::tiles::OverviewTiles;
 use crate::playground::{Action, RestartChoice};
 use crate::views::frame::{orphans_text, Card, Chip, Dot};
+use crate::views::geometry::{Rect, Step};
 use crate::views::overview::{tiles, TileView};
-use crate::views::scene::{
-    Centre, Content, Density, Holder, MemberBox, Rect, Scene, Shape, Step, Zoom,
-};
+use crate::views::scene::{Centre, Content, Density, Holder, MemberBox, Scene, Shape, Zoom};
 use gloo_events::{EventListener, EventListenerOptions, EventListenerPhase};
 use gloo_render::{request_animation_frame, AnimationFrame};
 use std::cell::{Cell, RefCell};

@@ -216,12 +216,6 @@ pub fn state_text(status: MemberStatus) -> &'static str {
     }
 }
 
-/// What a member holds, in words, for a card whose tasks are drawn as marks: its tasks that
-/// are not processed are restoring, or simply down while it is away.
-pub fn marks_summary(dots: &[Dot], away: bool) -> String {
-    super::overview::Held::of_dots(dots).words(away)
-}
-
 /// What a member holds, in words, for a card whose tasks are chips: the tasks it runs, learns
 /// (with how much it has replayed) and keeps standbys of, the first few of each by name
 /// ("runs T1 and T4, learns T2 (43 %), standby for T5").

@@ -6,7 +6,7 @@
 //! learner filling up, ready, dashed standby, rings for learned and found tasks).
 
 use super::frame::{ChipRole, Dot};
-use super::scene::Step;
+use super::geometry::{Rect, Step};
 
 /// Marks per row.
 const COLUMNS: usize = 16;
@@ -192,10 +192,10 @@ pub fn drawing(count: usize) -> (i32, i32) {
 }
 
 /// Where mark `index` lies in its member's drawing, in CSS pixels from the drawing's corner.
-pub fn cell(index: usize) -> super::scene::Rect {
+pub fn cell(index: usize) -> Rect {
     let unit = f64::from(UNIT);
     let at = |step: usize| f64::from(MARGIN + step as i32 * PITCH) / unit;
-    super::scene::Rect::new(
+    Rect::new(
         at(index % COLUMNS),
         at(index / COLUMNS),
         f64::from(SIDE) / unit,

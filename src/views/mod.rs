@@ -5,6 +5,7 @@
 
 pub mod charts;
 pub mod frame;
+pub mod geometry;
 pub mod json;
 pub mod marks;
 pub mod metrics;

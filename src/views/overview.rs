@@ -2,7 +2,8 @@
 //! many of each, and how far their stores are replayed) and for its name in words.
 
 use super::frame::{Card, Chip, ChipRole, Dot};
-use super::scene::{Rect, Scene, NAMED_TILE};
+use super::geometry::Rect;
+use super::scene::{Scene, NAMED_TILE};
 use crate::engine::member::MemberStatus;
 
 /// How many tasks a member holds in each role: what its name says, which changes only when a
@@ -68,6 +69,12 @@ impl Held {
     pub fn widest(&self) -> u32 {
         self.active.max(self.learning).max(self.standby)
     }
+}
+
+/// What a member holds, in words, for a card whose tasks are drawn as marks: its tasks that
+/// are not processed are restoring, or simply down while it is away.
+pub fn marks_summary(dots: &[Dot], away: bool) -> String {
+    Held::of_dots(dots).words(away)
 }
 
 /// A member's tile: what it holds, and how far the stores it replays have come, in tasks (a
