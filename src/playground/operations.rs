@@ -7,6 +7,7 @@ use super::{Effect, Playground, Problem};
 use crate::engine::Engine;
 use crate::model::{Command, MAX_DOWN_MS};
 use crate::views::frame::{Frame, RollingView, ZoneView};
+use crate::views::units::{duration, exact_seconds, seconds};
 
 /// How long a restart keeps its member away until the reader says otherwise: shorter than
 /// the default session timeout, so static membership shows its point.
@@ -53,7 +54,7 @@ impl RestartChoice {
     pub fn describe(&self) -> String {
         format!(
             "away {} s, {}",
-            seconds(self.down_ms),
+            exact_seconds(self.down_ms),
             if self.keep_state {
                 "keeps its disk"
             } else {
@@ -61,16 +62,6 @@ impl RestartChoice {
             }
         )
     }
-}
-
-/// Milliseconds as seconds, with as many decimals as needed: `6`, `0.5`, `12.25`.
-pub fn seconds(ms: u64) -> String {
-    let (whole, part) = (ms / 1000, ms % 1000);
-    if part == 0 {
-        return whole.to_string();
-    }
-    let part = format!("{part:03}");
-    format!("{whole}.{}", part.trim_end_matches('0'))
 }
 
 /// Why a time away typed in seconds was refused.
@@ -118,15 +109,13 @@ pub fn parse_down_time(text: &str) -> Result<u64, DownTimeError> {
 }
 
 /// The time until a restarting member is back, in words: `back in 4.2 s`,
-/// `back in 2 min 5 s`. `ms` is rounded up to a tenth of a second, so it never reads 0
-/// before the member is back.
+/// `back in 2 min 5 s`. `ms` is rounded up (to a tenth of a second, above a minute to a
+/// second), so it never reads 0 before the member is back.
 pub fn back_in(ms: u64) -> String {
     if ms < 60_000 {
-        let tenths = ms.div_ceil(100);
-        format!("back in {}.{} s", tenths / 10, tenths % 10)
+        format!("back in {}", seconds(ms.div_ceil(100) * 100))
     } else {
-        let s = ms.div_ceil(1000);
-        format!("back in {} min {} s", s / 60, s % 60)
+        format!("back in {}", duration(ms.div_ceil(1_000) * 1_000))
     }
 }
 
@@ -237,7 +226,7 @@ impl Playground {
                 .iter()
                 .all(|lane| lane.view().check(command).is_ok())
         };
-        let timeout = seconds(config.session_timeout_ms);
+        let timeout = exact_seconds(config.session_timeout_ms);
         let outcome = match config.static_membership {
             true if self.restart.down_ms < config.session_timeout_ms => format!(
                 "Static membership: back within the {timeout} s session timeout, a member gets its tasks back without a rebalance."

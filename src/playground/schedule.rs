@@ -9,6 +9,7 @@
 use super::{Effect, Playground};
 use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
 use crate::playground::session::Session;
+use crate::views::units::moment;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -313,20 +314,6 @@ impl CommandDraft {
             },
         };
         Ok(TimedCommand { at_ms, command })
-    }
-}
-
-/// A moment on the track, exactly: `850 ms`, `3.05 s`, `60 s`.
-pub fn moment(ms: u64) -> String {
-    if ms < 1_000 {
-        return format!("{ms} ms");
-    }
-    let fraction = format!("{:03}", ms % 1_000);
-    let fraction = fraction.trim_end_matches('0');
-    if fraction.is_empty() {
-        format!("{} s", ms / 1_000)
-    } else {
-        format!("{}.{fraction} s", ms / 1_000)
     }
 }
 

@@ -13,7 +13,7 @@
 use crate::playground::{
     Action, ApplicationForm, Field, FieldError, FormAction, SubtopologyDraft, Totals,
 };
-use crate::report::grouped;
+use crate::views::units::grouped;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

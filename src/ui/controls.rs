@@ -5,6 +5,7 @@ use super::hooks::maybe;
 use super::schedule::ScheduleTrack;
 use crate::playground::screen::Mark;
 use crate::playground::{Action, Playback, Schedule, SPEEDS, SPEED_LABELS};
+use crate::views::units::moment;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -33,10 +34,6 @@ pub struct TransportProps {
     pub on_action: Callback<Action>,
 }
 
-fn seconds(ms: u64) -> String {
-    format!("{}.{:03} s", ms / 1000, ms % 1000)
-}
-
 /// Properties of the marks under the scrubber.
 #[derive(Properties, PartialEq)]
 struct MarksProps {
@@ -62,7 +59,7 @@ fn marks(props: &MarksProps) -> Html {
             { for props.marks.iter().map(|m| match m {
                 Mark::Round(t) => html! { <span class="tick" style={pos(*t)}></span> },
                 Mark::Violation(t) => html! { <span class="tick violation" style={pos(*t)}></span> },
-                Mark::Fork(a, b) => html! { <span class="fork" style={width(*a, *b)} title={format!("abandoned branch from {} to {}", seconds(*a), seconds(*b))}></span> },
+                Mark::Fork(a, b) => html! { <span class="fork" style={width(*a, *b)} title={format!("abandoned branch from {} to {}", moment(*a), moment(*b))}></span> },
             }) }
         </>
     }

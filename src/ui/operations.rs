@@ -4,7 +4,8 @@
 
 use super::term::term;
 use crate::model::Command;
-use crate::playground::{seconds, Action, Operations};
+use crate::playground::{Action, Operations};
+use crate::views::units::exact_seconds;
 use yew::prelude::*;
 
 /// Properties of the operations controls.
@@ -43,7 +44,7 @@ pub fn operations_bar(props: &OperationsProps) -> Html {
             <div class="ops-row">
                 <span class="ops-title">{ term("restart", "Restarts") }</span>
                 <label>{ "away " }
-                    <input data-testid="down-time" type="number" min="0" step="any" value={seconds(ops.restart.down_ms)}
+                    <input data-testid="down-time" type="number" min="0" step="any" value={exact_seconds(ops.restart.down_ms)}
                         onchange={down_time} aria-label="time away of a restart, in seconds" />
                     { " s" }
                 </label>

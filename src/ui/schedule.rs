@@ -13,9 +13,8 @@
 //! `schedule-down`, `schedule-keep-state`, `schedule-submit`, `schedule-cancel`,
 //! `schedule-problem`.
 
-use crate::playground::{
-    moment, Action, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark,
-};
+use crate::playground::{Action, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
+use crate::views::units::moment;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;

@@ -95,7 +95,7 @@ fn draw_axis_and_rounds(
             5 => "right",
             _ => "center",
         });
-        let _ = ctx.fill_text(&crate::views::frame::duration(t), x(t), AXIS / 2.0);
+        let _ = ctx.fill_text(&crate::views::units::duration(t), x(t), AXIS / 2.0);
     }
     // Rounds: shaded from start to sync, a line at the start.
     for &(start, synced) in &data.rounds {
@@ -189,7 +189,7 @@ fn describe(data: &TaskTimeline, row: usize, t: u64) -> Option<String> {
     let mut words = vec![format!(
         "{} at {}",
         row.name,
-        crate::views::frame::duration(t)
+        crate::views::units::duration(t)
     )];
     words.push(match (state.map(|s| s.state), owner) {
         (Some(Availability::Up), Some(m)) => format!("running on {m}"),

@@ -8,6 +8,7 @@ use crate::engine::replay::EPSILON;
 use crate::engine::Engine;
 use crate::model::Command;
 use crate::model::{MemberId, TaskId};
+use crate::views::units::duration;
 use std::rc::Rc;
 
 /// The role a chip shows; its name (`active`, ...) is what tests and styles read
@@ -272,15 +273,6 @@ pub fn orphans_text(chips: &[Chip]) -> String {
             String::new()
         }
     )
-}
-
-/// A duration for people: `850 ms`, `3.2 s`, `2 min 5 s`.
-pub fn duration(ms: u64) -> String {
-    match ms {
-        0..=999 => format!("{ms} ms"),
-        1_000..=59_999 => format!("{:.1} s", ms as f64 / 1000.0),
-        _ => format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000),
-    }
 }
 
 /// A member's card.
@@ -723,9 +715,6 @@ mod tests {
                 && words.contains("not ready yet \u{00B7} ready in about "),
             "{words}"
         );
-        assert_eq!(duration(850), "850 ms");
-        assert_eq!(duration(3_240), "3.2 s");
-        assert_eq!(duration(125_000), "2 min 5 s");
         let ready_in = chip.ready_in_ms.expect("replaying");
         // S4 replays T1's 50,000 records at 10,000 records/s while 100/s are written.
         let expected = (chip.lag as f64 / 9_900.0 * 1000.0) as u64;

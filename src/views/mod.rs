@@ -14,6 +14,7 @@ pub mod overview;
 pub mod scene;
 pub mod series;
 pub mod travel;
+pub mod units;
 
 #[cfg(test)]
 mod fixtures;
