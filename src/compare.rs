@@ -50,50 +50,146 @@ impl Comparison {
     }
 }
 
-fn ms(value: Option<u64>) -> String {
-    value.map_or("never".to_string(), |v| v.to_string())
+/// A measure compared: its column's title, and how it is read off a run's metrics (`None`:
+/// not reached, as the time to balance of a run not at rest).
+#[derive(Clone, Copy)]
+pub struct Column {
+    /// The column's title.
+    pub title: &'static str,
+    /// The measure.
+    pub value: fn(&Metrics) -> Option<u64>,
+}
+
+/// The measures every comparison shows, in order (`handoff compare`, the report, the
+/// playground's compare view): less is better in each.
+pub const COLUMNS: [Column; 7] = [
+    Column {
+        title: "total downtime ms",
+        value: |m| Some(m.total_task_downtime_ms),
+    },
+    Column {
+        title: "longest outage ms",
+        value: |m| Some(m.longest_outage_ms),
+    },
+    Column {
+        title: "worst task ms",
+        value: |m| Some(m.max_task_downtime_ms),
+    },
+    Column {
+        title: "rebalances",
+        value: |m| Some(u64::from(m.rebalances)),
+    },
+    Column {
+        title: "time to balance ms",
+        value: |m| m.time_to_balance_ms,
+    },
+    Column {
+        title: "records replayed",
+        value: |m| Some(m.records_replayed),
+    },
+    Column {
+        title: "moves",
+        value: |m| Some(u64::from(m.moves)),
+    },
+];
+
+/// The column shown when the scenario has a topology: the largest, over subtopologies, of
+/// max - min active tasks per member (0 without subtopologies).
+pub const SPREAD: Column = Column {
+    title: "subtopology spread",
+    value: |m| {
+        let worst = m.subtopology_balance.iter().map(|b| b.spread()).max();
+        Some(u64::from(worst.unwrap_or(0)))
+    },
+};
+
+/// One cell of the comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// The figure, or why there is none.
+    pub text: String,
+    /// The least of its column, when more than one strategy is compared.
+    pub best: bool,
+}
+
+/// One strategy's row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// A cell per column.
+    pub cells: Vec<Cell>,
+}
+
+/// The comparison's table: its columns' titles and a row per strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The titles of the measures' columns (the strategy's own column comes before them).
+    pub titles: Vec<&'static str>,
+    /// A row per strategy, in the order given.
+    pub rows: Vec<Row>,
+}
+
+impl Table {
+    /// The table of each strategy's metrics. A measure not reached reads "never" once its run
+    /// is over (`ended`: the command line runs each to its end) and "not yet" while it can go
+    /// on (the playground's clock). A figure is the best of its column when no other row has
+    /// a lower one, and more than one strategy is compared; with a topology, the spread is a
+    /// column too.
+    pub fn of(runs: &[(Strategy, &Metrics)], ended: bool) -> Table {
+        let mut columns = COLUMNS.to_vec();
+        if runs.iter().any(|(_, m)| !m.subtopology_balance.is_empty()) {
+            columns.push(SPREAD);
+        }
+        let least: Vec<Option<u64>> = columns
+            .iter()
+            .map(|c| runs.iter().filter_map(|(_, m)| (c.value)(m)).min())
+            .collect();
+        let rows = runs
+            .iter()
+            .map(|&(strategy, m)| Row {
+                strategy,
+                cells: columns
+                    .iter()
+                    .zip(&least)
+                    .map(|(c, least)| {
+                        let value = (c.value)(m);
+                        Cell {
+                            text: match value {
+                                Some(v) => v.to_string(),
+                                None if ended => "never".to_string(),
+                                None => "not yet".to_string(),
+                            },
+                            best: runs.len() > 1 && value.is_some() && value == *least,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        Table {
+            titles: columns.iter().map(|c| c.title).collect(),
+            rows,
+        }
+    }
 }
 
 /// The comparison's column headers and one row of cells per strategy, in the order asked:
-/// what `handoff compare` prints and the report shows. When the scenario has a topology, a
-/// last column gives the largest per-subtopology spread at the end of each run.
+/// what `handoff compare` prints and the report shows, each run to its end.
 pub fn cells(c: &Comparison) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let mut header = vec![
-        "strategy",
-        "total downtime ms",
-        "longest outage ms",
-        "worst task ms",
-        "rebalances",
-        "time to balance ms",
-        "records replayed",
-        "moves",
-    ];
-    let topology = c
+    let runs: Vec<(Strategy, &Metrics)> = c
         .outcomes
         .iter()
-        .any(|o| !o.metrics.subtopology_balance.is_empty());
-    if topology {
-        header.push("subtopology spread");
-    }
-    let rows = c
-        .outcomes
-        .iter()
-        .map(|o| {
-            let m = &o.metrics;
-            let mut row = vec![
-                o.strategy.name().to_string(),
-                m.total_task_downtime_ms.to_string(),
-                m.longest_outage_ms.to_string(),
-                m.max_task_downtime_ms.to_string(),
-                m.rebalances.to_string(),
-                ms(m.time_to_balance_ms),
-                m.records_replayed.to_string(),
-                m.moves.to_string(),
-            ];
-            if topology {
-                let worst = m.subtopology_balance.iter().map(|b| b.spread()).max();
-                row.push(worst.unwrap_or(0).to_string());
-            }
+        .map(|o| (o.strategy, &o.metrics))
+        .collect();
+    let table = Table::of(&runs, true);
+    let mut header = vec!["strategy"];
+    header.extend(&table.titles);
+    let rows = table
+        .rows
+        .into_iter()
+        .map(|r| {
+            let mut row = vec![r.strategy.name().to_string()];
+            row.extend(r.cells.into_iter().map(|c| c.text));
             row
         })
         .collect();
@@ -180,5 +276,116 @@ impl ComparisonJson {
                 })
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::Preset;
+    use crate::views::metrics::SubtopologyBalance;
+
+    /// The metrics of one short run, to change field by field.
+    fn metrics() -> Metrics {
+        let scenario = Preset::find("scale-down-running")
+            .expect("preset")
+            .scenario()
+            .expect("parses");
+        let c = Comparison::run(&scenario, &[Strategy::Learner]).expect("runs");
+        c.outcomes[0].metrics.clone()
+    }
+
+    fn column(t: &Table, title: &str) -> Vec<(String, bool)> {
+        let i = t.titles.iter().position(|&c| c == title).expect("column");
+        t.rows
+            .iter()
+            .map(|r| (r.cells[i].text.clone(), r.cells[i].best))
+            .collect()
+    }
+
+    #[test]
+    fn the_least_figure_of_a_column_is_the_best_and_ties_share_it() {
+        let mut a = metrics();
+        let mut b = metrics();
+        let mut c = metrics();
+        (a.total_task_downtime_ms, b.total_task_downtime_ms) = (700, 300);
+        c.total_task_downtime_ms = 300;
+        (a.moves, b.moves, c.moves) = (1, 2, 3);
+        let t = Table::of(
+            &[
+                (Strategy::Learner, &a),
+                (Strategy::Eager, &b),
+                (Strategy::Kip441, &c),
+            ],
+            false,
+        );
+        assert_eq!(
+            column(&t, "total downtime ms"),
+            [
+                ("700".into(), false),
+                ("300".into(), true),
+                ("300".into(), true)
+            ]
+        );
+        assert_eq!(
+            column(&t, "moves"),
+            [("1".into(), true), ("2".into(), false), ("3".into(), false)]
+        );
+        let alone = Table::of(&[(Strategy::Learner, &a)], false);
+        assert!(
+            alone.rows[0].cells.iter().all(|c| !c.best),
+            "one strategy is the best of nothing"
+        );
+    }
+
+    #[test]
+    fn a_measure_not_reached_reads_never_at_the_end_and_not_yet_before_and_is_never_best() {
+        let mut resting = metrics();
+        resting.time_to_balance_ms = Some(9_000);
+        let mut moving = metrics();
+        moving.time_to_balance_ms = None;
+        let runs = [(Strategy::Learner, &resting), (Strategy::Kip441, &moving)];
+        let title = "time to balance ms";
+        assert_eq!(
+            column(&Table::of(&runs, true), title),
+            [("9000".into(), true), ("never".into(), false)]
+        );
+        assert_eq!(
+            column(&Table::of(&runs, false), title),
+            [("9000".into(), true), ("not yet".into(), false)]
+        );
+    }
+
+    #[test]
+    fn a_topology_adds_the_spread_column() {
+        let plain = metrics();
+        assert_eq!(
+            Table::of(&[(Strategy::Learner, &plain)], true).titles.len(),
+            7
+        );
+        let mut spread = metrics();
+        spread.subtopology_balance = vec![
+            SubtopologyBalance {
+                subtopology: 0,
+                tasks: 8,
+                min: 1,
+                max: 4,
+            },
+            SubtopologyBalance {
+                subtopology: 1,
+                tasks: 8,
+                min: 2,
+                max: 3,
+            },
+        ];
+        let t = Table::of(
+            &[(Strategy::Learner, &spread), (Strategy::Eager, &plain)],
+            true,
+        );
+        assert_eq!(
+            column(&t, "subtopology spread"),
+            [("3".into(), false), ("0".into(), true)],
+            "the largest spread; none without subtopologies"
+        );
     }
 }

@@ -40,6 +40,7 @@ pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Tot
 pub use config_form::{ConfigAction, ConfigDraft, ConfigField, ConfigForm, MemberDraft, TaskDraft};
 pub use form::{ApplicationForm, FormAction};
 pub use join::{JoinAction, JoinDraft, JoinField};
+pub use loading::{StrategyChoice, MIN_COMPARED};
 pub use operations::{back_in, suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};

@@ -5,6 +5,7 @@
 use super::screen::Single;
 use super::Panel;
 use super::Playground;
+use crate::compare::Table;
 use crate::model::Strategy;
 use crate::playground::session::Lane;
 use crate::views::charts::{ChartData, ChartKind, Series};
@@ -90,6 +91,14 @@ impl Playground {
                 }
             })
             .collect()
+    }
+
+    /// The compare view's table of `lanes`' measures at the clock, its best figures marked:
+    /// a measure not reached reads "not yet", since the clock can play on.
+    pub fn compare_table(&self, lanes: &[LaneView]) -> Table {
+        let runs: Vec<(Strategy, &Metrics)> =
+            lanes.iter().map(|l| (l.strategy, &l.metrics)).collect();
+        Table::of(&runs, false)
     }
 
     /// The compare view's charts as shown: while playing, read again with the measures (see

@@ -88,9 +88,11 @@ pub fn app() -> Html {
     let operations = pg.operations(frame);
     let restart = operations.restart;
     let body = if comparing {
+        let lanes = pg.lanes(&single);
+        let table = pg.compare_table(&lanes);
         html! {
             <main id="stage" class="body compare">
-                <compare::CompareView lanes={pg.lanes(&single)} clock={clock} toolbar={single.toolbar.clone()}
+                <compare::CompareView lanes={lanes} table={table} strategies={pg.strategy_choices()} clock={clock} toolbar={single.toolbar.clone()}
                     charts={pg.charts()} chart_lane={pg.chart_lane()} travel_ms={travel_ms} mini={single.compact} names={pg.task_names()} dark={dark}
                     operations={operations} on_action={on_action.clone()} />
             </main>

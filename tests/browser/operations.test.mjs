@@ -224,7 +224,7 @@ test('the compare view runs a zone preset across strategies, with zones, restart
   // Kafka's warm-ups wait for probing rebalances ten minutes apart: look 20 s on, not at rest.
   await seekFar(page, 20000);
   const down = await page.$$eval('[data-testid=compare-table] tbody tr', (rows) =>
-    rows.map((r) => parseInt(r.querySelector('[data-metric="total downtime (ms)"]').textContent, 10)),
+    rows.map((r) => parseInt(r.querySelector('[data-metric="total downtime ms"]').textContent, 10)),
   );
   assert.ok(down.every((d) => d > 0), `every strategy paid for the outages: ${down}`);
   for (const lane of lanes) {
