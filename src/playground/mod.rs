@@ -8,6 +8,7 @@
 
 mod action;
 mod application;
+mod command_editor;
 mod config_form;
 mod export;
 mod find;
@@ -32,18 +33,20 @@ mod startup;
 #[cfg(test)]
 mod tests;
 pub mod tour;
+mod track;
 
 pub use action::{
     Action, Effect, Export, Playback, Preference, Theme, TourAction, SPEEDS, SPEED_LABELS,
 };
 pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
+pub use command_editor::{CommandDraft, CommandEditor, DraftError, DraftField, EditorAction};
 pub use config_form::{ConfigAction, ConfigDraft, ConfigField, ConfigForm, MemberDraft, TaskDraft};
 pub use form::{ApplicationForm, FormAction};
 pub use join::{JoinAction, JoinDraft, JoinField};
 pub use loading::{StrategyChoice, MIN_COMPARED};
 pub use operations::{back_in, suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
-pub use schedule::{CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
+pub use schedule::{CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};
 
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};
@@ -207,6 +210,8 @@ pub struct Playground {
     join: JoinDraft,
     /// The scheduled command selected on the track.
     selected_command: Option<usize>,
+    /// The command editor, while it is open.
+    command_editor: Option<CommandEditor>,
     /// Views read off the session, kept between frames.
     memos: screen::Memos,
 }
@@ -244,6 +249,7 @@ impl Playground {
             config_open: false,
             join: JoinDraft::default(),
             selected_command: None,
+            command_editor: None,
             memos: screen::Memos::default(),
         }
     }
@@ -385,6 +391,7 @@ impl Playground {
                 | Action::Join(JoinAction::Add)
                 | Action::Application(FormAction::Apply)
                 | Action::Schedule(_)
+                | Action::Editor(EditorAction::Submit)
                 | Action::NewSession
                 | Action::Tour(TourAction::Start(_))
                 | Action::Tour(TourAction::Step(_))
@@ -394,7 +401,15 @@ impl Playground {
         let sharing = matches!(action, Action::Export(Export::Share(_)));
         let frame = matches!(action, Action::Playback(Playback::Frame(_)));
         let notice = self.notice.clone();
+        // What the command editor was opened over: once the commands change, it is closed.
+        let commands = self
+            .command_editor
+            .is_some()
+            .then(|| self.session.main().run.commands().to_vec());
         let effects = self.carry_out(action);
+        if commands.is_some_and(|c| c != self.session.main().run.commands()) {
+            self.command_editor = None;
+        }
         // Anything but a frame of play, or a frame that ends it, is shown everywhere at once;
         // frames refresh the panels beside the group at their own pace (see `frame`).
         if !frame || !self.playing {
@@ -429,6 +444,7 @@ impl Playground {
             Action::Join(action) => self.join_member(action),
             Action::Application(action) => self.application_form(action),
             Action::Schedule(edit) => self.edit_schedule(edit),
+            Action::Editor(action) => self.edit_command(action),
             Action::Command(command) => self.command(command),
             Action::DownTime(text) => self.set_down_time(&text),
             Action::KeepState(keep) => {
@@ -494,6 +510,7 @@ impl Playground {
             .then(|| ConfigForm::of(&self.scenario_file()));
         self.join = JoinDraft::default();
         self.selected_command = None;
+        self.command_editor = None;
     }
 
     /// Shows another session of the same scenario (other lanes, edited commands): the drafts

@@ -9,6 +9,7 @@ use crate::presets::Preset;
 use crate::views::frame::{ChipRole, Frame};
 use std::rc::Rc;
 
+mod command_editor;
 mod config;
 mod operations;
 

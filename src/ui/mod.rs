@@ -142,7 +142,7 @@ pub fn app() -> Html {
                 on_action={on_action.clone()} />
             <controls::Transport playing={pg.playing()} speed={pg.speed()} clock={clock}
                 frontier={session.frontier()} scale={pg.scale()} generation={frame.round.generation}
-                position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={Rc::new(pg.schedule())}
+                position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={Rc::new(pg.schedule())} editor={pg.command_editor().cloned()}
                 on_action={on_action.clone()} />
             <topbar::Messages error={pg.error().map(|e| AttrValue::from(e.to_string()))}
                 notice={pg.notice().map(|n| AttrValue::from(n.to_string()))}
