@@ -54,24 +54,8 @@ use crate::playground::session::Session;
 use crate::presets::PRESETS;
 use crate::views::scene::{Centre, Zoom};
 use crate::views::travel::travel_ms;
-
-/// What the page's error line shows until it is dismissed or fixed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Problem {
-    /// The restart's time away does not read (why, in one line); a time that does clears it.
-    DownTime(String),
-    /// Something could not be done (an import, a link, a command), in words.
-    Failed(String),
-}
-
-impl Problem {
-    /// The problem in one line.
-    pub fn message(&self) -> &str {
-        match self {
-            Problem::DownTime(message) | Problem::Failed(message) => message,
-        }
-    }
-}
+use crate::views::units::exact_seconds;
+use operations::DEFAULT_DOWN_MS;
 
 /// Where the session is autosaved (its JSON; before, the text of a share link).
 pub const AUTOSAVE_KEY: &str = "handoff.session.v1";
@@ -186,7 +170,9 @@ pub struct Playground {
     /// How far the group is zoomed (none chosen: as it fits), and what was zoomed into.
     zoom: Option<(Zoom, Option<Centre>)>,
     preset: Option<&'static str>,
-    error: Option<Problem>,
+    /// What the page's error line shows until it is dismissed or fixed: something that
+    /// could not be done (an import, a link, a command), in one line.
+    error: Option<String>,
     notice: Option<String>,
     share_link: Option<String>,
     tour: Option<TourPosition>,
@@ -198,6 +184,8 @@ pub struct Playground {
     embed: bool,
     /// What every restart button does: the time away and the disk.
     restart: RestartChoice,
+    /// The time away as typed, and why it does not read (the last time that read is kept).
+    down_time: (String, Option<String>),
     /// The application form's draft, while the scenario it was opened on is loaded.
     application: Option<ApplicationForm>,
     /// The application form is open.
@@ -243,6 +231,7 @@ impl Playground {
             continuous: false,
             embed: false,
             restart: RestartChoice::default(),
+            down_time: (exact_seconds(DEFAULT_DOWN_MS), None),
             application: None,
             application_open: false,
             config_form: None,
@@ -289,7 +278,7 @@ impl Playground {
     }
     /// The latest error, shown until dismissed.
     pub fn error(&self) -> Option<&str> {
-        self.error.as_ref().map(Problem::message)
+        self.error.as_deref()
     }
     /// A short note (saved, copied, restored, at rest).
     pub fn notice(&self) -> Option<&str> {
@@ -446,7 +435,7 @@ impl Playground {
             Action::Schedule(edit) => self.edit_schedule(edit),
             Action::Editor(action) => self.edit_command(action),
             Action::Command(command) => self.command(command),
-            Action::DownTime(text) => self.set_down_time(&text),
+            Action::DownTime(text) => self.set_down_time(text),
             Action::KeepState(keep) => {
                 self.restart.keep_state = keep;
                 Vec::new()
@@ -521,7 +510,7 @@ impl Playground {
     }
 
     fn fail(&mut self, message: String) -> Vec<Effect> {
-        self.error = Some(Problem::Failed(message));
+        self.error = Some(message);
         self.playing = false;
         self.last_frame = None;
         Vec::new()

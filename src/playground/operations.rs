@@ -3,7 +3,7 @@
 //! scenario's membership, which zones can fail and the rolling restart under way; and the
 //! zone a new member is suggested.
 
-use super::{Effect, Playground, Problem};
+use super::{Effect, Playground};
 use crate::engine::Engine;
 use crate::model::{Command, MAX_DOWN_MS};
 use crate::views::frame::{Frame, RollingView, ZoneView};
@@ -161,6 +161,10 @@ fn rolling_words(rolling: &RollingView, frame: &Frame) -> String {
 pub struct Operations {
     /// What a restart button does.
     pub restart: RestartChoice,
+    /// The time away, in seconds, as typed.
+    pub down_time: String,
+    /// Why the time away typed does not read (the restart buttons use the last that did).
+    pub down_time_problem: Option<String>,
     /// What a restart will do under this membership and session timeout, in words.
     pub outcome: String,
     /// Whether a rolling restart would be taken now (by every lane).
@@ -196,18 +200,17 @@ pub fn least_used_zone<'a>(
 }
 
 impl Playground {
-    /// Sets the restart's time away from what was typed; a slip is named and the last good
-    /// time kept (the clock plays on).
-    pub(super) fn set_down_time(&mut self, text: &str) -> Vec<Effect> {
-        match parse_down_time(text) {
+    /// Sets the restart's time away from what was typed, which the field keeps as typed; a
+    /// slip is named beside the field and the last good time kept (the clock plays on).
+    pub(super) fn set_down_time(&mut self, text: String) -> Vec<Effect> {
+        let problem = match parse_down_time(&text) {
             Ok(ms) => {
                 self.restart.down_ms = ms;
-                if matches!(self.error, Some(Problem::DownTime(_))) {
-                    self.error = None;
-                }
+                None
             }
-            Err(e) => self.error = Some(Problem::DownTime(e.to_string())),
-        }
+            Err(e) => Some(e.to_string()),
+        };
+        self.down_time = (text, problem);
         Vec::new()
     }
 
@@ -240,6 +243,8 @@ impl Playground {
         };
         Operations {
             restart: self.restart,
+            down_time: self.down_time.0.clone(),
+            down_time_problem: self.down_time.1.clone(),
             outcome,
             can_rolling_restart: frame.can_rolling_restart
                 && every_lane(&self.restart.rolling_restart()),

@@ -73,20 +73,34 @@ fn the_restart_choice_is_kept_and_a_slip_is_named_without_pausing() {
     );
     assert_eq!(pg.restart_choice().describe(), "away 2.5 s, loses its disk");
     pg.act(Action::DownTime("never".into()));
+    let ops = pg.operations(&frame(&pg));
+    assert_eq!(ops.down_time, "never", "the field keeps what was typed");
     assert!(
-        pg.error()
+        ops.down_time_problem
+            .as_deref()
             .is_some_and(|e| e.contains("time away") && e.contains("\"never\"")),
         "{:?}",
-        pg.error()
+        ops.down_time_problem
+    );
+    assert_eq!(
+        pg.error(),
+        None,
+        "named beside the field, not in the error line"
     );
     assert_eq!(
         pg.restart_choice().down_ms,
         2_500,
         "the last good time is kept"
     );
+    assert_eq!(ops.restart.down_ms, 2_500);
     assert!(pg.playing(), "a slip in a field does not pause");
-    pg.act(Action::DownTime("30".into()));
-    assert_eq!(pg.error(), None, "a good time clears its error");
+    pg.act(Action::DownTime("30.0".into()));
+    let ops = pg.operations(&frame(&pg));
+    assert_eq!(
+        (ops.down_time.as_str(), ops.down_time_problem),
+        ("30.0", None),
+        "a good time clears its problem and stays as typed"
+    );
     assert_eq!(
         pg.restart_choice().restart("S2"),
         Command::Restart {
@@ -95,7 +109,7 @@ fn the_restart_choice_is_kept_and_a_slip_is_named_without_pausing() {
             keep_state: false
         }
     );
-    // Another error is not cleared by a good time.
+    // Another error stays: the field's problems are its own.
     pg.act(Action::Command(Command::Drain("S9".into())));
     pg.act(Action::DownTime("5".into()));
     assert!(pg.error().is_some_and(|e| e.contains("S9")));
