@@ -15,6 +15,7 @@ mod find;
 mod form;
 pub mod glossary;
 mod join;
+pub mod keys;
 pub mod link;
 mod loading;
 mod log;
