@@ -33,6 +33,7 @@ pub mod session;
 mod startup;
 #[cfg(test)]
 mod tests;
+pub mod timeline;
 pub mod tour;
 mod track;
 
@@ -45,7 +46,7 @@ pub use config_form::{ConfigAction, ConfigDraft, ConfigField, ConfigForm, Member
 pub use form::{ApplicationForm, FormAction};
 pub use join::{JoinAction, JoinDraft, JoinField};
 pub use loading::{StrategyChoice, MIN_COMPARED};
-pub use operations::{back_in, suggested_zone, Operations, RestartChoice};
+pub use operations::{suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};

@@ -7,7 +7,7 @@ use super::{Effect, Playground};
 use crate::engine::Engine;
 use crate::model::{Command, MAX_DOWN_MS};
 use crate::views::frame::{Frame, RollingView, ZoneView};
-use crate::views::units::{duration, exact_seconds, seconds};
+use crate::views::units::{back_in, exact_seconds};
 
 /// How long a restart keeps its member away until the reader says otherwise: shorter than
 /// the default session timeout, so static membership shows its point.
@@ -106,17 +106,6 @@ pub fn parse_down_time(text: &str) -> Result<u64, DownTimeError> {
         return Err(refuse());
     }
     Ok(ms)
-}
-
-/// The time until a restarting member is back, in words: `back in 4.2 s`,
-/// `back in 2 min 5 s`. `ms` is rounded up (to a tenth of a second, above a minute to a
-/// second), so it never reads 0 before the member is back.
-pub fn back_in(ms: u64) -> String {
-    if ms < 60_000 {
-        format!("back in {}", seconds(ms.div_ceil(100) * 100))
-    } else {
-        format!("back in {}", duration(ms.div_ceil(1_000) * 1_000))
-    }
 }
 
 /// A rolling restart under way, in words: who is away, who is next.

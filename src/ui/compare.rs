@@ -2,8 +2,8 @@
 //! its own group, a live metrics table, and the charts. It takes plain data read off the
 //! playground, never the playground itself.
 
+use super::cards::GroupView;
 use super::chart::Chart;
-use super::group::GroupView;
 use super::hooks::maybe;
 use super::operations::OperationsBar;
 use super::toolbar::MemberToolbar;

@@ -4,26 +4,23 @@
 
 mod application;
 mod banner;
+mod cards;
 mod chart;
-mod chips;
 mod colours;
 mod compare;
 mod config;
 mod controls;
 mod dom;
 mod find;
-mod group;
 mod help;
 mod hooks;
-mod mini;
 mod operations;
-mod placed;
+mod paint;
 mod protocol;
 mod schedule;
 mod side;
 mod task_timeline;
 mod term;
-mod tiles;
 mod toolbar;
 mod topbar;
 mod tour;
@@ -111,7 +108,7 @@ pub fn app() -> Html {
                         if single.compact {
                             <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
                         }
-                        <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
+                        <cards::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
                             highlight={single.highlight.clone()} on_action={on_action.clone()} travel_ms={travel_ms} motion_switch={pg.motion()}
                             mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
                             zoom={pg.zoom()} />

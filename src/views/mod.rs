@@ -4,6 +4,7 @@
 //! ([`charts`]).
 
 pub mod charts;
+pub mod flights;
 pub mod frame;
 pub mod geometry;
 pub mod json;
@@ -15,6 +16,7 @@ pub mod scene;
 pub mod series;
 pub mod travel;
 pub mod units;
+pub mod zoom;
 
 #[cfg(test)]
 mod fixtures;

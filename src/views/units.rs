@@ -51,6 +51,17 @@ pub fn duration(ms: u64) -> String {
     }
 }
 
+/// The time until a restarting member is back, in words: `back in 4.2 s`,
+/// `back in 2 min 5 s`. `ms` is rounded up (to a tenth of a second, above a minute to a
+/// second), so it never reads 0 before the member is back.
+pub fn back_in(ms: u64) -> String {
+    if ms < 60_000 {
+        format!("back in {}", seconds(ms.div_ceil(100) * 100))
+    } else {
+        format!("back in {}", duration(ms.div_ceil(1_000) * 1_000))
+    }
+}
+
 /// Milliseconds as seconds, exactly, with as many decimals as needed and no unit (what a
 /// field of seconds holds): `6`, `0.5`, `12.25`, `1.001`.
 pub fn exact_seconds(ms: u64) -> String {
@@ -228,6 +239,16 @@ mod tests {
         assert_eq!(duration(86_400_000), "24 h");
         assert_eq!(duration(86_460_000), "24 h 1 min");
         assert_eq!(duration(960_000), "16 min");
+    }
+
+    #[test]
+    fn the_countdown_reads_in_tenths_and_then_minutes_and_never_says_zero() {
+        assert_eq!(back_in(4_000), "back in 4.0 s");
+        assert_eq!(back_in(12_300), "back in 12.3 s");
+        assert_eq!(back_in(1), "back in 0.1 s");
+        assert_eq!(back_in(59_950), "back in 60.0 s");
+        assert_eq!(back_in(125_000), "back in 2 min 5 s");
+        assert_eq!(back_in(60_001), "back in 1 min 1 s");
     }
 
     #[test]

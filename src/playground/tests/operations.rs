@@ -5,7 +5,7 @@
 use super::{play_until_paused, preset};
 use crate::model::Command;
 use crate::playground::operations::parse_down_time;
-use crate::playground::{back_in, Action, Effect, Playback, Playground, RestartChoice};
+use crate::playground::{Action, Effect, Playback, Playground, RestartChoice};
 use crate::views::frame::Frame;
 
 fn frame(pg: &Playground) -> Frame {
@@ -40,16 +40,6 @@ fn a_time_away_is_read_in_seconds_without_floats_and_refused_with_the_field_name
             );
         }
     }
-}
-
-#[test]
-fn the_countdown_reads_in_tenths_and_then_minutes_and_never_says_zero() {
-    assert_eq!(back_in(4_000), "back in 4.0 s");
-    assert_eq!(back_in(12_300), "back in 12.3 s");
-    assert_eq!(back_in(1), "back in 0.1 s");
-    assert_eq!(back_in(59_950), "back in 60.0 s");
-    assert_eq!(back_in(125_000), "back in 2 min 5 s");
-    assert_eq!(back_in(60_001), "back in 1 min 1 s");
 }
 
 #[test]
