@@ -918,7 +918,7 @@ fn the_compare_lanes_are_each_lanes_group_and_measures_at_the_clock() {
     pg.act(Action::View(ViewMode::Compare));
     pg.act(Action::Playback(Playback::Seek(4_000)));
     let single = pg.single();
-    let lanes = pg.lanes(&single);
+    let lanes = pg.lanes(&single.frame);
     assert_eq!(lanes.len(), pg.session().lanes().len());
     for (view, lane) in lanes.iter().zip(pg.session().lanes()) {
         assert_eq!(view.strategy, lane.strategy);

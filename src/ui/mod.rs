@@ -85,7 +85,7 @@ pub fn app() -> Html {
     let operations = pg.operations(frame);
     let restart = operations.restart;
     let body = if comparing {
-        let lanes = pg.lanes(&single);
+        let lanes = pg.lanes(&single.frame);
         let table = pg.compare_table(&lanes);
         html! {
             <main id="stage" class="body compare">
