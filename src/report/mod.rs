@@ -12,9 +12,7 @@ mod page;
 mod summary;
 
 use crate::compare::{self, Comparison, Outcome};
-use crate::history::RunError;
 use crate::model::Scenario;
-use crate::playground::session::Session;
 use crate::views::charts::{ChartData, Series};
 use crate::views::counted;
 use crate::views::notation;
@@ -92,17 +90,6 @@ pub fn html(scenario: &Scenario, comparison: &Comparison) -> String {
     }
     out.push_str("</main>\n</body>\n</html>\n");
     out
-}
-
-/// The report of a playground session: its scenario with every command of the history being
-/// viewed (the loaded ones and the person's), run to the end under each of its strategies.
-pub fn of_session(session: &Session) -> Result<String, RunError> {
-    let scenario = Scenario {
-        commands: session.main().run.commands().to_vec(),
-        ..session.scenario().clone()
-    };
-    let comparison = Comparison::run(&scenario, &session.strategies())?;
-    Ok(html(&scenario, &comparison))
 }
 
 /// The comparison table and the downtime of every strategy on one chart.
@@ -367,6 +354,7 @@ fn balance(out: &mut String, o: &Outcome) {
 mod tests {
     use super::*;
     use crate::model::{Command, MemberSpec, Strategy};
+    use crate::playground::session::Session;
     use crate::presets::Preset;
 
     #[test]
@@ -423,7 +411,7 @@ mod tests {
                 zone: Some("b".to_string()),
             }))
             .expect("joins");
-        let html = of_session(&session).expect("runs to the end");
+        let html = session.report().expect("runs to the end");
         assert!(html.contains("<title>Handoff report: Scale &lt;up&gt; &amp; away</title>"));
         assert!(html.contains("<li><time>1.0 s</time> join S9 (3 threads, zone b)</li>"));
         assert!(

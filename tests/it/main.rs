@@ -17,6 +17,7 @@ mod harness;
 mod kip441;
 mod kip441_migration;
 mod layering;
+mod module_loops;
 mod operations;
 mod properties;
 mod readme;
