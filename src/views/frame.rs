@@ -406,7 +406,8 @@ pub struct Frame {
     /// The moment.
     pub time: u64,
     /// One card per member that ever joined, in join order (shared: the group view takes
-    /// them every frame, and a copy of 3,000 chips a frame showed in the profiles).
+    /// them on every frame, and a large group's cards hold thousands of chips, too many to
+    /// copy a frame).
     pub cards: Rc<Vec<Card>>,
     /// Tasks no member runs.
     pub unowned: Vec<Chip>,
