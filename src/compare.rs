@@ -5,7 +5,7 @@ use crate::history::{Run, RunError};
 use crate::model::Scenario;
 use crate::model::Strategy;
 use crate::views::json::MetricsJson;
-use crate::views::metrics::{Measure, Metrics, MEASURES};
+use crate::views::metrics::{figure, Measure, Metrics, MEASURES};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -50,29 +50,96 @@ impl Comparison {
     }
 }
 
+/// One cell of the comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cell {
+    /// The figure, or why there is none.
+    pub text: String,
+    /// The least of its column, when more than one strategy is compared.
+    pub best: bool,
+}
+
+/// One strategy's row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// A cell per column.
+    pub cells: Vec<Cell>,
+}
+
+/// The comparison's table: its columns' titles and a row per strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The titles of the measures' columns (the strategy's own column comes before them).
+    pub titles: Vec<&'static str>,
+    /// A row per strategy, in the order given.
+    pub rows: Vec<Row>,
+}
+
+impl Table {
+    /// The table of each strategy's metrics, a column per row of [`MEASURES`] (the
+    /// subtopology spread only when the scenario has a topology). A measure not reached reads
+    /// "never" once its run is over (`ended`: the command line runs each to its end) and "not
+    /// yet" while it can go on (the playground's clock). Every measure is a cost: a figure is
+    /// the best of its column when no other row has a lower one, and more than one strategy
+    /// is compared.
+    pub fn of(runs: &[(Strategy, &Metrics)], ended: bool) -> Table {
+        let topology = runs.iter().any(|(_, m)| !m.subtopology_balance.is_empty());
+        let columns: Vec<&Measure> = MEASURES
+            .iter()
+            .filter(|m| topology || !m.topology_only)
+            .collect();
+        let least: Vec<Option<u64>> = columns
+            .iter()
+            .map(|c| runs.iter().filter_map(|(_, m)| c.read(m)).min())
+            .collect();
+        let rows = runs
+            .iter()
+            .map(|&(strategy, m)| Row {
+                strategy,
+                cells: columns
+                    .iter()
+                    .zip(&least)
+                    .map(|(c, least)| {
+                        let value = c.read(m);
+                        Cell {
+                            text: match value {
+                                Some(_) => figure(value),
+                                None if ended => "never".to_string(),
+                                None => "not yet".to_string(),
+                            },
+                            best: runs.len() > 1 && value.is_some() && value == *least,
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        Table {
+            titles: columns.iter().map(|c| c.column).collect(),
+            rows,
+        }
+    }
+}
+
 /// The comparison's column headers and one row of cells per strategy, in the order asked:
-/// what `handoff compare` prints and the report shows, a column per row of [`MEASURES`]. The
-/// subtopology spread (the largest per-subtopology spread at the end of each run) is shown
-/// only when the scenario has a topology.
+/// what `handoff compare` prints and the report shows, each run to its end.
 pub fn cells(c: &Comparison) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let topology = c
+    let runs: Vec<(Strategy, &Metrics)> = c
         .outcomes
         .iter()
-        .any(|o| !o.metrics.subtopology_balance.is_empty());
-    let shown: Vec<&Measure> = MEASURES
-        .iter()
-        .filter(|m| topology || !m.topology_only)
+        .map(|o| (o.strategy, &o.metrics))
         .collect();
-    let header = std::iter::once("strategy")
-        .chain(shown.iter().map(|m| m.column))
-        .collect();
-    let rows = c
-        .outcomes
-        .iter()
-        .map(|o| {
-            std::iter::once(o.strategy.name().to_string())
-                .chain(shown.iter().map(|m| m.cell(&o.metrics)))
-                .collect()
+    let table = Table::of(&runs, true);
+    let mut header = vec!["strategy"];
+    header.extend(&table.titles);
+    let rows = table
+        .rows
+        .into_iter()
+        .map(|r| {
+            let mut row = vec![r.strategy.name().to_string()];
+            row.extend(r.cells.into_iter().map(|c| c.text));
+            row
         })
         .collect();
     (header, rows)
@@ -164,5 +231,116 @@ impl ComparisonJson {
                 })
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::Preset;
+    use crate::views::metrics::SubtopologyBalance;
+
+    /// The metrics of one short run, to change field by field.
+    fn metrics() -> Metrics {
+        let scenario = Preset::find("scale-down-running")
+            .expect("preset")
+            .scenario()
+            .expect("parses");
+        let c = Comparison::run(&scenario, &[Strategy::Learner]).expect("runs");
+        c.outcomes[0].metrics.clone()
+    }
+
+    fn column(t: &Table, title: &str) -> Vec<(String, bool)> {
+        let i = t.titles.iter().position(|&c| c == title).expect("column");
+        t.rows
+            .iter()
+            .map(|r| (r.cells[i].text.clone(), r.cells[i].best))
+            .collect()
+    }
+
+    #[test]
+    fn the_least_figure_of_a_column_is_the_best_and_ties_share_it() {
+        let mut a = metrics();
+        let mut b = metrics();
+        let mut c = metrics();
+        (a.total_task_downtime_ms, b.total_task_downtime_ms) = (700, 300);
+        c.total_task_downtime_ms = 300;
+        (a.moves, b.moves, c.moves) = (1, 2, 3);
+        let t = Table::of(
+            &[
+                (Strategy::Learner, &a),
+                (Strategy::Eager, &b),
+                (Strategy::Kip441, &c),
+            ],
+            false,
+        );
+        assert_eq!(
+            column(&t, "total downtime ms"),
+            [
+                ("700".into(), false),
+                ("300".into(), true),
+                ("300".into(), true)
+            ]
+        );
+        assert_eq!(
+            column(&t, "moves"),
+            [("1".into(), true), ("2".into(), false), ("3".into(), false)]
+        );
+        let alone = Table::of(&[(Strategy::Learner, &a)], false);
+        assert!(
+            alone.rows[0].cells.iter().all(|c| !c.best),
+            "one strategy is the best of nothing"
+        );
+    }
+
+    #[test]
+    fn a_measure_not_reached_reads_never_at_the_end_and_not_yet_before_and_is_never_best() {
+        let mut resting = metrics();
+        resting.time_to_balance_ms = Some(9_000);
+        let mut moving = metrics();
+        moving.time_to_balance_ms = None;
+        let runs = [(Strategy::Learner, &resting), (Strategy::Kip441, &moving)];
+        let title = "time to balance ms";
+        assert_eq!(
+            column(&Table::of(&runs, true), title),
+            [("9000".into(), true), ("never".into(), false)]
+        );
+        assert_eq!(
+            column(&Table::of(&runs, false), title),
+            [("9000".into(), true), ("not yet".into(), false)]
+        );
+    }
+
+    #[test]
+    fn a_topology_adds_the_spread_column() {
+        let plain = metrics();
+        assert_eq!(
+            Table::of(&[(Strategy::Learner, &plain)], true).titles.len(),
+            7
+        );
+        let mut spread = metrics();
+        spread.subtopology_balance = vec![
+            SubtopologyBalance {
+                subtopology: 0,
+                tasks: 8,
+                min: 1,
+                max: 4,
+            },
+            SubtopologyBalance {
+                subtopology: 1,
+                tasks: 8,
+                min: 2,
+                max: 3,
+            },
+        ];
+        let t = Table::of(
+            &[(Strategy::Learner, &spread), (Strategy::Eager, &plain)],
+            true,
+        );
+        assert_eq!(
+            column(&t, "subtopology spread"),
+            [("3".into(), false), ("0".into(), true)],
+            "the largest spread; none without subtopologies"
+        );
     }
 }

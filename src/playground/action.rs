@@ -1,6 +1,7 @@
 //! What can happen to the playground ([`Action`]: a person's click or key, a frame of the
 //! clock) and what the browser must do about it ([`Effect`]: save, copy, download).
 
+use super::command_editor::EditorAction;
 use super::config_form::ConfigAction;
 use super::form::FormAction;
 use super::join::JoinAction;
@@ -51,6 +52,8 @@ pub enum Action {
     Application(FormAction),
     /// Add, move, change, delete or select a scheduled command (the timeline editor).
     Schedule(ScheduleEdit),
+    /// Open, edit, submit or close the timeline editor's command editor.
+    Editor(EditorAction),
     /// Forget the session and start the first preset afresh.
     NewSession,
     /// Do something to the group at the clock.

@@ -64,7 +64,7 @@ impl Playground {
 
     /// The design-review report of the session under its strategies, as one HTML page.
     pub(super) fn export_report(&mut self) -> Vec<Effect> {
-        match crate::report::of_session(&self.session) {
+        match self.session.report() {
             Ok(text) => {
                 self.notice = Some(format!(
                     "Report saved: {} under {}, as one HTML page.",

@@ -41,7 +41,7 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
                 card.name,
                 card.status.name(),
                 card.restart
-                    .map(|c| format!(", {}", super::back_in(c.back_in_ms)))
+                    .map(|c| format!(", {}", crate::views::units::back_in(c.back_in_ms)))
                     .unwrap_or_default(),
                 card.zone
                     .as_ref()

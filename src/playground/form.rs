@@ -164,7 +164,7 @@ impl Playground {
                 );
                 match self.error.take() {
                     None => return effects,
-                    Some(e) => e.message().to_string(),
+                    Some(e) => e,
                 }
             }
             Err(e) => e,

@@ -9,6 +9,39 @@ use crate::playground::session::{Session, MAX_LANES};
 use crate::playground::tour::Tour;
 use crate::presets::{Preset, PRESETS};
 
+/// The fewest strategies the compare view compares.
+pub const MIN_COMPARED: usize = 2;
+
+/// A strategy the compare view offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrategyChoice {
+    /// The strategy.
+    pub strategy: Strategy,
+    /// It has a lane.
+    pub compared: bool,
+    /// A click adds it or takes it out: the comparison keeps [`MIN_COMPARED`] to
+    /// [`MAX_LANES`] lanes.
+    pub can_toggle: bool,
+}
+
+/// The strategies compared once `strategy` is added to or taken out of `compared`, in
+/// [`Strategy::ALL`]'s order; `None` when that would leave fewer than [`MIN_COMPARED`] or
+/// more than [`MAX_LANES`].
+fn toggled(compared: &[Strategy], strategy: Strategy) -> Option<Vec<Strategy>> {
+    let has = compared.contains(&strategy);
+    let count = compared.len();
+    if (has && count <= MIN_COMPARED) || (!has && count >= MAX_LANES) {
+        return None;
+    }
+    Some(
+        Strategy::ALL
+            .iter()
+            .copied()
+            .filter(|&s| (s == strategy) != compared.contains(&s))
+            .collect(),
+    )
+}
+
 impl Playground {
     /// Opens a scenario file a person chose; a bad one is named and the session kept.
     pub(super) fn import(&mut self, name: &str, text: &str) -> Vec<Effect> {
@@ -32,23 +65,24 @@ impl Playground {
 
     /// Adds a strategy's lane to the comparison or takes it out (two to [`MAX_LANES`]).
     pub(super) fn toggle_strategy(&mut self, strategy: Strategy) -> Vec<Effect> {
-        let mut next = self.session.strategies();
-        if let Some(i) = next.iter().position(|s| *s == strategy) {
-            if next.len() <= 2 {
-                return Vec::new();
-            }
-            next.remove(i);
-        } else if next.len() < MAX_LANES {
-            next.push(strategy);
-        } else {
-            return Vec::new();
+        match toggled(&self.session.strategies(), strategy) {
+            Some(next) => self.relane(next),
+            None => Vec::new(),
         }
-        let ordered = Strategy::ALL
+    }
+
+    /// Each strategy the compare view offers: whether it is compared, and whether a click
+    /// can add it or take it out.
+    pub fn strategy_choices(&self) -> Vec<StrategyChoice> {
+        let compared = self.session.strategies();
+        Strategy::ALL
             .iter()
-            .copied()
-            .filter(|s| next.contains(s))
-            .collect();
-        self.relane(ordered)
+            .map(|&strategy| StrategyChoice {
+                strategy,
+                compared: compared.contains(&strategy),
+                can_toggle: toggled(&compared, strategy).is_some(),
+            })
+            .collect()
     }
 
     /// The first preset, as a fallback that always works.

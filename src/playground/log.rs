@@ -16,7 +16,8 @@ use std::rc::Rc;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Log {
     /// One entry per round assigned by the clock (shared: a round of a large group runs to
-    /// 50,000 characters, and every new round used to copy all the earlier ones twice).
+    /// tens of thousands of characters, and the log is read again on every turn of play, so
+    /// a new round must not copy the earlier ones).
     pub rounds: Rc<Vec<Rc<LogRound>>>,
     /// Invariant violations seen by the clock.
     pub violations: Vec<Violation>,

@@ -8,12 +8,14 @@
 
 mod action;
 mod application;
+mod command_editor;
 mod config_form;
 mod export;
 mod find;
 mod form;
 pub mod glossary;
 mod join;
+pub mod keys;
 pub mod link;
 mod loading;
 mod log;
@@ -31,18 +33,22 @@ pub mod session;
 mod startup;
 #[cfg(test)]
 mod tests;
+pub mod timeline;
 pub mod tour;
+mod track;
 
 pub use action::{
     Action, Effect, Export, Playback, Preference, Theme, TourAction, SPEEDS, SPEED_LABELS,
 };
 pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
+pub use command_editor::{CommandDraft, CommandEditor, DraftError, DraftField, EditorAction};
 pub use config_form::{ConfigAction, ConfigDraft, ConfigField, ConfigForm, MemberDraft, TaskDraft};
 pub use form::{ApplicationForm, FormAction};
 pub use join::{JoinAction, JoinDraft, JoinField};
-pub use operations::{back_in, seconds, suggested_zone, Operations, RestartChoice};
+pub use loading::{StrategyChoice, MIN_COMPARED};
+pub use operations::{suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
-pub use schedule::{moment, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark};
+pub use schedule::{CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use startup::{Query, Startup};
 
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};
@@ -50,24 +56,8 @@ use crate::playground::session::Session;
 use crate::presets::PRESETS;
 use crate::views::scene::{Centre, Zoom};
 use crate::views::travel::travel_ms;
-
-/// What the page's error line shows until it is dismissed or fixed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Problem {
-    /// The restart's time away does not read (why, in one line); a time that does clears it.
-    DownTime(String),
-    /// Something could not be done (an import, a link, a command), in words.
-    Failed(String),
-}
-
-impl Problem {
-    /// The problem in one line.
-    pub fn message(&self) -> &str {
-        match self {
-            Problem::DownTime(message) | Problem::Failed(message) => message,
-        }
-    }
-}
+use crate::views::units::exact_seconds;
+use operations::DEFAULT_DOWN_MS;
 
 /// Where the session is autosaved (its JSON; before, the text of a share link).
 pub const AUTOSAVE_KEY: &str = "handoff.session.v1";
@@ -182,7 +172,9 @@ pub struct Playground {
     /// How far the group is zoomed (none chosen: as it fits), and what was zoomed into.
     zoom: Option<(Zoom, Option<Centre>)>,
     preset: Option<&'static str>,
-    error: Option<Problem>,
+    /// What the page's error line shows until it is dismissed or fixed: something that
+    /// could not be done (an import, a link, a command), in one line.
+    error: Option<String>,
     notice: Option<String>,
     share_link: Option<String>,
     tour: Option<TourPosition>,
@@ -194,6 +186,8 @@ pub struct Playground {
     embed: bool,
     /// What every restart button does: the time away and the disk.
     restart: RestartChoice,
+    /// The time away as typed, and why it does not read (the last time that read is kept).
+    down_time: (String, Option<String>),
     /// The application form's draft, while the scenario it was opened on is loaded.
     application: Option<ApplicationForm>,
     /// The application form is open.
@@ -206,6 +200,8 @@ pub struct Playground {
     join: JoinDraft,
     /// The scheduled command selected on the track.
     selected_command: Option<usize>,
+    /// The command editor, while it is open.
+    command_editor: Option<CommandEditor>,
     /// Views read off the session, kept between frames.
     memos: screen::Memos,
 }
@@ -237,12 +233,14 @@ impl Playground {
             continuous: false,
             embed: false,
             restart: RestartChoice::default(),
+            down_time: (exact_seconds(DEFAULT_DOWN_MS), None),
             application: None,
             application_open: false,
             config_form: None,
             config_open: false,
             join: JoinDraft::default(),
             selected_command: None,
+            command_editor: None,
             memos: screen::Memos::default(),
         }
     }
@@ -282,7 +280,7 @@ impl Playground {
     }
     /// The latest error, shown until dismissed.
     pub fn error(&self) -> Option<&str> {
-        self.error.as_ref().map(Problem::message)
+        self.error.as_deref()
     }
     /// A short note (saved, copied, restored, at rest).
     pub fn notice(&self) -> Option<&str> {
@@ -384,6 +382,7 @@ impl Playground {
                 | Action::Join(JoinAction::Add)
                 | Action::Application(FormAction::Apply)
                 | Action::Schedule(_)
+                | Action::Editor(EditorAction::Submit)
                 | Action::NewSession
                 | Action::Tour(TourAction::Start(_))
                 | Action::Tour(TourAction::Step(_))
@@ -393,7 +392,15 @@ impl Playground {
         let sharing = matches!(action, Action::Export(Export::Share(_)));
         let frame = matches!(action, Action::Playback(Playback::Frame(_)));
         let notice = self.notice.clone();
+        // What the command editor was opened over: once the commands change, it is closed.
+        let commands = self
+            .command_editor
+            .is_some()
+            .then(|| self.session.main().run.commands().to_vec());
         let effects = self.carry_out(action);
+        if commands.is_some_and(|c| c != self.session.main().run.commands()) {
+            self.command_editor = None;
+        }
         // Anything but a frame of play, or a frame that ends it, is shown everywhere at once;
         // frames refresh the panels beside the group at their own pace (see `frame`).
         if !frame || !self.playing {
@@ -428,8 +435,9 @@ impl Playground {
             Action::Join(action) => self.join_member(action),
             Action::Application(action) => self.application_form(action),
             Action::Schedule(edit) => self.edit_schedule(edit),
+            Action::Editor(action) => self.edit_command(action),
             Action::Command(command) => self.command(command),
-            Action::DownTime(text) => self.set_down_time(&text),
+            Action::DownTime(text) => self.set_down_time(text),
             Action::KeepState(keep) => {
                 self.restart.keep_state = keep;
                 Vec::new()
@@ -493,6 +501,7 @@ impl Playground {
             .then(|| ConfigForm::of(&self.scenario_file()));
         self.join = JoinDraft::default();
         self.selected_command = None;
+        self.command_editor = None;
     }
 
     /// Shows another session of the same scenario (other lanes, edited commands): the drafts
@@ -503,7 +512,7 @@ impl Playground {
     }
 
     fn fail(&mut self, message: String) -> Vec<Effect> {
-        self.error = Some(Problem::Failed(message));
+        self.error = Some(message);
         self.playing = false;
         self.last_frame = None;
         Vec::new()

@@ -3,10 +3,11 @@
 //! scenario's membership, which zones can fail and the rolling restart under way; and the
 //! zone a new member is suggested.
 
-use super::{Effect, Playground, Problem};
+use super::{Effect, Playground};
 use crate::engine::Engine;
 use crate::model::{Command, MAX_DOWN_MS};
 use crate::views::frame::{Frame, RollingView, ZoneView};
+use crate::views::units::{back_in, exact_seconds};
 
 /// How long a restart keeps its member away until the reader says otherwise: shorter than
 /// the default session timeout, so static membership shows its point.
@@ -53,7 +54,7 @@ impl RestartChoice {
     pub fn describe(&self) -> String {
         format!(
             "away {} s, {}",
-            seconds(self.down_ms),
+            exact_seconds(self.down_ms),
             if self.keep_state {
                 "keeps its disk"
             } else {
@@ -61,16 +62,6 @@ impl RestartChoice {
             }
         )
     }
-}
-
-/// Milliseconds as seconds, with as many decimals as needed: `6`, `0.5`, `12.25`.
-pub fn seconds(ms: u64) -> String {
-    let (whole, part) = (ms / 1000, ms % 1000);
-    if part == 0 {
-        return whole.to_string();
-    }
-    let part = format!("{part:03}");
-    format!("{whole}.{}", part.trim_end_matches('0'))
 }
 
 /// Why a time away typed in seconds was refused.
@@ -117,19 +108,6 @@ pub fn parse_down_time(text: &str) -> Result<u64, DownTimeError> {
     Ok(ms)
 }
 
-/// The time until a restarting member is back, in words: `back in 4.2 s`,
-/// `back in 2 min 5 s`. `ms` is rounded up to a tenth of a second, so it never reads 0
-/// before the member is back.
-pub fn back_in(ms: u64) -> String {
-    if ms < 60_000 {
-        let tenths = ms.div_ceil(100);
-        format!("back in {}.{} s", tenths / 10, tenths % 10)
-    } else {
-        let s = ms.div_ceil(1000);
-        format!("back in {} min {} s", s / 60, s % 60)
-    }
-}
-
 /// A rolling restart under way, in words: who is away, who is next.
 fn rolling_words(rolling: &RollingView, frame: &Frame) -> String {
     let next = match rolling.remaining.as_slice() {
@@ -172,6 +150,10 @@ fn rolling_words(rolling: &RollingView, frame: &Frame) -> String {
 pub struct Operations {
     /// What a restart button does.
     pub restart: RestartChoice,
+    /// The time away, in seconds, as typed.
+    pub down_time: String,
+    /// Why the time away typed does not read (the restart buttons use the last that did).
+    pub down_time_problem: Option<String>,
     /// What a restart will do under this membership and session timeout, in words.
     pub outcome: String,
     /// Whether a rolling restart would be taken now (by every lane).
@@ -207,18 +189,17 @@ pub fn least_used_zone<'a>(
 }
 
 impl Playground {
-    /// Sets the restart's time away from what was typed; a slip is named and the last good
-    /// time kept (the clock plays on).
-    pub(super) fn set_down_time(&mut self, text: &str) -> Vec<Effect> {
-        match parse_down_time(text) {
+    /// Sets the restart's time away from what was typed, which the field keeps as typed; a
+    /// slip is named beside the field and the last good time kept (the clock plays on).
+    pub(super) fn set_down_time(&mut self, text: String) -> Vec<Effect> {
+        let problem = match parse_down_time(&text) {
             Ok(ms) => {
                 self.restart.down_ms = ms;
-                if matches!(self.error, Some(Problem::DownTime(_))) {
-                    self.error = None;
-                }
+                None
             }
-            Err(e) => self.error = Some(Problem::DownTime(e.to_string())),
-        }
+            Err(e) => Some(e.to_string()),
+        };
+        self.down_time = (text, problem);
         Vec::new()
     }
 
@@ -237,7 +218,7 @@ impl Playground {
                 .iter()
                 .all(|lane| lane.view().check(command).is_ok())
         };
-        let timeout = seconds(config.session_timeout_ms);
+        let timeout = exact_seconds(config.session_timeout_ms);
         let outcome = match config.static_membership {
             true if self.restart.down_ms < config.session_timeout_ms => format!(
                 "Static membership: back within the {timeout} s session timeout, a member gets its tasks back without a rebalance."
@@ -251,6 +232,8 @@ impl Playground {
         };
         Operations {
             restart: self.restart,
+            down_time: self.down_time.0.clone(),
+            down_time_problem: self.down_time.1.clone(),
             outcome,
             can_rolling_restart: frame.can_rolling_restart
                 && every_lane(&self.restart.rolling_restart()),

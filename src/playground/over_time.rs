@@ -2,9 +2,9 @@
 //! charts, and the task timeline; rebuilt only when the history they show grows by a step of
 //! the axis, forks, or another lane is chosen.
 
-use super::screen::Single;
 use super::Panel;
 use super::Playground;
+use crate::compare::Table;
 use crate::model::Strategy;
 use crate::playground::session::Lane;
 use crate::views::charts::{ChartData, ChartKind, Series};
@@ -70,16 +70,16 @@ pub const AVAILABILITY_ROWS: usize = 40;
 const CHART_STEPS: u64 = 200;
 
 impl Playground {
-    /// Every lane's group and measures at the clock; `single` has the main lane's group, as
+    /// Every lane's group and measures at the clock; `main` is the main lane's group, as
     /// [`Playground::single`] read it now (the page reads it anyway: it is not read twice).
-    pub fn lanes(&self, single: &Single) -> Vec<LaneView> {
+    pub fn lanes(&self, main: &Frame) -> Vec<LaneView> {
         self.session
             .lanes()
             .iter()
             .enumerate()
             .map(|(i, l)| {
                 let frame = if i == 0 {
-                    single.frame.clone()
+                    main.clone()
                 } else {
                     Frame::of(l.view())
                 };
@@ -90,6 +90,14 @@ impl Playground {
                 }
             })
             .collect()
+    }
+
+    /// The compare view's table of `lanes`' measures at the clock, its best figures marked:
+    /// a measure not reached reads "not yet", since the clock can play on.
+    pub fn compare_table(&self, lanes: &[LaneView]) -> Table {
+        let runs: Vec<(Strategy, &Metrics)> =
+            lanes.iter().map(|l| (l.strategy, &l.metrics)).collect();
+        Table::of(&runs, false)
     }
 
     /// The compare view's charts as shown: while playing, read again with the measures (see

@@ -285,7 +285,7 @@ fn the_report_is_a_download_of_the_session_under_its_strategies() {
     assert_eq!((name.as_str(), *mime), ("handoff-report.html", "text/html"));
     assert_eq!(
         *text,
-        crate::report::of_session(pg.session()).expect("runs"),
+        pg.session().report().expect("runs"),
         "the report of the session"
     );
     assert!(text.contains("<table class=\"comparison\">"));

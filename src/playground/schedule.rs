@@ -7,15 +7,16 @@
 //! nothing.
 
 use super::{Effect, Playground};
-use crate::model::{Command, MemberSpec, Scenario, TimedCommand};
+use crate::model::{Command, Scenario, TimedCommand};
 use crate::playground::session::Session;
+use crate::views::units::moment;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// A change to the scheduled commands (indices are positions in the history's commands).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ScheduleEdit {
-    /// Select a mark (or none).
+    /// Select a mark, or none (which closes the command editor too).
     Select(Option<usize>),
     /// Schedule a new command.
     Add(TimedCommand),
@@ -179,157 +180,6 @@ pub struct Schedule {
 /// Rows marks are stacked on at most.
 const ROWS: u8 = 3;
 
-/// A command as typed in the editor, to add one or change one.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CommandDraft {
-    /// Its kind.
-    pub kind: CommandKind,
-    /// When, in ms.
-    pub at_ms: String,
-    /// The member it names (a new one for a join).
-    pub member: String,
-    /// A joining member's capacity.
-    pub capacity: String,
-    /// A joining member's restore rate (empty: the configuration's).
-    pub restore_rate: String,
-    /// A joining member's zone, or the zone of an outage.
-    pub zone: String,
-    /// How long a restart keeps its member away, in ms.
-    pub down_ms: String,
-    /// A restart keeps the member's stores.
-    pub keep_state: bool,
-}
-
-/// A whole number as typed, or the problem in words naming the field.
-fn whole<T: std::str::FromStr>(field: &str, text: &str) -> Result<T, String> {
-    let text = text.trim();
-    if text.is_empty() || !text.chars().all(|c| c.is_ascii_digit()) {
-        return Err(format!("{field}: give a whole number, not \"{text}\""));
-    }
-    text.parse()
-        .map_err(|_| format!("{field}: {text} is too large"))
-}
-
-impl CommandDraft {
-    /// A new command of a kind at a moment, with the schedule's first member and zone.
-    pub fn new(kind: CommandKind, at_ms: u64, schedule: &Schedule) -> CommandDraft {
-        CommandDraft {
-            kind,
-            at_ms: at_ms.to_string(),
-            member: match kind {
-                CommandKind::Join => schedule.next_member.clone(),
-                _ => schedule.members.first().cloned().unwrap_or_default(),
-            },
-            capacity: "1".into(),
-            restore_rate: String::new(),
-            zone: match kind {
-                CommandKind::CrashZone => schedule.zones.first().cloned().unwrap_or_default(),
-                _ => String::new(),
-            },
-            down_ms: "30000".into(),
-            keep_state: true,
-        }
-    }
-
-    /// The draft of a scheduled command, to change it.
-    pub fn of(command: &TimedCommand) -> CommandDraft {
-        let mut draft = CommandDraft {
-            kind: CommandKind::of(&command.command),
-            at_ms: command.at_ms.to_string(),
-            member: String::new(),
-            capacity: "1".into(),
-            restore_rate: String::new(),
-            zone: String::new(),
-            down_ms: "30000".into(),
-            keep_state: true,
-        };
-        match &command.command {
-            Command::Join(spec) => {
-                draft.member.clone_from(&spec.name);
-                draft.capacity = spec.capacity.to_string();
-                draft.restore_rate = spec.restore_rate.map(|r| r.to_string()).unwrap_or_default();
-                draft.zone = spec.zone.clone().unwrap_or_default();
-            }
-            Command::Drain(m) | Command::Crash(m) => draft.member.clone_from(m),
-            Command::Restart {
-                member,
-                down_ms,
-                keep_state,
-            } => {
-                draft.member.clone_from(member);
-                draft.down_ms = down_ms.to_string();
-                draft.keep_state = *keep_state;
-            }
-            Command::RollingRestart {
-                down_ms,
-                keep_state,
-            } => {
-                draft.down_ms = down_ms.to_string();
-                draft.keep_state = *keep_state;
-            }
-            Command::CrashZone(zone) => draft.zone.clone_from(zone),
-            Command::CrashLeader => {}
-        }
-        draft
-    }
-
-    /// The command, or what is wrong with the draft in one line naming the field. Whether the
-    /// group can carry it out is judged when it is scheduled.
-    pub fn command(&self) -> Result<TimedCommand, String> {
-        let at_ms = whole::<u64>("at (ms)", &self.at_ms)?;
-        let member = || {
-            let name = self.member.trim();
-            if name.is_empty() {
-                Err("member: choose a member".to_string())
-            } else {
-                Ok(name.to_string())
-            }
-        };
-        let command = match self.kind {
-            CommandKind::Join => Command::Join(MemberSpec {
-                name: member()?,
-                capacity: whole("capacity", &self.capacity)?,
-                restore_rate: match self.restore_rate.trim() {
-                    "" => None,
-                    rate => Some(whole("restore rate", rate)?),
-                },
-                zone: Some(self.zone.trim().to_string()).filter(|z| !z.is_empty()),
-            }),
-            CommandKind::Drain => Command::Drain(member()?),
-            CommandKind::Crash => Command::Crash(member()?),
-            CommandKind::CrashLeader => Command::CrashLeader,
-            CommandKind::Restart => Command::Restart {
-                member: member()?,
-                down_ms: whole("down time (ms)", &self.down_ms)?,
-                keep_state: self.keep_state,
-            },
-            CommandKind::RollingRestart => Command::RollingRestart {
-                down_ms: whole("down time (ms)", &self.down_ms)?,
-                keep_state: self.keep_state,
-            },
-            CommandKind::CrashZone => match self.zone.trim() {
-                "" => return Err("zone: choose a zone".into()),
-                zone => Command::CrashZone(zone.to_string()),
-            },
-        };
-        Ok(TimedCommand { at_ms, command })
-    }
-}
-
-/// A moment on the track, exactly: `850 ms`, `3.05 s`, `60 s`.
-pub fn moment(ms: u64) -> String {
-    if ms < 1_000 {
-        return format!("{ms} ms");
-    }
-    let fraction = format!("{:03}", ms % 1_000);
-    let fraction = fraction.trim_end_matches('0');
-    if fraction.is_empty() {
-        format!("{} s", ms / 1_000)
-    } else {
-        format!("{}.{fraction} s", ms / 1_000)
-    }
-}
-
 /// The members for the timeline editor's menus (at the start, then those that join, each
 /// once), their zones, and the name a new member gets. Read again only when the commands
 /// change: a group of hundreds is a set of hundreds of names.
@@ -429,6 +279,10 @@ impl Playground {
         let (attempt, done, from, selected) = match edit {
             ScheduleEdit::Select(index) => {
                 self.selected_command = index.filter(|&i| i < commands.len());
+                // Leaving the track (Escape on a mark) closes the editor too.
+                if index.is_none() {
+                    self.command_editor = None;
+                }
                 return Vec::new();
             }
             ScheduleEdit::Add(command) => {

@@ -314,26 +314,6 @@ fn an_edit_the_scenario_cannot_run_is_refused_in_one_line_and_nothing_changes() 
 }
 
 #[test]
-fn moments_on_the_track_are_written_exactly() {
-    let written: Vec<String> = [0, 850, 1_000, 3_050, 60_000, 90_500, 2_000_001]
-        .into_iter()
-        .map(moment)
-        .collect();
-    assert_eq!(
-        written,
-        [
-            "0 ms",
-            "850 ms",
-            "1 s",
-            "3.05 s",
-            "60 s",
-            "90.5 s",
-            "2000.001 s"
-        ]
-    );
-}
-
-#[test]
 fn the_command_editor_reads_what_was_typed_or_names_the_field() {
     let pg = scale_out();
     let s = pg.schedule();
@@ -372,8 +352,11 @@ fn the_command_editor_reads_what_was_typed_or_names_the_field() {
         ..CommandDraft::new(CommandKind::Crash, 0, &s)
     };
     assert_eq!(
-        bad.command(),
-        Err("at (ms): give a whole number, not \"soon\"".to_string())
+        bad.command()
+            .map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>()),
+        Err(vec![
+            "at (ms): give a whole number, not \"soon\"".to_string()
+        ])
     );
     let bad = CommandDraft {
         down_ms: "-5".into(),
@@ -381,7 +364,7 @@ fn the_command_editor_reads_what_was_typed_or_names_the_field() {
     };
     assert!(bad
         .command()
-        .is_err_and(|e| e.starts_with("down time (ms)")));
+        .is_err_and(|e| e.len() == 1 && e[0].field == DraftField::Down));
     for kind in CommandKind::ALL {
         assert_eq!(CommandKind::from_id(kind.id()), Some(kind));
         let draft = CommandDraft::new(kind, 61_000, &s);

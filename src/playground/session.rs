@@ -2,6 +2,7 @@
 //! clock, with one command stream. This is everything the UI shows and does, without the
 //! browser: the UI only renders a session and sends it actions.
 
+use crate::compare::Comparison;
 use crate::engine::coordinator::Round;
 use crate::engine::{CommandError, Engine, EventKind};
 use crate::history::{Cursor, Run, RunError};
@@ -278,6 +279,18 @@ impl Session {
         self.lanes
             .iter()
             .all(|l| l.view().at_rest() && l.run.commands().iter().all(|c| c.at_ms <= self.clock))
+    }
+
+    /// The design-review report of the session: its scenario with every command of the
+    /// history being viewed (the loaded ones and the person's), run to the end under each of
+    /// its strategies, as one HTML page.
+    pub fn report(&self) -> Result<String, RunError> {
+        let scenario = Scenario {
+            commands: self.main().run.commands().to_vec(),
+            ..self.scenario().clone()
+        };
+        let comparison = Comparison::run(&scenario, &self.strategies())?;
+        Ok(crate::report::html(&scenario, &comparison))
     }
 }
 

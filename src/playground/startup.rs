@@ -6,7 +6,7 @@
 //! else the first preset. A link or autosave that cannot be opened, or an unknown preset or
 //! tour, is named in one line and the default is shown instead; nothing is lost.
 
-use super::{Action, Effect, Playground, Preferences, Problem, Theme, TourAction};
+use super::{Action, Effect, Playground, Preferences, Theme, TourAction};
 use crate::playground::link::SavedSession;
 use crate::playground::session::Session;
 use crate::playground::tour::Tour;
@@ -125,7 +125,7 @@ impl Playground {
             pg.restore(&saved, note.to_string());
         }
         if let Some(p) = problem {
-            pg.error = Some(Problem::Failed(p));
+            pg.error = Some(p);
         }
         pg.theme = if prefers_dark {
             Theme::Dark
@@ -143,9 +143,9 @@ impl Playground {
             if Tour::find(id).is_some() {
                 pg.act(Action::Tour(TourAction::Start(id.to_string())));
             } else {
-                pg.error = Some(Problem::Failed(format!(
+                pg.error = Some(format!(
                     "There is no tour named {id:?}; the playground is shown without one."
-                )));
+                ));
             }
         }
         // Embeds start paused unless asked to play (WCAG 2.2.2: moving content must be pausable).

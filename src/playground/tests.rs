@@ -9,6 +9,7 @@ use crate::presets::Preset;
 use crate::views::frame::{ChipRole, Frame};
 use std::rc::Rc;
 
+mod command_editor;
 mod config;
 mod operations;
 
@@ -618,11 +619,29 @@ fn the_compare_view_keeps_between_two_and_four_strategies() {
     assert!(pg.comparing());
     assert_eq!(pg.session().lanes().len(), 4);
     assert_eq!(pg.session().clock(), 1_500, "the clock is kept");
+    let offered = |pg: &Playground| -> Vec<(Strategy, bool, bool)> {
+        pg.strategy_choices()
+            .iter()
+            .map(|c| (c.strategy, c.compared, c.can_toggle))
+            .collect()
+    };
+    // Four compared: each can be taken out, none added.
+    assert!(offered(&pg).iter().all(|&(_, on, can)| on && can));
     pg.act(Action::ToggleStrategy(Strategy::Kip441));
     pg.act(Action::ToggleStrategy(Strategy::Cooperative));
     assert_eq!(
         pg.session().strategies(),
         [Strategy::Learner, Strategy::Eager]
+    );
+    // Two compared: neither can be taken out, the others can be added.
+    assert_eq!(
+        offered(&pg),
+        [
+            (Strategy::Learner, true, false),
+            (Strategy::Kip441, false, true),
+            (Strategy::Cooperative, false, true),
+            (Strategy::Eager, true, false),
+        ]
     );
     assert!(pg.act(Action::ToggleStrategy(Strategy::Eager)).is_empty());
     assert_eq!(pg.session().lanes().len(), 2, "at least two stay");
@@ -899,7 +918,7 @@ fn the_compare_lanes_are_each_lanes_group_and_measures_at_the_clock() {
     pg.act(Action::View(ViewMode::Compare));
     pg.act(Action::Playback(Playback::Seek(4_000)));
     let single = pg.single();
-    let lanes = pg.lanes(&single);
+    let lanes = pg.lanes(&single.frame);
     assert_eq!(lanes.len(), pg.session().lanes().len());
     for (view, lane) in lanes.iter().zip(pg.session().lanes()) {
         assert_eq!(view.strategy, lane.strategy);
@@ -908,5 +927,21 @@ fn the_compare_lanes_are_each_lanes_group_and_measures_at_the_clock() {
             view.metrics,
             crate::views::metrics::Metrics::of(lane.view())
         );
+    }
+    // The table: a row per lane, in order; a lane still moving has not balanced "yet".
+    let table = pg.compare_table(&lanes);
+    let strategies: Vec<Strategy> = table.rows.iter().map(|r| r.strategy).collect();
+    assert_eq!(strategies, pg.session().strategies());
+    let balance = table
+        .titles
+        .iter()
+        .position(|&t| t == "time to balance ms")
+        .expect("column");
+    for (row, lane) in table.rows.iter().zip(&lanes) {
+        let cell = &row.cells[balance];
+        match lane.metrics.time_to_balance_ms {
+            Some(ms) => assert_eq!(cell.text, ms.to_string()),
+            None => assert_eq!(cell.text, "not yet"),
+        }
     }
 }

@@ -13,16 +13,14 @@ mod summary;
 mod sweep_section;
 
 use crate::compare::{self, Comparison, Outcome};
-use crate::history::RunError;
-use crate::model::{Scenario, Strategy};
-use crate::playground::session::Session;
+use crate::model::Scenario;
 use crate::sweep::Sweep;
 use crate::views::charts::{ChartData, Series};
 use crate::views::counted;
 use crate::views::notation;
 use crate::views::series::{self, CHART_TASKS};
-pub use page::grouped;
-use page::{escape, figure, seconds, table};
+use crate::views::units::{duration, seconds, TimeAxis};
+use page::{escape, figure, table};
 use std::fmt::Write;
 
 /// A chart drawn inline as SVG with its caption, or a line saying why it could not be.
@@ -109,17 +107,6 @@ fn page(scenario: &Scenario, comparison: &Comparison, sweep: Option<&Sweep>) -> 
     out
 }
 
-/// The report of a playground session: its scenario with every command of the history being
-/// viewed (the loaded ones and the person's), run to the end under each of its strategies.
-pub fn of_session(session: &Session) -> Result<String, RunError> {
-    let scenario = Scenario {
-        commands: session.main().run.commands().to_vec(),
-        ..session.scenario().clone()
-    };
-    let comparison = Comparison::run(&scenario, &session.strategies())?;
-    Ok(html(&scenario, &comparison))
-}
-
 /// The comparison table and the downtime of every strategy on one chart.
 fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
     out.push_str("<section id=\"comparison\">\n<h2>Comparison</h2>\n");
@@ -154,23 +141,82 @@ fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
         );
     }
     out.push_str("</p>\n");
-    let curves: Vec<(Strategy, Vec<(u64, u64)>)> = c
+    let ends: Vec<u64> = c.outcomes.iter().map(|o| o.run.frontier()).collect();
+    let downtime = |end: u64| ChartData {
+        end,
+        series: Series::Cumulative(
+            c.outcomes
+                .iter()
+                .map(|o| (o.strategy, series::cumulative_downtime(&o.run, end)))
+                .collect(),
+        ),
+    };
+    let caption = "the steeper, the more tasks are down at once.";
+    if let Some(first) = first_part(&ends) {
+        chart(
+            out,
+            "downtime",
+            &downtime(first),
+            (CHART_WIDTH, CHART_HEIGHT),
+            &format!(
+                "Task downtime in the first {}, every strategy: {caption}",
+                duration(first)
+            ),
+        );
+        chart(
+            out,
+            "downtime",
+            &downtime(until),
+            (CHART_WIDTH, CHART_HEIGHT),
+            &format!(
+                "The same over the whole {}: {}.",
+                duration(until),
+                longest_runs(c, first)
+            ),
+        );
+    } else {
+        chart(
+            out,
+            "downtime",
+            &downtime(until),
+            (CHART_WIDTH, CHART_HEIGHT),
+            &format!("Task downtime so far, every strategy: {caption}"),
+        );
+    }
+    out.push_str("</section>\n");
+}
+
+/// When one run goes on far longer than the others (KIP-441's probing can go on for a day
+/// while the others come to rest in minutes), the part of the time axis where the others'
+/// runs end: a round time past the end of all but the longest. A whole-run chart would
+/// squeeze their story into its first pixels; a log time axis would show it, but bend every
+/// slope, and the slope is what the chart is read by. `None` when the runs end close enough
+/// together for one chart.
+fn first_part(ends: &[u64]) -> Option<u64> {
+    let mut sorted = ends.to_vec();
+    sorted.sort_unstable();
+    let (&longest, rest) = sorted.split_last()?;
+    let others = *rest.last()?;
+    let axis = TimeAxis::of(others as f64 * 1.1, 8);
+    let first = (others as f64 * 1.1 / axis.step_ms).ceil() * axis.step_ms;
+    (longest as f64 >= first * 4.0).then_some(first as u64)
+}
+
+/// The strategies whose runs go on past `first`, in words (`kip441 runs for 24 h 0 min`).
+fn longest_runs(c: &Comparison, first: u64) -> String {
+    let long: Vec<String> = c
         .outcomes
         .iter()
-        .map(|o| (o.strategy, series::cumulative_downtime(&o.run, until)))
+        .filter(|o| o.run.frontier() > first)
+        .map(|o| {
+            format!(
+                "{} runs for {}",
+                o.strategy.name(),
+                duration(o.run.frontier())
+            )
+        })
         .collect();
-    let downtime = ChartData {
-        end: until,
-        series: Series::Cumulative(curves),
-    };
-    chart(
-        out,
-        "downtime",
-        &downtime,
-        (CHART_WIDTH, CHART_HEIGHT),
-        "Task downtime so far, every strategy: the steeper, the more tasks are down at once.",
-    );
-    out.push_str("</section>\n");
+    long.join(", ")
 }
 
 /// One strategy: how its run ended, its balance per subtopology, its charts (over its own
@@ -322,8 +368,45 @@ fn balance(out: &mut String, o: &Outcome) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Command, MemberSpec};
+    use crate::model::{Command, MemberSpec, Strategy};
+    use crate::playground::session::Session;
     use crate::presets::Preset;
+
+    #[test]
+    fn a_run_far_longer_than_the_others_gets_a_chart_of_the_others_part() {
+        // The others end by 13 min 20 s; 10 % more is 14 min 40 s, rounded up to the
+        // 2-minute step of its axis: 16 min. A day is more than four times that.
+        assert_eq!(
+            first_part(&[710_340, 86_460_000, 423_628, 800_000]),
+            Some(960_000)
+        );
+        // Runs that end within four times of each other share one chart.
+        assert_eq!(first_part(&[60_000, 200_000]), None);
+        assert_eq!(first_part(&[60_000]), None, "one run");
+        assert_eq!(first_part(&[]), None);
+    }
+
+    #[test]
+    fn a_report_of_runs_of_unlike_lengths_shows_the_first_minutes_and_the_whole() {
+        let scenario = Scenario::from_json(include_str!(
+            "../../scenarios/review/scale-out-under-load.json"
+        ))
+        .expect("parses");
+        let comparison =
+            Comparison::run(&scenario, &[Strategy::Learner, Strategy::Kip441]).expect("runs");
+        let html = html(&scenario, &comparison);
+        let part = &html[html.find("id=\"comparison\"").unwrap_or(0)..];
+        let part = &part[..part.find("</section>").unwrap_or(0)];
+        assert_eq!(part.matches("<svg").count(), 2, "two panels");
+        assert!(part.contains("<figcaption>Task downtime in the first "));
+        assert!(part.contains("kip441 runs for 12 h"), "{part}");
+        assert!(
+            part.contains("\n12 min\n</text>"),
+            "minutes on the first panel's axis"
+        );
+        assert!(part.contains("\n8 h\n</text>"), "hours on the whole run's");
+        assert!(!part.contains("000s"), "no counts of seconds");
+    }
 
     #[test]
     fn a_session_report_shows_the_persons_commands_and_every_lane() {
@@ -343,7 +426,7 @@ mod tests {
                 zone: Some("b".to_string()),
             }))
             .expect("joins");
-        let html = of_session(&session).expect("runs to the end");
+        let html = session.report().expect("runs to the end");
         assert!(html.contains("<title>Handoff report: Scale &lt;up&gt; &amp; away</title>"));
         assert!(html.contains("<li><time>1.0 s</time> join S9 (3 threads, zone b)</li>"));
         assert!(

@@ -1,5 +1,5 @@
-//! The report's HTML building blocks: escaping, numbers and times as people read them, tables,
-//! inline SVG charts, and the style sheet (screen and print).
+//! The report's HTML building blocks: escaping, tables, inline SVG charts, and the style sheet
+//! (screen and print).
 
 use std::fmt::Write;
 
@@ -17,24 +17,6 @@ pub(super) fn escape(text: &str) -> String {
         }
     }
     out
-}
-
-/// A count with thousands separated: `12,500,000`.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Virtual milliseconds as seconds with one decimal: `140.7 s`.
-pub(super) fn seconds(ms: u64) -> String {
-    format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
 }
 
 /// A table: a header row and rows of cells (escaped here); the first column reads as a label,
@@ -122,16 +104,6 @@ mod tests {
             escape(r#"<b class="x">Tom & Jerry's</b>"#),
             "&lt;b class=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;"
         );
-    }
-
-    #[test]
-    fn figures_read_as_people_write_them() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1_000), "1,000");
-        assert_eq!(grouped(12_500_000), "12,500,000");
-        assert_eq!(seconds(140_735), "140.7 s");
-        assert_eq!(seconds(500), "0.5 s");
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The report's first section: the scenario as a reviewer checks it before reading results
 //! (the application, the members and zones, the configuration, the commands over time).
 
-use super::page::{escape, grouped, seconds, table};
+use super::page::{escape, table};
 use crate::model::{Command, Config, Scenario, Task, Topology};
+use crate::views::units::{grouped, seconds};
 use std::fmt::Write;
 
 /// Lists longer than this are summarised rather than printed row by row.

@@ -13,7 +13,7 @@
 use crate::playground::{
     Action, ApplicationForm, Field, FieldError, FormAction, SubtopologyDraft, Totals,
 };
-use crate::report::grouped;
+use crate::views::units::grouped;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -104,6 +104,9 @@ fn testid(field: Field) -> String {
         Field::Max(i) => sub("max", i),
         Field::Distribution(i) => sub("distribution", i),
         Field::WriteRate(i) => sub("write-rate", i),
+        Field::Cleanup(i) => sub("cleanup", i),
+        Field::Retention(i) => sub("retention", i),
+        Field::KeyGrowth(i) => sub("key-growth", i),
         Field::Count => "app-count".into(),
         Field::Threads => "app-threads".into(),
         Field::Zones => "app-zones".into(),
@@ -122,7 +125,10 @@ fn group(field: Field) -> String {
         | Field::Min(i)
         | Field::Max(i)
         | Field::Distribution(i)
-        | Field::WriteRate(i) => format!("topology.subtopologies[{i}]"),
+        | Field::WriteRate(i)
+        | Field::Cleanup(i)
+        | Field::Retention(i)
+        | Field::KeyGrowth(i) => format!("topology.subtopologies[{i}]"),
         Field::Count | Field::Threads | Field::Zones | Field::RestoreRate | Field::Running => {
             "instances".into()
         }
@@ -195,6 +201,34 @@ fn distribution_select(
     }
 }
 
+/// How a subtopology's changelogs keep records: compacted, windowed or append-only.
+fn cleanup_select(
+    on: &Callback<Action>,
+    form: &ApplicationForm,
+    i: usize,
+    s: &SubtopologyDraft,
+    named: &str,
+) -> Html {
+    let cleanup = on.reform(move |e: Event| {
+        Action::Application(FormAction::Edit(
+            Field::Cleanup(i),
+            e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value(),
+        ))
+    });
+    let option = |value: &'static str, label: &'static str| {
+        html! { <option value={value} selected={s.cleanup == value}>{ label }</option> }
+    };
+    html! {
+        <select data-testid={format!("app-cleanup-{i}")} aria-label={format!("how the changelogs of {named} keep records")} onchange={cleanup}
+            aria-invalid={form.invalid(Field::Cleanup(i)).then_some("true")}>
+            { option("compact", "compact (keys)") }
+            { option("compact,delete", "compact,delete (windowed)") }
+            { option("append", "append only") }
+        </select>
+    }
+}
+
 /// A subtopology's row of the table, and the row of its problems under it when it has any.
 fn subtopology_row(
     on: &Callback<Action>,
@@ -221,12 +255,15 @@ fn subtopology_row(
                 <td>{ text(Field::Partitions(i), format!("partitions of {named}")) }</td>
                 <td class="flag">{ flag(Field::Stateful(i), format!("{named} is stateful")) }</td>
                 if stateless {
-                    <td colspan="4" class="muted">{ "no state: nothing to restore" }</td>
+                    <td colspan="7" class="muted">{ "no state: nothing to restore" }</td>
                 } else {
                     <td>{ text(Field::Min(i), format!("smallest changelog of {named}, records")) }</td>
                     <td>{ text(Field::Max(i), format!("largest changelog of {named}, records")) }</td>
                     <td>{ distribution_select(on, form, i, s, &named) }</td>
                     <td>{ text(Field::WriteRate(i), format!("records per second each task of {named} writes")) }</td>
+                    <td>{ cleanup_select(on, form, i, s, &named) }</td>
+                    <td>{ text(Field::Retention(i), format!("how long the windowed changelogs of {named} keep records, ms")) }</td>
+                    <td>{ text(Field::KeyGrowth(i), format!("keys per second each store of {named} gains")) }</td>
                 }
                 <td>
                     <button data-testid={format!("app-remove-{i}")} onclick={remove} disabled={form.draft.subtopologies.len() == 1}
@@ -234,7 +271,7 @@ fn subtopology_row(
                 </td>
             </tr>
             if form.errors_under(&prefix).next().is_some() {
-                <tr key={format!("errors-{i}")} class="errors-row"><td></td><td colspan="8">{ problems(form.errors_under(&prefix), &prefix) }</td></tr>
+                <tr key={format!("errors-{i}")} class="errors-row"><td></td><td colspan="11">{ problems(form.errors_under(&prefix), &prefix) }</td></tr>
             }
         </>
     }
@@ -253,7 +290,8 @@ fn subtopology_table(on: &Callback<Action>, form: &ApplicationForm) -> Html {
             <thead><tr>
                 <th scope="col">{ "#" }</th><th scope="col">{ "subtopology" }</th><th scope="col">{ "partitions" }</th>
                 <th scope="col">{ "stateful" }</th><th scope="col">{ "changelog min" }</th><th scope="col">{ "max (records)" }</th>
-                <th scope="col">{ "sizes" }</th><th scope="col">{ "writes/s per task" }</th><th></th>
+                <th scope="col">{ "sizes" }</th><th scope="col">{ "writes/s per task" }</th>
+                <th scope="col">{ "cleanup" }</th><th scope="col">{ "retention ms" }</th><th scope="col">{ "new keys/s" }</th><th></th>
             </tr></thead>
             <tbody>{ for rows }</tbody>
         </table>

@@ -2,18 +2,16 @@
 //! its own group, a live metrics table, and the charts. It takes plain data read off the
 //! playground, never the playground itself.
 
+use super::cards::GroupView;
 use super::chart::Chart;
-use super::group::GroupView;
 use super::hooks::maybe;
 use super::operations::OperationsBar;
 use super::toolbar::MemberToolbar;
-use crate::model::Strategy;
+use crate::compare::Table;
 use crate::playground::screen::{Charts, LaneView, Toolbar};
-use crate::playground::session::MAX_LANES;
-use crate::playground::{Action, Operations};
+use crate::playground::{Action, Operations, StrategyChoice};
 use crate::views::charts::ChartKind;
 use crate::views::counted;
-use crate::views::metrics::Metrics;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -22,6 +20,10 @@ use yew::prelude::*;
 pub struct CompareProps {
     /// One lane per strategy, at the clock.
     pub lanes: Vec<LaneView>,
+    /// The lanes' measures, their best marked.
+    pub table: Table,
+    /// The strategies offered, which are compared and which a click can add or take out.
+    pub strategies: Vec<StrategyChoice>,
     /// The moment viewed.
     pub clock: u64,
     /// What the member toolbar needs.
@@ -44,27 +46,11 @@ pub struct CompareProps {
     pub on_action: Callback<Action>,
 }
 
-/// Reads one measure off the metrics (`None`: not reached yet).
-type MetricOf = fn(&Metrics) -> Option<u64>;
-
-/// The measures compared, with their column titles.
-const COLUMNS: [(&str, MetricOf); 7] = [
-    ("total downtime (ms)", |m| Some(m.total_task_downtime_ms)),
-    ("longest outage (ms)", |m| Some(m.longest_outage_ms)),
-    ("worst task (ms)", |m| Some(m.max_task_downtime_ms)),
-    ("rebalances", |m| Some(u64::from(m.rebalances))),
-    ("time to balance (ms)", |m| m.time_to_balance_ms),
-    ("records replayed", |m| Some(m.records_replayed)),
-    ("moves", |m| Some(u64::from(m.moves))),
-];
-
 /// The comparison.
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareProps) -> Html {
     let on = &props.on_action;
     let lanes = &props.lanes;
-    let strategies: Vec<Strategy> = lanes.iter().map(|l| l.strategy).collect();
-    let best = |f: MetricOf| -> Option<u64> { lanes.iter().filter_map(|l| f(&l.metrics)).min() };
     let pick_lane = maybe(on, |e: Event| {
         let v = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -76,12 +62,12 @@ pub fn compare_view(props: &CompareProps) -> Html {
             <section class="panel">
                 <div class="strategy-pick" role="group" aria-label="strategies compared">
                     <b>{ "Strategies:" }</b>
-                    { for Strategy::ALL.iter().map(|&s| {
-                        let on = strategies.contains(&s);
+                    { for props.strategies.iter().map(|c| {
+                        let s = c.strategy;
                         html! {
                             <label>
-                                <input type="checkbox" data-testid={format!("strategy-{}", s.name())} checked={on}
-                                    disabled={on && strategies.len() <= 2 || !on && strategies.len() >= MAX_LANES}
+                                <input type="checkbox" data-testid={format!("strategy-{}", s.name())} checked={c.compared}
+                                    disabled={!c.can_toggle}
                                     onchange={props.on_action.reform(move |_: Event| Action::ToggleStrategy(s))} />
                                 { format!(" {}", s.name()) }
                             </label>
@@ -116,21 +102,17 @@ pub fn compare_view(props: &CompareProps) -> Html {
                 <h2>{ format!("Metrics at {} ms", props.clock) }</h2>
                 <table class="compare-table" data-testid="compare-table">
                     <thead>
-                        <tr><th>{ "strategy" }</th>{ for COLUMNS.iter().map(|(name, _)| html! { <th scope="col">{ *name }</th> }) }</tr>
+                        <tr><th>{ "strategy" }</th>{ for props.table.titles.iter().map(|title| html! { <th scope="col">{ *title }</th> }) }</tr>
                     </thead>
                     <tbody>
-                        { for lanes.iter().map(|lane| html! {
-                            <tr data-strategy={lane.strategy.name()}>
-                                <th scope="row">{ lane.strategy.name() }</th>
-                                { for COLUMNS.iter().map(|(name, f)| {
-                                    let v = f(&lane.metrics);
-                                    let is_best = v.is_some() && v == best(*f) && lanes.len() > 1;
-                                    html! {
-                                        <td class={classes!(is_best.then_some("best"))} data-metric={*name}>
-                                            { v.map_or("not yet".to_string(), |v| v.to_string()) }
-                                            if is_best { <span class="visually-hidden">{ " (best)" }</span> }
-                                        </td>
-                                    }
+                        { for props.table.rows.iter().map(|row| html! {
+                            <tr data-strategy={row.strategy.name()}>
+                                <th scope="row">{ row.strategy.name() }</th>
+                                { for row.cells.iter().zip(&props.table.titles).map(|(cell, title)| html! {
+                                    <td class={classes!(cell.best.then_some("best"))} data-metric={*title}>
+                                        { cell.text.clone() }
+                                        if cell.best { <span class="visually-hidden">{ " (best)" }</span> }
+                                    </td>
                                 }) }
                             </tr>
                         }) }

@@ -4,7 +4,8 @@
 use super::hooks::maybe;
 use super::schedule::ScheduleTrack;
 use crate::playground::screen::Mark;
-use crate::playground::{Action, Playback, Schedule, SPEEDS, SPEED_LABELS};
+use crate::playground::{Action, CommandEditor, Playback, Schedule, SPEEDS, SPEED_LABELS};
+use crate::views::units::moment;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -29,12 +30,10 @@ pub struct TransportProps {
     pub marks: Rc<Vec<Mark>>,
     /// The scheduled commands on the track.
     pub schedule: Rc<Schedule>,
+    /// The timeline editor's command editor, while it is open.
+    pub editor: Option<CommandEditor>,
     /// Carries out an action.
     pub on_action: Callback<Action>,
-}
-
-fn seconds(ms: u64) -> String {
-    format!("{}.{:03} s", ms / 1000, ms % 1000)
 }
 
 /// Properties of the marks under the scrubber.
@@ -62,7 +61,7 @@ fn marks(props: &MarksProps) -> Html {
             { for props.marks.iter().map(|m| match m {
                 Mark::Round(t) => html! { <span class="tick" style={pos(*t)}></span> },
                 Mark::Violation(t) => html! { <span class="tick violation" style={pos(*t)}></span> },
-                Mark::Fork(a, b) => html! { <span class="fork" style={width(*a, *b)} title={format!("abandoned branch from {} to {}", seconds(*a), seconds(*b))}></span> },
+                Mark::Fork(a, b) => html! { <span class="fork" style={width(*a, *b)} title={format!("abandoned branch from {} to {}", moment(*a), moment(*b))}></span> },
             }) }
         </>
     }
@@ -142,7 +141,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     <span class="frontier" style={format!("left: {:.3}%", (props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0))}
                         title="simulated so far"></span>
                 </div>
-                <ScheduleTrack schedule={props.schedule.clone()} on_action={on.clone()} />
+                <ScheduleTrack schedule={props.schedule.clone()} editor={props.editor.clone()} on_action={on.clone()} />
             </div>
             <div class="readout" aria-live="off">
                 <span title="virtual time"><b><span data-testid="clock">{ props.clock }</span></b>{ " ms" }</span>

@@ -2,6 +2,7 @@
 //! (single-key shortcuts, animation), and the glossary.
 
 use crate::playground::glossary::GLOSSARY;
+use crate::playground::keys::{Part, KEYS};
 use crate::playground::{Action, Preference};
 use yew::prelude::*;
 
@@ -14,6 +15,17 @@ pub struct HelpProps {
     pub motion: bool,
     /// Carries out an action (shortcuts, motion, close).
     pub on_action: Callback<Action>,
+}
+
+/// Words and keys, the keys drawn as keys.
+fn parts(parts: &[Part]) -> Html {
+    parts
+        .iter()
+        .map(|p| match p {
+            Part::Text(words) => html! { { *words } },
+            Part::Key(key) => html! { <kbd>{ *key }</kbd> },
+        })
+        .collect()
 }
 
 /// Keyboard shortcuts, settings and the glossary.
@@ -33,18 +45,7 @@ pub fn help_dialog(props: &HelpProps) -> Html {
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="help">
                 <h2 id="help-title">{ "Help" }</h2>
                 <table>
-                    <tr><th><kbd>{ "space" }</kbd></th><td>{ "play or pause" }</td></tr>
-                    <tr><th><kbd>{ "\u{2192}" }</kbd>{ " " }<kbd>{ "\u{2190}" }</kbd></th><td>{ "next event, previous event" }</td></tr>
-                    <tr><th><kbd>{ "1" }</kbd>{ " \u{2026} " }<kbd>{ "7" }</kbd></th><td>{ "speed 0.25\u{00D7} to 16\u{00D7}" }</td></tr>
-                    <tr><th><kbd>{ "\u{2190}" }</kbd>{ " " }<kbd>{ "\u{2192}" }</kbd>{ " " }<kbd>{ "\u{2191}" }</kbd>{ " " }<kbd>{ "\u{2193}" }</kbd></th>
-                        <td>{ "on a scheduled command (the marks under the scrubber): move it in time (with shift: ten steps), choose another; " }
-                            <kbd>{ "Enter" }</kbd>{ " edit it, " }<kbd>{ "Delete" }</kbd>{ " remove it" }</td></tr>
-                    <tr><th><kbd>{ "\u{2190}" }</kbd>{ " " }<kbd>{ "\u{2192}" }</kbd>{ " " }<kbd>{ "\u{2191}" }</kbd>{ " " }<kbd>{ "\u{2193}" }</kbd></th>
-                        <td>{ "on a member's tasks (its chips or marks) or the overview's tiles: move over them; " }
-                            <kbd>{ "Home" }</kbd>{ " " }<kbd>{ "End" }</kbd>{ " the first, the last; " }<kbd>{ "Enter" }</kbd>{ " find a mark's task, open a tile's actions" }</td></tr>
-                    <tr><th><kbd>{ "+" }</kbd>{ " " }<kbd>{ "\u{2212}" }</kbd></th><td>{ "zoom into the cards (the member focused), out to the overview; ctrl and the wheel too" }</td></tr>
-                    <tr><th><kbd>{ "?" }</kbd></th><td>{ "this help" }</td></tr>
-                    <tr><th><kbd>{ "Esc" }</kbd></th><td>{ "close" }</td></tr>
+                    { for KEYS.iter().map(|row| html! { <tr><th>{ parts(row.keys) }</th><td>{ parts(row.does) }</td></tr> }) }
                 </table>
                 <p>
                     <label><input type="checkbox" data-testid="shortcuts-toggle" checked={props.shortcuts} onchange={toggle} />

@@ -1,10 +1,10 @@
 //! The hooks that connect the playground to the browser: the playground held behind a hook
 //! (actions in, effects carried out, a redraw after each), the animation-frame clock, and
-//! the keyboard shortcuts.
+//! the keyboard shortcuts' listener.
 
 use super::dom;
-use crate::playground::{Action, Effect, Playback, Playground, SPEEDS};
-use crate::views::scene::{Centre, Zoom};
+use crate::playground::keys::{shortcut, Context, Target};
+use crate::playground::{Action, Effect, Playback, Playground};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -145,7 +145,7 @@ fn focused_member() -> Option<String> {
         .get_attribute("data-member-id")
 }
 
-/// Keyboard shortcuts on the window; ignored while typing in a field.
+/// Keyboard shortcuts on the window, as the playground reads them ([`keys::shortcut`]).
 #[hook]
 pub fn use_shortcuts(enabled: bool, help: bool, dispatch: Callback<Action>) {
     use_effect_with((enabled, help), move |&(enabled, help)| {
@@ -158,53 +158,26 @@ pub fn use_shortcuts(enabled: bool, help: bool, dispatch: Callback<Action>) {
                     let Some(key) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
                         return;
                     };
-                    if key.ctrl_key() || key.meta_key() || key.alt_key() {
-                        return;
-                    }
-                    if key.key() == "Escape" && help {
-                        dispatch.emit(Action::Help(false));
-                        return;
-                    }
                     let tag = e
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
                         .map(|t| t.tag_name().to_ascii_lowercase())
                         .unwrap_or_default();
-                    if matches!(tag.as_str(), "input" | "select" | "textarea") || !enabled {
-                        return;
-                    }
-                    let action = match key.key().as_str() {
-                        // A focused button handles space itself.
-                        " " if tag != "button" => Action::Playback(Playback::Toggle),
-                        "ArrowRight" => Action::Playback(Playback::StepEvent),
-                        "ArrowLeft" => Action::Playback(Playback::StepBack),
-                        "?" => {
-                            dispatch.emit(Action::Help(!help));
-                            return;
-                        }
-                        "+" | "=" => Action::Zoom {
-                            zoom: Zoom::Cards,
-                            centre: focused_member().map(Centre::Member),
-                        },
-                        "-" => Action::Zoom {
-                            zoom: Zoom::Overview,
-                            centre: None,
-                        },
-                        k => match k
-                            .parse::<usize>()
-                            .ok()
-                            .and_then(|n| n.checked_sub(1))
-                            .and_then(|i| SPEEDS.get(i))
-                        {
-                            Some(&speed) => {
-                                dispatch.emit(Action::Playback(Playback::Speed(speed)));
-                                return;
-                            }
-                            None => return,
-                        },
+                    let target = match tag.as_str() {
+                        "input" | "select" | "textarea" => Target::Field,
+                        "button" => Target::Button,
+                        _ => Target::Other,
                     };
-                    e.prevent_default();
-                    dispatch.emit(action);
+                    let context = Context {
+                        help,
+                        focused_member: focused_member(),
+                        target,
+                    };
+                    let modified = key.ctrl_key() || key.meta_key() || key.alt_key();
+                    if let Some(action) = shortcut(&key.key(), modified, enabled, &context) {
+                        e.prevent_default();
+                        dispatch.emit(action);
+                    }
                 },
             )
         });

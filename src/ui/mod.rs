@@ -4,26 +4,23 @@
 
 mod application;
 mod banner;
+mod cards;
 mod chart;
-mod chips;
 mod colours;
 mod compare;
 mod config;
 mod controls;
 mod dom;
 mod find;
-mod group;
 mod help;
 mod hooks;
-mod mini;
 mod operations;
-mod placed;
+mod paint;
 mod protocol;
 mod schedule;
 mod side;
 mod task_timeline;
 mod term;
-mod tiles;
 mod toolbar;
 mod topbar;
 mod tour;
@@ -88,9 +85,11 @@ pub fn app() -> Html {
     let operations = pg.operations(frame);
     let restart = operations.restart;
     let body = if comparing {
+        let lanes = pg.lanes(&single.frame);
+        let table = pg.compare_table(&lanes);
         html! {
             <main id="stage" class="body compare">
-                <compare::CompareView lanes={pg.lanes(&single)} clock={clock} toolbar={single.toolbar.clone()}
+                <compare::CompareView lanes={lanes} table={table} strategies={pg.strategy_choices()} clock={clock} toolbar={single.toolbar.clone()}
                     charts={pg.charts()} chart_lane={pg.chart_lane()} travel_ms={travel_ms} mini={single.compact} names={pg.task_names()} dark={dark}
                     operations={operations} on_action={on_action.clone()} />
             </main>
@@ -109,7 +108,7 @@ pub fn app() -> Html {
                         if single.compact {
                             <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
                         }
-                        <group::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
+                        <cards::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
                             highlight={single.highlight.clone()} on_action={on_action.clone()} travel_ms={travel_ms} motion_switch={pg.motion()}
                             mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
                             zoom={pg.zoom()} />
@@ -140,7 +139,7 @@ pub fn app() -> Html {
                 on_action={on_action.clone()} />
             <controls::Transport playing={pg.playing()} speed={pg.speed()} clock={clock}
                 frontier={session.frontier()} scale={pg.scale()} generation={frame.round.generation}
-                position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={Rc::new(pg.schedule())}
+                position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={Rc::new(pg.schedule())} editor={pg.command_editor().cloned()}
                 on_action={on_action.clone()} />
             <topbar::Messages error={pg.error().map(|e| AttrValue::from(e.to_string()))}
                 notice={pg.notice().map(|n| AttrValue::from(n.to_string()))}

@@ -4,7 +4,7 @@
 
 use super::term::term;
 use crate::model::Command;
-use crate::playground::{seconds, Action, Operations};
+use crate::playground::{Action, Operations};
 use yew::prelude::*;
 
 /// Properties of the operations controls.
@@ -43,8 +43,10 @@ pub fn operations_bar(props: &OperationsProps) -> Html {
             <div class="ops-row">
                 <span class="ops-title">{ term("restart", "Restarts") }</span>
                 <label>{ "away " }
-                    <input data-testid="down-time" type="number" min="0" step="any" value={seconds(ops.restart.down_ms)}
-                        onchange={down_time} aria-label="time away of a restart, in seconds" />
+                    <input data-testid="down-time" type="text" inputmode="decimal" value={ops.down_time.clone()}
+                        onchange={down_time} aria-label="time away of a restart, in seconds"
+                        aria-invalid={ops.down_time_problem.is_some().then_some("true")}
+                        aria-describedby={ops.down_time_problem.is_some().then_some("down-time-problem")} />
                     { " s" }
                 </label>
                 <label class="check">
@@ -62,6 +64,9 @@ pub fn operations_bar(props: &OperationsProps) -> Html {
                     <span aria-hidden="true">{ "\u{27F3} " }</span>{ "rolling restart" }
                 </button>
             </div>
+            if let Some(problem) = &ops.down_time_problem {
+                <p class="field-problem" id="down-time-problem" data-testid="down-time-problem">{ problem.clone() }</p>
+            }
             <p class="ops-hint" data-testid="restart-outcome">{ ops.outcome.clone() }</p>
             if let Some(words) = &ops.rolling {
                 <p class="ops-rolling" data-testid="rolling-status" role="status">{ words.clone() }</p>

@@ -13,9 +13,12 @@
 //! `schedule-down`, `schedule-keep-state`, `schedule-submit`, `schedule-cancel`,
 //! `schedule-problem`.
 
+use super::hooks::maybe;
 use crate::playground::{
-    moment, Action, CommandDraft, CommandKind, Schedule, ScheduleEdit, ScheduleMark,
+    Action, CommandEditor, CommandKind, DraftField, EditorAction, Schedule, ScheduleEdit,
+    ScheduleMark,
 };
+use crate::views::units::moment;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -29,6 +32,8 @@ const ROW: u32 = 15;
 pub struct ScheduleProps {
     /// The marks, the selection, the steps and the menus.
     pub schedule: Rc<Schedule>,
+    /// The command editor, while it is open.
+    pub editor: Option<CommandEditor>,
     /// Carries out an action (a schedule edit).
     pub on_action: Callback<Action>,
 }
@@ -42,31 +47,10 @@ struct Drag {
     moved: bool,
 }
 
-/// The editor open: a new command (no index) or a scheduled one.
-#[derive(Clone, PartialEq)]
-struct Editor {
-    index: Option<usize>,
-    draft: CommandDraft,
-    problem: Option<String>,
-}
-
 /// Where a point of the track is in time, snapped.
 fn time_at(track: &NodeRef, client_x: i32, s: &Schedule) -> Option<u64> {
-    let el = track.cast::<web_sys::Element>()?;
-    let rect = el.get_bounding_client_rect();
-    if rect.width() <= 0.0 {
-        return None;
-    }
-    let share = ((f64::from(client_x) - rect.left()) / rect.width()).clamp(0.0, 1.0);
-    let ms = (share * s.scale as f64).round() as u64;
-    Some((ms + s.snap_ms / 2) / s.snap_ms * s.snap_ms)
-}
-
-fn left(at_ms: u64, scale: u64) -> String {
-    format!(
-        "left: {:.3}%",
-        (at_ms as f64 / scale.max(1) as f64 * 100.0).min(100.0)
-    )
+    let rect = track.cast::<web_sys::Element>()?.get_bounding_client_rect();
+    (rect.width() > 0.0).then(|| s.moment_at((f64::from(client_x) - rect.left()) / rect.width()))
 }
 
 /// The track's state and callbacks, shared by the helpers that draw its marks and its bar.
@@ -79,14 +63,10 @@ struct Track {
     node: NodeRef,
     /// The mark being dragged.
     drag: UseStateHandle<Option<Drag>>,
-    /// The editor open.
-    editor: UseStateHandle<Option<Editor>>,
+    /// The command editor, while it is open.
+    editor: Option<CommandEditor>,
     /// Set by a keyboard edit, so the redrawn selected mark takes the focus back.
     refocus: Rc<RefCell<bool>>,
-    /// Opens the editor on a new command at a moment.
-    open_new: Callback<u64>,
-    /// Selects a scheduled command and opens the editor on it.
-    open_existing: Callback<usize>,
 }
 
 /// After a keyboard edit the selected mark takes the focus back (the marks are redrawn).
@@ -122,46 +102,14 @@ pub fn schedule_track(props: &ScheduleProps) -> Html {
     let s = &props.schedule;
     let node = use_node_ref();
     let drag = use_state(|| None::<Drag>);
-    let editor = use_state(|| None::<Editor>);
     let refocus = use_refocus_selected(&node, s);
-    {
-        // A change the playground accepted changes the commands: the editor's work is done.
-        let editor = editor.clone();
-        let commands: Vec<_> = s.marks.iter().map(|m| m.command.clone()).collect();
-        use_effect_with(commands, move |_| editor.set(None));
-    }
-    let open_new = {
-        let (editor, schedule) = (editor.clone(), s.clone());
-        Callback::from(move |at_ms: u64| {
-            editor.set(Some(Editor {
-                index: None,
-                draft: CommandDraft::new(CommandKind::Join, at_ms, &schedule),
-                problem: None,
-            }))
-        })
-    };
-    let open_existing = {
-        let (editor, schedule, on) = (editor.clone(), s.clone(), props.on_action.clone());
-        Callback::from(move |index: usize| {
-            if let Some(mark) = schedule.marks.get(index) {
-                on.emit(Action::Schedule(ScheduleEdit::Select(Some(index))));
-                editor.set(Some(Editor {
-                    index: Some(index),
-                    draft: CommandDraft::of(&mark.command),
-                    problem: None,
-                }));
-            }
-        })
-    };
     let t = Track {
         schedule: s.clone(),
         on_action: props.on_action.clone(),
         node,
         drag,
-        editor,
+        editor: props.editor.clone(),
         refocus,
-        open_new,
-        open_existing,
     };
     let rows = s
         .marks
@@ -186,11 +134,11 @@ pub fn schedule_track(props: &ScheduleProps) -> Html {
 
 /// A press of the main button on the track opens the editor on a new command there.
 fn track_press(t: &Track) -> Callback<PointerEvent> {
-    let (track, schedule, open_new) = (t.node.clone(), t.schedule.clone(), t.open_new.clone());
+    let (track, schedule, on) = (t.node.clone(), t.schedule.clone(), t.on_action.clone());
     Callback::from(move |e: PointerEvent| {
         if e.button() == 0 {
             if let Some(at) = time_at(&track, e.client_x(), &schedule) {
-                open_new.emit(at);
+                on.emit(Action::Editor(EditorAction::New(at)));
             }
         }
     })
@@ -202,7 +150,9 @@ fn schedule_mark(t: &Track, i: usize, m: &ScheduleMark) -> Html {
     let selected = s.selected == Some(i);
     let dragging = t.drag.filter(|d| d.index == i && d.moved);
     let at = dragging.map_or(m.at_ms, |d| d.at_ms);
-    let double = t.open_existing.reform(move |_: MouseEvent| i);
+    let double = t
+        .on_action
+        .reform(move |_: MouseEvent| Action::Editor(EditorAction::Scheduled(i)));
     let tab = if selected || (s.selected.is_none() && i == 0) {
         "0"
     } else {
@@ -217,7 +167,7 @@ fn schedule_mark(t: &Track, i: usize, m: &ScheduleMark) -> Html {
     html! {
         <span key={i} role="option" class={classes!("mark", m.done.then_some("done"), selected.then_some("selected"), dragging.map(|_| "dragging"))}
             data-testid="schedule-mark" data-index={i.to_string()} data-kind={m.kind.id()} data-at={m.at_ms.to_string()}
-            style={format!("{}; top: {}px", left(at, s.scale), u32::from(m.row) * ROW)}
+            style={format!("left: {:.3}%; top: {}px", s.place(at), u32::from(m.row) * ROW)}
             tabindex={tab} aria-selected={selected.to_string()} aria-label={label.clone()} title={label}
             onpointerdown={mark_press(t, i)} onpointermove={mark_drag(t, i)} onpointerup={mark_release(t, i)}
             ondblclick={double} onkeydown={mark_keys(t, i)} onfocus={mark_focus(t, i)}>
@@ -283,55 +233,20 @@ fn mark_release(t: &Track, i: usize) -> Callback<PointerEvent> {
     })
 }
 
-/// A mark's keys: move it, choose another, delete it, open or close its editor.
+/// A mark's keys, as the playground reads them ([`Schedule::key`]): a move, a choice or a
+/// deletion gives the focus back to the selected mark once it is drawn again.
 fn mark_keys(t: &Track, i: usize) -> Callback<KeyboardEvent> {
-    let (on, schedule, refocus, open_existing, editor) = (
-        t.on_action.clone(),
-        t.schedule.clone(),
-        t.refocus.clone(),
-        t.open_existing.clone(),
-        t.editor.clone(),
-    );
+    let (on, schedule, refocus) = (t.on_action.clone(), t.schedule.clone(), t.refocus.clone());
     Callback::from(move |e: KeyboardEvent| {
-        let count = schedule.marks.len();
-        let step = if e.shift_key() {
-            schedule.big_step_ms
-        } else {
-            schedule.step_ms
-        };
-        let at = schedule.marks.get(i).map_or(0, |m| m.at_ms);
-        let action = match e.key().as_str() {
-            "ArrowLeft" => Some(ScheduleEdit::Move {
-                index: i,
-                at_ms: at.saturating_sub(step),
-            }),
-            "ArrowRight" => Some(ScheduleEdit::Move {
-                index: i,
-                at_ms: at + step,
-            }),
-            "ArrowUp" => Some(ScheduleEdit::Select(Some(i.saturating_sub(1)))),
-            "ArrowDown" => Some(ScheduleEdit::Select(Some((i + 1).min(count - 1)))),
-            "Home" => Some(ScheduleEdit::Select(Some(0))),
-            "End" => Some(ScheduleEdit::Select(Some(count - 1))),
-            "Delete" | "Backspace" => Some(ScheduleEdit::Delete(i)),
-            "Enter" | " " => {
-                e.prevent_default();
-                e.stop_propagation();
-                open_existing.emit(i);
-                None
-            }
-            "Escape" => {
-                editor.set(None);
-                Some(ScheduleEdit::Select(None))
-            }
-            _ => return,
+        let Some(action) = schedule.key(i, &e.key(), e.shift_key()) else {
+            return;
         };
         e.prevent_default();
         e.stop_propagation();
-        if let Some(action) = action {
+        if matches!(action, Action::Schedule(_)) {
             *refocus.borrow_mut() = true;
-            on.emit(Action::Schedule(action));
         }
+        on.emit(action);
     })
 }
 
@@ -350,11 +265,13 @@ fn mark_focus(t: &Track, i: usize) -> Callback<FocusEvent> {
 fn schedule_bar(t: &Track) -> Html {
     let s = &t.schedule;
     let clock = s.clock;
-    let add = t.open_new.reform(move |_: MouseEvent| clock);
+    let add = t
+        .on_action
+        .reform(move |_: MouseEvent| Action::Editor(EditorAction::New(clock)));
     let selected = s.selected.and_then(|i| s.marks.get(i).map(|m| (i, m)));
-    match (&*t.editor, selected) {
+    match (&t.editor, selected) {
         (Some(ed), _) => html! {
-            <CommandEditor editor={ed.clone()} schedule={s.clone()} on_action={t.on_action.clone()} editor_state={t.editor.clone()} />
+            <CommandEditorForm editor={ed.clone()} schedule={s.clone()} on_action={t.on_action.clone()} />
         },
         (None, Some((i, m))) => selected_bar(t, i, m, add),
         (None, None) => html! {
@@ -371,7 +288,9 @@ fn schedule_bar(t: &Track) -> Html {
 /// The selected command, its edit and delete buttons, the add button and the keys' hint.
 fn selected_bar(t: &Track, i: usize, m: &ScheduleMark, add: Callback<MouseEvent>) -> Html {
     let s = &t.schedule;
-    let open = t.open_existing.reform(move |_: MouseEvent| i);
+    let open = t
+        .on_action
+        .reform(move |_: MouseEvent| Action::Editor(EditorAction::Scheduled(i)));
     let delete = t
         .on_action
         .reform(move |_: MouseEvent| Action::Schedule(ScheduleEdit::Delete(i)));
@@ -389,34 +308,15 @@ fn selected_bar(t: &Track, i: usize, m: &ScheduleMark, add: Callback<MouseEvent>
     }
 }
 
-/// Gives the keyboard back to the selected mark (an editor closed).
-fn focus_selected() {
-    let mark = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| {
-            d.query_selector("[data-testid=schedule-mark][aria-selected=true]")
-                .ok()
-                .flatten()
-        })
-        .and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(mark) = mark {
-        let _ = mark.focus();
-    }
-}
-
-/// A callback that stores a field of the editor's draft, read off the input (its text, or
-/// `true`/`false` for a checkbox) or select the event came from. (One copy serves every
+/// A callback that carries out an edit of the editor's field, read off the input (its text,
+/// or `true`/`false` for a checkbox) or select the event came from. (One copy serves every
 /// field: it is not inlined.)
 #[inline(never)]
-fn draft_field<E: AsRef<web_sys::Event> + 'static>(
-    state: &UseStateHandle<Option<Editor>>,
-    f: fn(&mut CommandDraft, String),
+fn typed<E: AsRef<web_sys::Event> + 'static>(
+    on: &Callback<Action>,
+    field: DraftField,
 ) -> Callback<E> {
-    let state = state.clone();
-    Callback::from(move |e: E| {
-        let Some(mut next) = (*state).clone() else {
-            return;
-        };
+    on.reform(move |e: E| {
         let target = e.as_ref().target();
         let value = target
             .as_ref()
@@ -435,27 +335,48 @@ fn draft_field<E: AsRef<web_sys::Event> + 'static>(
                     .map(|s| s.value())
             })
             .unwrap_or_default();
-        f(&mut next.draft, value);
-        next.problem = None;
-        state.set(Some(next));
+        Action::Editor(EditorAction::Type(field, value))
     })
+}
+
+/// The id of a field's problem line, for `aria-describedby`.
+fn problem_id(field: DraftField) -> String {
+    format!("schedule-problem-{field:?}").to_ascii_lowercase()
+}
+
+/// A field's problem, in one line beside it.
+fn problem(editor: &CommandEditor, field: DraftField) -> Html {
+    match editor.error(field) {
+        Some(e) => html! {
+            <span class="schedule-problem" id={problem_id(field)} data-testid="schedule-problem" data-field={field.label()}>{ e.reason.clone() }</span>
+        },
+        None => html! {},
+    }
+}
+
+/// A field's attributes that tell whether it reads: `aria-invalid` and its problem's id.
+fn validity(editor: &CommandEditor, field: DraftField) -> (Option<&'static str>, Option<String>) {
+    let invalid = editor.error(field).is_some();
+    (
+        invalid.then_some("true"),
+        invalid.then(|| problem_id(field)),
+    )
 }
 
 /// Properties of the command editor.
 #[derive(Properties, PartialEq)]
 struct EditorProps {
-    editor: Editor,
+    editor: CommandEditor,
     schedule: Rc<Schedule>,
     on_action: Callback<Action>,
-    editor_state: UseStateHandle<Option<Editor>>,
 }
 
-/// A new command's or a scheduled one's fields, checked when submitted.
-#[function_component(CommandEditor)]
+/// A new command's or a scheduled one's fields, as typed, each problem beside its field.
+#[function_component(CommandEditorForm)]
 fn command_editor(props: &EditorProps) -> Html {
     let ed = &props.editor;
     let d = &ed.draft;
-    let state = &props.editor_state;
+    let on = &props.on_action;
     let first = use_node_ref();
     {
         let first = first.clone();
@@ -465,170 +386,144 @@ fn command_editor(props: &EditorProps) -> Html {
             }
         });
     }
-    let cancel = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| {
-            state.set(None);
-            focus_selected();
-        })
-    };
-    let delete = ed.index.map(|i| {
-        props
-            .on_action
-            .reform(move |_: MouseEvent| Action::Schedule(ScheduleEdit::Delete(i)))
+    let cancel = on.reform(|_: MouseEvent| {
+        focus_selected();
+        Action::Editor(EditorAction::Close)
     });
+    let delete = ed
+        .index
+        .map(|i| on.reform(move |_: MouseEvent| Action::Schedule(ScheduleEdit::Delete(i))));
     let escape = {
-        let state = state.clone();
+        let on = on.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Escape" {
                 e.stop_propagation();
-                state.set(None);
+                on.emit(Action::Editor(EditorAction::Close));
                 focus_selected();
             }
         })
     };
+    let submit = on.reform(|e: SubmitEvent| {
+        e.prevent_default();
+        Action::Editor(EditorAction::Submit)
+    });
+    let kind = maybe(on, |e: Event| {
+        let id = e
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value();
+        CommandKind::from_id(&id).map(|k| Action::Editor(EditorAction::Kind(k)))
+    });
     let title = match ed.index {
         Some(_) => "Change the scheduled command",
         None => "Schedule a command",
     };
+    let (at_invalid, at_problem) = validity(ed, DraftField::At);
     html! {
-        <form class="schedule-editor" data-testid="schedule-editor" onsubmit={editor_submit(props)} onkeydown={escape} aria-label={title}>
+        <form class="schedule-editor" data-testid="schedule-editor" onsubmit={submit} onkeydown={escape} aria-label={title}>
             <label>{ "command " }
-                <select ref={first} data-testid="schedule-kind" onchange={kind_change(state, &props.schedule)}>
+                <select ref={first} data-testid="schedule-kind" onchange={kind}>
                     { for CommandKind::ALL.iter().map(|k| html! { <option value={k.id()} selected={*k == d.kind}>{ k.label() }</option> }) }
                 </select>
             </label>
             <label>{ "at (ms) " }
-                <input type="text" inputmode="numeric" data-testid="schedule-at" value={d.at_ms.clone()} oninput={draft_field::<InputEvent>(state, |d, v| d.at_ms = v)} size="9" />
+                <input type="text" inputmode="numeric" data-testid="schedule-at" value={d.at_ms.clone()} oninput={typed::<InputEvent>(on, DraftField::At)} size="9"
+                    aria-invalid={at_invalid} aria-describedby={at_problem} />
+                { problem(ed, DraftField::At) }
             </label>
-            { command_fields(d, state, &props.schedule) }
+            { command_fields(ed, on, &props.schedule) }
             <button type="submit" class="primary" data-testid="schedule-submit">{ if ed.index.is_some() { "apply" } else { "schedule" } }</button>
             if let Some(delete) = delete {
                 <button type="button" class="danger" data-testid="schedule-delete" onclick={delete}>{ "delete" }</button>
             }
             <button type="button" data-testid="schedule-cancel" onclick={cancel}>{ "cancel" }</button>
-            if let Some(problem) = &ed.problem {
-                <span class="schedule-problem" role="alert" data-testid="schedule-problem">{ problem.clone() }</span>
-            }
         </form>
     }
 }
 
-/// Another kind chosen: a fresh draft of that kind, keeping the moment typed.
-fn kind_change(state: &UseStateHandle<Option<Editor>>, schedule: &Rc<Schedule>) -> Callback<Event> {
-    let (state, schedule) = (state.clone(), schedule.clone());
-    Callback::from(move |e: Event| {
-        let Some(mut next) = (*state).clone() else {
-            return;
-        };
-        let id = e
-            .target_unchecked_into::<web_sys::HtmlSelectElement>()
-            .value();
-        if let Some(kind) = CommandKind::from_id(&id) {
-            let at = next.draft.at_ms.trim().parse().unwrap_or(schedule.clock);
-            next.draft = CommandDraft {
-                at_ms: next.draft.at_ms.clone(),
-                ..CommandDraft::new(kind, at, &schedule)
-            };
-            next.problem = None;
-            state.set(Some(next));
-        }
-    })
-}
-
-/// Submitting the draft: an unchanged command just closes, a good one is sent, a bad one says why.
-fn editor_submit(props: &EditorProps) -> Callback<SubmitEvent> {
-    let ed = &props.editor;
-    let (state, on, editor) = (
-        props.editor_state.clone(),
-        props.on_action.clone(),
-        ed.clone(),
-    );
-    let original = ed.index.and_then(|i| {
-        props
-            .schedule
-            .marks
-            .get(i)
-            .map(|m| CommandDraft::of(&m.command))
-    });
-    Callback::from(move |e: SubmitEvent| {
-        e.prevent_default();
-        match editor.draft.command() {
-            Ok(_) if original.as_ref() == Some(&editor.draft) => state.set(None),
-            Ok(command) => on.emit(Action::Schedule(match editor.index {
-                Some(index) => ScheduleEdit::Replace { index, command },
-                None => ScheduleEdit::Add(command),
-            })),
-            Err(problem) => state.set(Some(Editor {
-                problem: Some(problem),
-                ..editor.clone()
-            })),
-        }
-    })
+/// Gives the keyboard back to the selected mark (an editor closed).
+fn focus_selected() {
+    let mark = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector("[data-testid=schedule-mark][aria-selected=true]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(mark) = mark {
+        let _ = mark.focus();
+    }
 }
 
 /// The fields the draft's kind of command takes, after its kind and moment.
-fn command_fields(d: &CommandDraft, state: &UseStateHandle<Option<Editor>>, s: &Schedule) -> Html {
-    match d.kind {
-        CommandKind::Join => join_fields(d, state),
-        CommandKind::Drain | CommandKind::Crash => member_select(d, state, &s.members),
-        CommandKind::Restart | CommandKind::RollingRestart => restart_fields(d, state, &s.members),
-        CommandKind::CrashZone => zone_select(d, state, &s.zones),
+fn command_fields(ed: &CommandEditor, on: &Callback<Action>, s: &Schedule) -> Html {
+    match ed.draft.kind {
+        CommandKind::Join => join_fields(ed, on),
+        CommandKind::Drain | CommandKind::Crash => member_select(ed, on, &s.members),
+        CommandKind::Restart | CommandKind::RollingRestart => restart_fields(ed, on, &s.members),
+        CommandKind::CrashZone => zone_select(ed, on, &s.zones),
         CommandKind::CrashLeader => html! {},
     }
 }
 
+/// A text field of the editor, as typed, marked when it does not read, with its problem.
+fn text_field(
+    ed: &CommandEditor,
+    on: &Callback<Action>,
+    (field, label, testid, size): (DraftField, &str, &str, &str),
+    value: &str,
+    placeholder: Option<&str>,
+) -> Html {
+    let (invalid, described) = validity(ed, field);
+    let numeric = matches!(field, DraftField::Capacity | DraftField::Down);
+    html! {
+        <label>{ format!("{label} ") }
+            <input type="text" inputmode={numeric.then_some("numeric")} data-testid={testid.to_string()} value={value.to_string()}
+                oninput={typed::<InputEvent>(on, field)} size={size.to_string()} placeholder={placeholder.map(str::to_string)}
+                aria-invalid={invalid} aria-describedby={described} />
+            { problem(ed, field) }
+        </label>
+    }
+}
+
 /// A joining member's name, threads and zone, typed.
-fn join_fields(d: &CommandDraft, state: &UseStateHandle<Option<Editor>>) -> Html {
-    let typed = |f: fn(&mut CommandDraft, String)| draft_field::<InputEvent>(state, f);
+fn join_fields(ed: &CommandEditor, on: &Callback<Action>) -> Html {
+    let d = &ed.draft;
     html! {
         <>
-            <label>{ "new member " }
-                <input type="text" data-testid="schedule-member" value={d.member.clone()} oninput={typed(|d, v| d.member = v)} size="6" />
-            </label>
-            <label>{ "threads " }
-                <input type="text" inputmode="numeric" data-testid="schedule-capacity" value={d.capacity.clone()} oninput={typed(|d, v| d.capacity = v)} size="3" />
-            </label>
-            <label>{ "zone " }
-                <input type="text" data-testid="schedule-zone" value={d.zone.clone()} oninput={typed(|d, v| d.zone = v)} size="4" placeholder="none" />
-            </label>
+            { text_field(ed, on, (DraftField::Member, "new member", "schedule-member", "6"), &d.member, None) }
+            { text_field(ed, on, (DraftField::Capacity, "threads", "schedule-capacity", "3"), &d.capacity, None) }
+            { text_field(ed, on, (DraftField::Zone, "zone", "schedule-zone", "4"), &d.zone, Some("none")) }
         </>
     }
 }
 
 /// The member a command is for, chosen; a draft's member no longer listed stays first.
-fn member_select(
-    d: &CommandDraft,
-    state: &UseStateHandle<Option<Editor>>,
-    list: &[String],
-) -> Html {
+fn member_select(ed: &CommandEditor, on: &Callback<Action>, list: &[String]) -> Html {
+    let d = &ed.draft;
     let mut names = list.to_vec();
     if !d.member.is_empty() && !names.contains(&d.member) {
         names.insert(0, d.member.clone());
     }
     html! {
         <label>{ "member " }
-            <select data-testid="schedule-member" onchange={draft_field::<Event>(state, |d, v| d.member = v)}>
+            <select data-testid="schedule-member" onchange={typed::<Event>(on, DraftField::Member)}>
                 { for names.iter().map(|n| html! { <option value={n.clone()} selected={*n == d.member}>{ n }</option> }) }
             </select>
+            { problem(ed, DraftField::Member) }
         </label>
     }
 }
 
 /// A restart's member (a rolling one takes all), its time down and whether it keeps its state.
-fn restart_fields(
-    d: &CommandDraft,
-    state: &UseStateHandle<Option<Editor>>,
-    members: &[String],
-) -> Html {
+fn restart_fields(ed: &CommandEditor, on: &Callback<Action>, members: &[String]) -> Html {
+    let d = &ed.draft;
     html! {
         <>
-            if d.kind == CommandKind::Restart { { member_select(d, state, members) } }
-            <label>{ "down (ms) " }
-                <input type="text" inputmode="numeric" data-testid="schedule-down" value={d.down_ms.clone()} oninput={draft_field::<InputEvent>(state, |d, v| d.down_ms = v)} size="7" />
-            </label>
+            if d.kind == CommandKind::Restart { { member_select(ed, on, members) } }
+            { text_field(ed, on, (DraftField::Down, "down (ms)", "schedule-down", "7"), &d.down_ms, None) }
             <label class="check">
-                <input type="checkbox" data-testid="schedule-keep-state" checked={d.keep_state} onchange={draft_field::<Event>(state, |d, v| d.keep_state = v == "true")} />
+                <input type="checkbox" data-testid="schedule-keep-state" checked={d.keep_state} onchange={typed::<Event>(on, DraftField::KeepState)} />
                 { " keeps its state" }
             </label>
         </>
@@ -636,13 +531,15 @@ fn restart_fields(
 }
 
 /// The zone a zone crash hits, chosen from the members' zones.
-fn zone_select(d: &CommandDraft, state: &UseStateHandle<Option<Editor>>, zones: &[String]) -> Html {
+fn zone_select(ed: &CommandEditor, on: &Callback<Action>, zones: &[String]) -> Html {
+    let d = &ed.draft;
     html! {
         <label>{ "zone " }
-            <select data-testid="schedule-zone" onchange={draft_field::<Event>(state, |d, v| d.zone = v)}>
+            <select data-testid="schedule-zone" onchange={typed::<Event>(on, DraftField::Zone)}>
                 if zones.is_empty() { <option value="">{ "no member has a zone" }</option> }
                 { for zones.iter().map(|z| html! { <option value={z.clone()} selected={*z == d.zone}>{ z }</option> }) }
             </select>
+            { problem(ed, DraftField::Zone) }
         </label>
     }
 }

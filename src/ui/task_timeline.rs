@@ -7,29 +7,15 @@
 use super::colours::{Colours, DARK, LIGHT};
 use super::hooks::{use_in_view, use_width};
 use crate::playground::screen::{TaskTimeline, TimelineRow};
+use crate::playground::timeline::{AXIS, LABELS, VISIBLE_ROWS};
 use crate::playground::{Action, Playback};
 use crate::views::series::Availability;
 use std::rc::Rc;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 
-/// A row's height, in CSS pixels: roomy for a few tasks, tight for many.
-fn row_height(rows: usize) -> f64 {
-    if rows <= 12 {
-        22.0
-    } else {
-        14.0
-    }
-}
-
 /// The labels' font, as the canvas reports it back.
 const FONT: &str = "600 10px system-ui, sans-serif";
-/// The time axis's height above the rows.
-const AXIS: f64 = 16.0;
-/// The label column's width.
-const LABELS: f64 = 78.0;
-/// The most rows in view before the timeline scrolls.
-const VISIBLE_ROWS: usize = 22;
 
 /// Properties of the task timeline.
 #[derive(Properties, PartialEq)]
@@ -44,17 +30,6 @@ pub struct TimelineProps {
     pub on_action: Callback<Action>,
 }
 
-/// The time at a horizontal position, and back.
-fn x_of(t: u64, width: f64, end: u64) -> f64 {
-    LABELS + (t as f64 / end.max(1) as f64).min(1.0) * (width - LABELS - 6.0)
-}
-
-fn t_of(x: f64, width: f64, end: u64) -> Option<u64> {
-    let plot = width - LABELS - 6.0;
-    (x >= LABELS && plot > 0.0)
-        .then(|| (((x - LABELS) / plot).clamp(0.0, 1.0) * end as f64).round() as u64)
-}
-
 fn draw(
     ctx: &CanvasRenderingContext2d,
     data: &TaskTimeline,
@@ -62,9 +37,8 @@ fn draw(
     width: f64,
     c: &Colours,
 ) {
-    let visible = data.rows.len().clamp(1, VISIBLE_ROWS);
-    let row_height = row_height(data.rows.len());
-    let height = AXIS + visible as f64 * row_height;
+    let (visible, row_height) = (data.visible_rows(), data.row_height());
+    let height = data.view_height();
     ctx.set_fill_style_str(c.panel);
     ctx.fill_rect(0.0, 0.0, width, height);
     draw_axis_and_rounds(ctx, data, width, height, c);
@@ -82,20 +56,19 @@ fn draw_axis_and_rounds(
     height: f64,
     c: &Colours,
 ) {
-    let x = |t: u64| x_of(t, width, data.end);
-    // The time axis: a label every fifth of the scrubber's range.
+    let x = |t: u64| data.x_of(t, width);
     // One font for the axis and the rows, so that redrawing never has to set it again.
     super::dom::canvas_font(ctx, FONT);
     ctx.set_text_baseline("middle");
     ctx.set_fill_style_str(c.muted);
-    for i in 0..=5u64 {
-        let t = data.end * i / 5;
+    let ticks = data.ticks();
+    for (i, (t, label)) in ticks.iter().enumerate() {
         ctx.set_text_align(match i {
             0 => "left",
-            5 => "right",
+            i if i + 1 == ticks.len() => "right",
             _ => "center",
         });
-        let _ = ctx.fill_text(&crate::views::frame::duration(t), x(t), AXIS / 2.0);
+        let _ = ctx.fill_text(label, x(*t), AXIS / 2.0);
     }
     // Rounds: shaded from start to sync, a line at the start.
     for &(start, synced) in &data.rounds {
@@ -118,8 +91,8 @@ fn draw_row(
     width: f64,
     c: &Colours,
 ) {
-    let x = |t: u64| x_of(t, width, data.end);
-    let row_height = row_height(data.rows.len());
+    let x = |t: u64| data.x_of(t, width);
+    let row_height = data.row_height();
     // Roomy rows get thicker bars.
     let bar = if row_height > 20.0 { 1.4 } else { 1.0 };
     let mid = y + row_height / 2.0;
@@ -176,36 +149,6 @@ fn draw_row(
     }
 }
 
-/// What a point of the timeline shows, in words.
-fn describe(data: &TaskTimeline, row: usize, t: u64) -> Option<String> {
-    let row = data.rows.get(row)?;
-    let state = row.line.spans.iter().find(|s| s.from <= t && t < s.to);
-    let owner = row
-        .line
-        .owners
-        .iter()
-        .find(|o| o.0 <= t && t < o.1)
-        .and_then(|o| data.members.get(o.2.index()));
-    let mut words = vec![format!(
-        "{} at {}",
-        row.name,
-        crate::views::frame::duration(t)
-    )];
-    words.push(match (state.map(|s| s.state), owner) {
-        (Some(Availability::Up), Some(m)) => format!("running on {m}"),
-        (Some(Availability::Restoring), Some(m)) => format!("restoring on {m} (down)"),
-        (Some(Availability::Down), _) => "down: nobody runs it".into(),
-        _ => "not simulated yet".into(),
-    });
-    if row.line.learning.iter().any(|&(f, to)| f <= t && t < to) {
-        words.push("a learner replays it".into());
-    }
-    if row.line.standby.iter().any(|&(f, to)| f <= t && t < to) {
-        words.push("a standby is kept".into());
-    }
-    Some(words.join(" \u{00B7} "))
-}
-
 /// Draws the rows from `first` on the canvas again whenever the data, the scroll, the theme
 /// or the width change.
 #[hook]
@@ -226,12 +169,8 @@ fn use_timeline_drawing(
         }
         // The backing store is sized only when the size changes (that reallocates
         // it); every draw paints the whole canvas anyway.
-        let rows = data.rows.len();
         let scale = super::dom::pixel_ratio();
-        let (pixels_wide, pixels_high) = (
-            (w * scale) as u32,
-            ((AXIS + rows.clamp(1, VISIBLE_ROWS) as f64 * row_height(rows)) * scale) as u32,
-        );
+        let (pixels_wide, pixels_high) = ((w * scale) as u32, (data.view_height() * scale) as u32);
         if c.width() != pixels_wide || c.height() != pixels_high {
             c.set_width(pixels_wide);
             c.set_height(pixels_high);
@@ -261,7 +200,7 @@ fn timeline_legend() -> Html {
 fn hover_box(x: f64, y: f64, text: &str, width: f64) -> Html {
     html! {
         <div class="hover" data-testid="timeline-hover"
-            style={format!("left: {:.0}px; top: {:.0}px", (x + 12.0).min(width - 260.0).max(0.0), y + 14.0)}>{ text }</div>
+            style={format!("left: {:.0}px; top: {:.0}px", TaskTimeline::hover_left(x, width), y + 14.0)}>{ text }</div>
     }
 }
 
@@ -284,10 +223,10 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     let rows = props.data.rows.len();
     use_timeline_drawing(&canvas, data.clone(), *first, props.dark, width);
     let on_scroll = {
-        let (scroller, first) = (scroller.clone(), first.clone());
+        let (scroller, first, data) = (scroller.clone(), first.clone(), props.data.clone());
         Callback::from(move |_: Event| {
             if let Some(el) = scroller.cast::<HtmlElement>() {
-                let row = (f64::from(el.scroll_top()) / row_height(rows)) as usize;
+                let row = data.first_row(f64::from(el.scroll_top()));
                 if row != *first {
                     first.set(row);
                 }
@@ -298,11 +237,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         let (hover, data, first) = (hover.clone(), data.clone(), *first);
         Callback::from(move |e: MouseEvent| {
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
-            let row = ((y - AXIS) / row_height(data.rows.len())).floor();
-            let found = (row >= 0.0)
-                .then(|| t_of(x, width, data.end))
-                .flatten()
-                .and_then(|t| describe(&data, first + row as usize, t));
+            let found = data.describe_at((x, y), width, first);
             hover.set(found.map(|text| (x, y, text)));
         })
     };
@@ -311,17 +246,15 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
         Callback::from(move |_| hover.set(None))
     };
     let on_click = {
-        let (on, end) = (props.on_action.clone(), data.end);
+        let (on, data) = (props.on_action.clone(), data.clone());
         Callback::from(move |e: MouseEvent| {
-            if let Some(t) = t_of(f64::from(e.offset_x()), width, end) {
+            if let Some(t) = data.t_of(f64::from(e.offset_x()), width) {
                 on.emit(Action::Playback(Playback::Seek(t)));
             }
         })
     };
-    let visible = rows.clamp(1, VISIBLE_ROWS);
-    let row = row_height(rows);
-    let view_height = AXIS + visible as f64 * row;
-    let clock_left = (width > 0.0).then(|| x_of(clock, width, data.end));
+    let view_height = props.data.view_height();
+    let clock_left = (width > 0.0).then(|| data.x_of(clock, width));
     html! {
         <section class="panel task-timeline" aria-labelledby="timeline-title" data-testid="task-timeline"
             data-rows={rows.to_string()}>
@@ -343,7 +276,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
                         { hover_box(*x, *y, text, width) }
                     }
                 </div>
-                <div style={format!("height: {:.0}px", (rows - visible.min(rows)) as f64 * row)}></div>
+                <div style={format!("height: {:.0}px", props.data.hidden_height())}></div>
             </div>
         </section>
     }

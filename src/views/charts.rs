@@ -7,6 +7,7 @@
 
 use crate::model::Strategy;
 use crate::views::series::{Availability, LoadLine, TaskLine};
+use crate::views::units::TimeAxis;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -271,14 +272,56 @@ pub type Drawn<DB> = Result<PlotMap, DrawingAreaErrorKind<<DB as DrawingBackend>
 /// The charts' coordinates: time across (ms), a value up.
 pub(super) type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-/// Seconds from milliseconds: one decimal below ten seconds (`2.5s`), whole above (`500s`).
-fn seconds(ms: &f64) -> String {
-    let s = ms.max(0.0) / 1000.0;
-    if s < 10.0 {
-        format!("{s:.1}s")
+/// The most steps a chart's time axis takes.
+const TIME_STEPS: usize = 8;
+
+/// Draws the grid lines, ticks and labels of a time axis at round steps in one unit (`90 s`,
+/// `12 min`, `5 h`): along time (`across`) or up a value measured in time. Plotters' own
+/// labels fall on round numbers of ms, which read as `80000s` over a long run.
+fn time_ticks<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &mut Chart<'_, DB>,
+    paper: Paper,
+    axis: &TimeAxis,
+    across: bool,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let (x_range, y_range) = (chart.x_range(), chart.y_range());
+    let line = |t: f64| {
+        if across {
+            vec![(t, y_range.start), (t, y_range.end)]
+        } else {
+            vec![(x_range.start, t), (x_range.end, t)]
+        }
+    };
+    chart.draw_series(
+        axis.ticks
+            .iter()
+            .map(|&t| PathElement::new(line(t), paper.grid.stroke_width(1))),
+    )?;
+    let (origin_x, origin_y) = area.get_base_pixel();
+    let anchor = if across {
+        Pos::new(HPos::Center, VPos::Top)
     } else {
-        format!("{s:.0}s")
+        Pos::new(HPos::Right, VPos::Center)
+    };
+    let style = label_font(paper).pos(anchor);
+    for &t in &axis.ticks {
+        let (x, y) = if across {
+            (chart.backend_coord(&(t, y_range.start)).0, ys.end - 1)
+        } else {
+            (xs.start, chart.backend_coord(&(x_range.start, t)).1)
+        };
+        let (x, y) = (x - origin_x, y - origin_y);
+        let (tick, at) = if across {
+            ([(x, y), (x, y + 5)], (x, y + 8))
+        } else {
+            ([(x - 5, y), (x, y)], (x - 8, y))
+        };
+        area.draw(&PathElement::new(tick.to_vec(), paper.ink.stroke_width(1)))?;
+        area.draw(&Text::new(axis.label(t), at, style.clone()))?;
     }
+    Ok(())
 }
 
 /// The labels' font.
@@ -386,15 +429,18 @@ fn draw_availability<DB: DrawingBackend>(
     let mut chart = start(area, paper, title, 44, (end, rows))?;
     chart
         .configure_mesh()
-        .disable_y_mesh()
-        .x_labels(6)
-        .x_label_formatter(&seconds)
+        .disable_mesh()
+        .x_labels(0)
         .y_labels(0)
-        .label_style(label_font(paper))
         .axis_style(paper.ink)
-        .bold_line_style(paper.grid)
-        .light_line_style(TRANSPARENT)
         .draw()?;
+    time_ticks(
+        area,
+        &mut chart,
+        paper,
+        &TimeAxis::of(end, TIME_STEPS),
+        true,
+    )?;
     // One label per row (a numeric axis would skip some), when rows are tall enough.
     let (_, ys) = chart.plotting_area().get_pixel_range();
     let row_pixels = f64::from(ys.end - ys.start) / rows;
@@ -457,8 +503,8 @@ fn draw_load<DB: DrawingBackend>(
     let whole = |v: &f64| format!("{v:.0}");
     chart
         .configure_mesh()
-        .x_labels(6)
-        .x_label_formatter(&seconds)
+        .disable_x_mesh()
+        .x_labels(0)
         .y_labels((top as usize + 1).min(9))
         .y_label_formatter(&whole)
         .label_style(label_font(paper))
@@ -466,6 +512,13 @@ fn draw_load<DB: DrawingBackend>(
         .bold_line_style(paper.grid)
         .light_line_style(TRANSPARENT)
         .draw()?;
+    time_ticks(
+        area,
+        &mut chart,
+        paper,
+        &TimeAxis::of(end, TIME_STEPS),
+        true,
+    )?;
     let mut entries = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let colour = palette::CYCLE[i % palette::CYCLE.len()];
@@ -511,15 +564,25 @@ fn draw_cumulative<DB: DrawingBackend>(
     let mut chart = start(area, paper, "Task downtime so far", 52, (end, top))?;
     chart
         .configure_mesh()
-        .x_labels(6)
-        .x_label_formatter(&seconds)
-        .y_labels(6)
-        .y_label_formatter(&seconds)
-        .label_style(label_font(paper))
+        .disable_mesh()
+        .x_labels(0)
+        .y_labels(0)
         .axis_style(paper.ink)
-        .bold_line_style(paper.grid)
-        .light_line_style(TRANSPARENT)
         .draw()?;
+    time_ticks(
+        area,
+        &mut chart,
+        paper,
+        &TimeAxis::of(end, TIME_STEPS),
+        true,
+    )?;
+    time_ticks(
+        area,
+        &mut chart,
+        paper,
+        &TimeAxis::of(top, TIME_STEPS),
+        false,
+    )?;
     let mut entries = Vec::new();
     for (strategy, curve) in curves {
         let colour = strategy_colour(*strategy);
@@ -611,6 +674,31 @@ mod tests {
         let (t, _) = map.at(map.x_pixels.1, map.y_pixels.1).expect("inside");
         assert!((t - until as f64).abs() < until as f64 * 0.01);
         assert_eq!(map.at(0, 0), None);
+    }
+
+    #[test]
+    fn time_reads_in_round_steps_of_one_unit_along_and_up_the_axes() {
+        let day = 86_400_000;
+        let chart = ChartData {
+            end: day,
+            series: Series::Cumulative(vec![(Strategy::Kip441, vec![(0, 0), (day, 7_200_000)])]),
+        };
+        let text = chart.svg((640, 300), None).expect("draws");
+        let labels: Vec<&str> = text
+            .split("</text>")
+            .filter_map(|t| t.rsplit('>').next())
+            .map(str::trim)
+            .filter(|l| l.ends_with(" h") || l.ends_with(" min") || l.ends_with(" s"))
+            .collect();
+        // Along: a day in 8 steps of 3 hours. Up: 2 hours of downtime and 8 % of room, 129.6
+        // minutes, in steps of 30 (16.2 is past the 15-minute step).
+        assert_eq!(
+            labels,
+            [
+                "0 h", "3 h", "6 h", "9 h", "12 h", "15 h", "18 h", "21 h", "24 h", "0 min",
+                "30 min", "60 min", "90 min", "120 min"
+            ]
+        );
     }
 
     #[test]

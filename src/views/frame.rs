@@ -7,6 +7,7 @@ use crate::engine::member::MemberStatus;
 use crate::engine::Engine;
 use crate::model::Command;
 use crate::model::{MemberId, TaskId};
+use crate::views::units::duration;
 use std::rc::Rc;
 
 /// The role a chip shows; its name (`active`, ...) is what tests and styles read
@@ -215,12 +216,6 @@ pub fn state_text(status: MemberStatus) -> &'static str {
     }
 }
 
-/// What a member holds, in words, for a card whose tasks are drawn as marks: its tasks that
-/// are not processed are restoring, or simply down while it is away.
-pub fn marks_summary(dots: &[Dot], away: bool) -> String {
-    super::overview::Held::of_dots(dots).words(away)
-}
-
 /// What a member holds, in words, for a card whose tasks are chips: the tasks it runs, learns
 /// (with how much it has replayed) and keeps standbys of, the first few of each by name
 /// ("runs T1 and T4, learns T2 (43 %), standby for T5").
@@ -277,15 +272,6 @@ pub fn orphans_text(chips: &[Chip]) -> String {
             String::new()
         }
     )
-}
-
-/// A duration for people: `850 ms`, `3.2 s`, `2 min 5 s`.
-pub fn duration(ms: u64) -> String {
-    match ms {
-        0..=999 => format!("{ms} ms"),
-        1_000..=59_999 => format!("{:.1} s", ms as f64 / 1000.0),
-        _ => format!("{} min {} s", ms / 60_000, (ms % 60_000) / 1000),
-    }
 }
 
 /// A member's card.
@@ -419,7 +405,8 @@ pub struct Frame {
     /// The moment.
     pub time: u64,
     /// One card per member that ever joined, in join order (shared: the group view takes
-    /// them every frame, and a copy of 3,000 chips a frame showed in the profiles).
+    /// them on every frame, and a large group's cards hold thousands of chips, too many to
+    /// copy a frame).
     pub cards: Rc<Vec<Card>>,
     /// Tasks no member runs.
     pub unowned: Vec<Chip>,
@@ -714,9 +701,6 @@ mod tests {
                 && words.contains("not ready yet \u{00B7} ready in about "),
             "{words}"
         );
-        assert_eq!(duration(850), "850 ms");
-        assert_eq!(duration(3_240), "3.2 s");
-        assert_eq!(duration(125_000), "2 min 5 s");
         let ready_in = chip.ready_in_ms.expect("replaying");
         // S4 replays T1's 50,000 records at 10,000 records/s while 100/s are written.
         let expected = (chip.lag as f64 / 9_900.0 * 1000.0) as u64;

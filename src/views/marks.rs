@@ -6,7 +6,7 @@
 //! learner filling up, ready, dashed standby, rings for learned and found tasks).
 
 use super::frame::{ChipRole, Dot};
-use super::scene::Step;
+use super::geometry::{Rect, Step};
 
 /// Marks per row.
 const COLUMNS: usize = 16;
@@ -192,10 +192,10 @@ pub fn drawing(count: usize) -> (i32, i32) {
 }
 
 /// Where mark `index` lies in its member's drawing, in CSS pixels from the drawing's corner.
-pub fn cell(index: usize) -> super::scene::Rect {
+pub fn cell(index: usize) -> Rect {
     let unit = f64::from(UNIT);
     let at = |step: usize| f64::from(MARGIN + step as i32 * PITCH) / unit;
-    super::scene::Rect::new(
+    Rect::new(
         at(index % COLUMNS),
         at(index / COLUMNS),
         f64::from(SIDE) / unit,
@@ -222,6 +222,44 @@ pub fn at(dots: &[Dot], x: i32, y: i32, shown: i32) -> Option<&Dot> {
     (x >= 0 && y >= 0 && col < COLUMNS)
         .then(|| dots.get(row * COLUMNS + col))
         .flatten()
+}
+
+/// A mark in words, as the pointer's read-out and the keyboard's option say it (`names`: the
+/// tasks' names): an active of a member away waits for it.
+pub fn words(d: &Dot, names: &[String], member: &str, away: bool) -> String {
+    let name = names.get(d.task.index()).map_or("", String::as_str);
+    if away && d.role == ChipRole::Active {
+        format!("{name} on {member} \u{00B7} active, down while {member} restarts")
+    } else {
+        d.describe(name, member)
+    }
+}
+
+/// What the mark under the pointer is, and where the pointer is in the group.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hover {
+    /// Left, in CSS pixels from the group's corner.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// The mark's task in words.
+    pub text: String,
+}
+
+/// What a pointer at (`x`, `y`) CSS pixels of a member's marks shown `shown` pixels wide
+/// (placed at `place` in the group) points at: the mark's words, where the pointer is in
+/// the group; none between marks.
+pub fn hover(
+    (dots, names): (&[Dot], &[String]),
+    (member, away): (&str, bool),
+    (x, y, shown): (i32, i32, i32),
+    place: Rect,
+) -> Option<Hover> {
+    at(dots, x, y, shown).map(|d| Hover {
+        x: place.x + f64::from(x),
+        y: place.y + f64::from(y),
+        text: words(d, names, member, away),
+    })
 }
 
 /// Where the keyboard goes from mark `from` of a member's `count` marks on a `step`: along
@@ -382,6 +420,34 @@ mod tests {
         assert_eq!(task(-3, 5, 224), None);
         // Shown at half its width, a pointer 7 px in is on the second mark.
         assert_eq!(task(8, 2, 112), Some(1));
+    }
+
+    #[test]
+    fn the_pointer_reads_the_mark_under_it_in_words_placed_in_the_group() {
+        let mut dots: Vec<Dot> = (0..3).map(|t| dot(t, ChipRole::Active)).collect();
+        dots[1].role = ChipRole::Learner;
+        let names = names(3);
+        let place = Rect::new(100.0, 40.0, 224.0, 28.0);
+        let over = |x: i32, away: bool| hover((&dots, &names), ("S2", away), (x, 5, 224), place);
+        let first = over(5, false).expect("the first mark");
+        assert_eq!((first.x, first.y), (105.0, 45.0), "in the group's pixels");
+        assert_eq!(first.text, dots[0].describe("T1", "S2"));
+        assert_eq!(
+            over(5, true).map(|h| h.text).as_deref(),
+            Some("T1 on S2 \u{00B7} active, down while S2 restarts"),
+            "an active waits for its member away"
+        );
+        assert_eq!(
+            over(15, true).map(|h| h.text),
+            Some(dots[1].describe("T2", "S2")),
+            "a learner of a member away is as it was"
+        );
+        assert_eq!(over(60, false), None, "past the last mark");
+        assert_eq!(
+            words(&dot(9, ChipRole::Active), &names, "S2", false),
+            dot(9, ChipRole::Active).describe("", "S2"),
+            "a task without a name"
+        );
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! ([`charts`]).
 
 pub mod charts;
+pub mod flights;
 pub mod frame;
+pub mod geometry;
 pub mod json;
 pub mod marks;
 pub mod metrics;
@@ -14,6 +16,8 @@ pub mod scene;
 pub mod series;
 pub mod sweep_charts;
 pub mod travel;
+pub mod units;
+pub mod zoom;
 
 #[cfg(test)]
 mod fixtures;

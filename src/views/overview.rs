@@ -1,8 +1,11 @@
 //! The overview's numbers: what each member holds, counted by role, for its tile's bars (how
 //! many of each, and how far their stores are replayed) and for its name in words.
 
+use super::frame::state_text;
 use super::frame::{Card, Chip, ChipRole, Dot};
-use super::scene::{Rect, Scene, NAMED_TILE};
+use super::geometry::Rect;
+use super::scene::{Scene, NAMED_TILE};
+use super::units::back_in;
 use crate::engine::member::MemberStatus;
 
 /// How many tasks a member holds in each role: what its name says, which changes only when a
@@ -68,6 +71,33 @@ impl Held {
     pub fn widest(&self) -> u32 {
         self.active.max(self.learning).max(self.standby)
     }
+}
+
+/// What a member holds, in words, for a card whose tasks are drawn as marks: its tasks that
+/// are not processed are restoring, or simply down while it is away.
+pub fn marks_summary(dots: &[Dot], away: bool) -> String {
+    Held::of_dots(dots).words(away)
+}
+
+/// A member's name in words, as its card or tile gives it: its state, its time until it is
+/// back, its zone, its lead, then what it holds (`holds`, beginning with a colon).
+pub fn member_label(
+    name: &str,
+    status: MemberStatus,
+    back_in_ms: Option<u64>,
+    zone: Option<&str>,
+    leader: bool,
+    holds: &str,
+) -> String {
+    format!(
+        "member {name}, {}{}{}{}{holds}",
+        state_text(status),
+        back_in_ms
+            .map(|ms| format!(", {}", back_in(ms)))
+            .unwrap_or_default(),
+        zone.map(|z| format!(", zone {z}")).unwrap_or_default(),
+        if leader { ", leader" } else { "" },
+    )
 }
 
 /// A member's tile: what it holds, and how far the stores it replays have come, in tasks (a
@@ -442,6 +472,32 @@ mod tests {
             progress,
             ..active(0)
         }
+    }
+
+    #[test]
+    fn a_member_is_named_with_its_state_time_away_zone_lead_and_tasks() {
+        assert_eq!(
+            member_label(
+                "S2",
+                MemberStatus::Live { joined_at: 0 },
+                None,
+                None,
+                false,
+                ": runs T1"
+            ),
+            "member S2, live: runs T1"
+        );
+        assert_eq!(
+            member_label(
+                "S3",
+                MemberStatus::Leaving { joined_at: 0 },
+                Some(4_200),
+                Some("b"),
+                true,
+                ""
+            ),
+            "member S3, draining, back in 4.2 s, zone b, leader"
+        );
     }
 
     #[test]

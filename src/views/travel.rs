@@ -3,8 +3,9 @@
 //! from where a task was to where it goes, through the tray of tasks nobody runs.
 
 use super::frame::{Card, Chip, ChipRole};
+use super::geometry::Rect;
 use super::marks;
-use super::scene::{Content, Rect, Scene};
+use super::scene::{Content, Scene};
 
 /// Where a task's active is drawn, and who holds it (`None`: the tray).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -58,12 +58,15 @@ async function playToRest(page, timeout = 30000) {
 test('a restart: time away and disk chosen, the member counts down while away, then it is back', async () => {
   const page = await open('scale-up-running');
   await playToRest(page);
-  // A slip in the time away is named, and the last good time is kept.
+  // A slip in the time away is named beside the field, which keeps what was typed; the last
+  // good time is kept.
   await enter(page, '[data-testid=down-time]', '0');
-  await page.waitForSelector('[data-testid=error]');
-  assert.match(await page.textContent('[data-testid=error]'), /time away: .*not "0"/);
+  await page.waitForSelector('[data-testid=down-time-problem]');
+  assert.match(await page.textContent('[data-testid=down-time-problem]'), /time away: .*not "0"/);
+  assert.equal(await page.inputValue('[data-testid=down-time]'), '0');
+  assert.equal(await page.getAttribute('[data-testid=down-time]', 'aria-invalid'), 'true');
   await enter(page, '[data-testid=down-time]', '4.5');
-  await page.waitForSelector('[data-testid=error]', { state: 'detached' });
+  await page.waitForSelector('[data-testid=down-time-problem]', { state: 'detached' });
   await page.uncheck('[data-testid=keep-state]');
   assert.match(await page.getAttribute(`${card('S2')} [data-testid=restart]`, 'title'), /away 4\.5 s, loses its disk/);
   await page.selectOption('[data-testid=speed]', '1');
@@ -224,7 +227,7 @@ test('the compare view runs a zone preset across strategies, with zones, restart
   // Kafka's warm-ups wait for probing rebalances ten minutes apart: look 20 s on, not at rest.
   await seekFar(page, 20000);
   const down = await page.$$eval('[data-testid=compare-table] tbody tr', (rows) =>
-    rows.map((r) => parseInt(r.querySelector('[data-metric="total downtime (ms)"]').textContent, 10)),
+    rows.map((r) => parseInt(r.querySelector('[data-metric="total downtime ms"]').textContent, 10)),
   );
   assert.ok(down.every((d) => d > 0), `every strategy paid for the outages: ${down}`);
   for (const lane of lanes) {

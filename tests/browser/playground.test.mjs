@@ -382,7 +382,7 @@ test('compare view: one command reaches every strategy, the table updates, the c
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=lane]').length === 2);
   const downtime = () =>
     page.$$eval('[data-testid=compare-table] tbody tr', (rows) =>
-      rows.map((r) => parseInt(r.querySelector('[data-metric="total downtime (ms)"]').textContent, 10)),
+      rows.map((r) => parseInt(r.querySelector('[data-metric="total downtime ms"]').textContent, 10)),
     );
   await page.click('[data-testid=lane][data-strategy=learner] [data-member-id=S3] [data-testid=crash]');
   for (const s of ['learner', 'eager']) {

@@ -38,7 +38,7 @@ fn allowed(module: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(super) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("source folder") {
         let path = entry.expect("entry").path();
         if path.is_dir() {
@@ -51,7 +51,7 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The code of a Rust file with its comments, strings and character literals blanked (so a
 /// path named in a doc comment or a message is not a dependency), lines kept.
-fn code_only(text: &str) -> String {
+pub(super) fn code_only(text: &str) -> String {
     let b: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -162,7 +162,7 @@ fn item_end(code: &[u8], from: usize) -> usize {
 
 /// `code` without its `#[cfg(test)]` items, and the names of the test modules it declares
 /// in files of their own (`#[cfg(test)] mod review_tests;`).
-fn without_tests(code: &str) -> (String, Vec<String>) {
+pub(super) fn without_tests(code: &str) -> (String, Vec<String>) {
     const MARK: &str = "#[cfg(test)]";
     let bytes = code.as_bytes();
     let mut kept = String::with_capacity(code.len());
@@ -189,7 +189,7 @@ fn without_tests(code: &str) -> (String, Vec<String>) {
 }
 
 /// The first identifier at the start of `s` (after spaces).
-fn ident(s: &str) -> &str {
+pub(super) fn ident(s: &str) -> &str {
     let s = s.trim_start();
     let end = s
         .find(|c: char| !(c.is_alphanumeric() || c == '_'))
@@ -259,7 +259,7 @@ fn used_modules(code: &str, module: &[String]) -> BTreeSet<String> {
 }
 
 /// A file's module path: `src/assignor/kip441/mod.rs` is `["assignor", "kip441"]`.
-fn module_path(relative: &Path) -> Vec<String> {
+pub(super) fn module_path(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .components()
         .filter_map(|c| c.as_os_str().to_str())
@@ -272,7 +272,7 @@ fn module_path(relative: &Path) -> Vec<String> {
 }
 
 /// Where a module declared in the file at `relative` keeps its code (a file or a folder).
-fn child_module_path(relative: &Path, name: &str) -> PathBuf {
+pub(super) fn child_module_path(relative: &Path, name: &str) -> PathBuf {
     let dir = if relative.file_name().is_some_and(|f| f == "mod.rs") {
         relative.parent().map(Path::to_path_buf).unwrap_or_default()
     } else {

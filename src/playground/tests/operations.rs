@@ -5,7 +5,7 @@
 use super::{play_until_paused, preset};
 use crate::model::Command;
 use crate::playground::operations::parse_down_time;
-use crate::playground::{back_in, seconds, Action, Effect, Playback, Playground, RestartChoice};
+use crate::playground::{Action, Effect, Playback, Playground, RestartChoice};
 use crate::views::frame::Frame;
 
 fn frame(pg: &Playground) -> Frame {
@@ -40,20 +40,6 @@ fn a_time_away_is_read_in_seconds_without_floats_and_refused_with_the_field_name
             );
         }
     }
-    assert_eq!(seconds(6_000), "6");
-    assert_eq!(seconds(12_500), "12.5");
-    assert_eq!(seconds(250), "0.25");
-    assert_eq!(seconds(1_001), "1.001");
-}
-
-#[test]
-fn the_countdown_reads_in_tenths_and_then_minutes_and_never_says_zero() {
-    assert_eq!(back_in(4_000), "back in 4.0 s");
-    assert_eq!(back_in(12_300), "back in 12.3 s");
-    assert_eq!(back_in(1), "back in 0.1 s");
-    assert_eq!(back_in(59_950), "back in 60.0 s");
-    assert_eq!(back_in(125_000), "back in 2 min 5 s");
-    assert_eq!(back_in(60_001), "back in 1 min 1 s");
 }
 
 #[test]
@@ -77,20 +63,34 @@ fn the_restart_choice_is_kept_and_a_slip_is_named_without_pausing() {
     );
     assert_eq!(pg.restart_choice().describe(), "away 2.5 s, loses its disk");
     pg.act(Action::DownTime("never".into()));
+    let ops = pg.operations(&frame(&pg));
+    assert_eq!(ops.down_time, "never", "the field keeps what was typed");
     assert!(
-        pg.error()
+        ops.down_time_problem
+            .as_deref()
             .is_some_and(|e| e.contains("time away") && e.contains("\"never\"")),
         "{:?}",
-        pg.error()
+        ops.down_time_problem
+    );
+    assert_eq!(
+        pg.error(),
+        None,
+        "named beside the field, not in the error line"
     );
     assert_eq!(
         pg.restart_choice().down_ms,
         2_500,
         "the last good time is kept"
     );
+    assert_eq!(ops.restart.down_ms, 2_500);
     assert!(pg.playing(), "a slip in a field does not pause");
-    pg.act(Action::DownTime("30".into()));
-    assert_eq!(pg.error(), None, "a good time clears its error");
+    pg.act(Action::DownTime("30.0".into()));
+    let ops = pg.operations(&frame(&pg));
+    assert_eq!(
+        (ops.down_time.as_str(), ops.down_time_problem),
+        ("30.0", None),
+        "a good time clears its problem and stays as typed"
+    );
     assert_eq!(
         pg.restart_choice().restart("S2"),
         Command::Restart {
@@ -99,7 +99,7 @@ fn the_restart_choice_is_kept_and_a_slip_is_named_without_pausing() {
             keep_state: false
         }
     );
-    // Another error is not cleared by a good time.
+    // Another error stays: the field's problems are its own.
     pg.act(Action::Command(Command::Drain("S9".into())));
     pg.act(Action::DownTime("5".into()));
     assert!(pg.error().is_some_and(|e| e.contains("S9")));

@@ -1,17 +1,19 @@
-//! The group's page elements: a card per member (its header, countdown and buttons, and over
-//! the canvas's chips or marks, the chips' names and focus), placed by [`super::placed`], which
-//! draws what they hold on a canvas under them.
+//! A member's card as the page's own elements, placed over what the canvas draws: its
+//! header, countdown and buttons, over each chip an element with its name, data, focus and
+//! replay tip (or, over a large group's marks, the marks' area); the zones' bands around the
+//! cards or tiles; and the tray of tasks nobody runs.
 
-use super::mini::{Hover, MiniChips};
-use super::placed::PlacedGroup;
+use super::marks::MiniChips;
 use crate::engine::member::MemberStatus;
 use crate::model::Command;
 use crate::playground::glossary;
-use crate::playground::{back_in, Action, RestartChoice};
-use crate::views::frame::{
-    chips_summary, marks_summary, state_text, Card, Chip, ChipRole, Countdown, Dot,
-};
-use crate::views::scene::{Centre, Content, MemberBox, Rect, Scene, ZoneBand, Zoom};
+use crate::playground::{Action, RestartChoice};
+use crate::views::frame::{chips_summary, state_text, Card, Chip, ChipRole, Countdown, Dot};
+use crate::views::geometry::Rect;
+use crate::views::marks::Hover;
+use crate::views::overview::{marks_summary, member_label};
+use crate::views::scene::{Centre, MemberBox, Scene, ZoneBand, Zoom};
+use crate::views::units::back_in;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -134,7 +136,7 @@ fn card_header(props: &HeaderProps) -> Html {
             if props.leader {
                 <span class="leader-mark term" title={glossary::define("leader").unwrap_or_default()}>{ "\u{2605} leader" }</span>
             }
-            if props.state != MemberStatus::Live {
+            if !props.state.live() {
                 <span class={classes!("state", props.state.name())}>{ state_text(props.state) }</span>
             }
             <span class="meta" title={format!("capacity {}, restores {} records/s", props.capacity, props.restore_rate)}>
@@ -222,27 +224,6 @@ fn roving_focus() -> Callback<KeyboardEvent> {
     })
 }
 
-/// A member's name in words, as its card or tile gives it: its state, its time until it is
-/// back, its zone, its lead, then what it holds (`holds`, beginning with a colon).
-pub fn member_label(
-    name: &str,
-    status: MemberStatus,
-    back_in_ms: Option<u64>,
-    zone: Option<&str>,
-    leader: bool,
-    holds: &str,
-) -> String {
-    format!(
-        "member {name}, {}{}{}{}{holds}",
-        state_text(status),
-        back_in_ms
-            .map(|ms| format!(", {}", back_in(ms)))
-            .unwrap_or_default(),
-        zone.map(|z| format!(", zone {z}")).unwrap_or_default(),
-        if leader { ", leader" } else { "" },
-    )
-}
-
 /// A member: its header, its chips (or marks) and its buttons.
 #[function_component(MemberCard)]
 pub fn member_card(props: &CardProps) -> Html {
@@ -296,45 +277,6 @@ pub fn member_card(props: &CardProps) -> Html {
                 can_restart={card.can_restart} restart={props.restart} on_action={props.on_action.clone()} />
         </article>
     }
-}
-
-/// The whole group.
-#[derive(Properties, PartialEq)]
-pub struct GroupProps {
-    /// The cards, in join order (shared with the frame they were read from).
-    pub cards: Rc<Vec<Card>>,
-    /// Tasks nobody runs.
-    pub unowned: Vec<Chip>,
-    /// Names to highlight.
-    #[prop_or_default]
-    pub highlight: Vec<String>,
-    /// Carries out an action (a command here).
-    pub on_action: Callback<Action>,
-    /// How long a chip that moves travels, in ms (none: it is simply drawn where it is).
-    pub travel_ms: Option<u32>,
-    /// The reader's motion switch is on: a change of zoom travels.
-    #[prop_or_default]
-    pub motion_switch: bool,
-    /// A smaller layout (compare view).
-    #[prop_or_default]
-    pub small: bool,
-    /// Tasks as small marks, not chips (a large group).
-    #[prop_or_default]
-    pub mini: bool,
-    /// Task names, for the marks.
-    #[prop_or_default]
-    pub names: Rc<Vec<String>>,
-    /// An accessible name for the group.
-    pub label: AttrValue,
-    /// What the restart buttons do.
-    #[prop_or_default]
-    pub restart: RestartChoice,
-    /// The dark theme (the marks' colours).
-    #[prop_or_default]
-    pub dark: bool,
-    /// How far a person zoomed, and into what (none: as the group fits the view).
-    #[prop_or_default]
-    pub zoom: Option<(Zoom, Option<Centre>)>,
 }
 
 /// A zone as the page names it ("zone a"; "no zone" for the members without one).
@@ -417,19 +359,15 @@ pub fn placed_members(
         .collect()
 }
 
-/// The group of members: its cards placed by the scene over one canvas, a large group's
-/// tasks as marks, a smaller one's as chips.
-#[function_component(GroupView)]
-pub fn group_view(props: &GroupProps) -> Html {
-    let content = if props.mini {
-        Content::Marks
-    } else {
-        Content::Chips
-    };
+/// The tray of the tasks no member runs with marks or tiles: one line of their names (`names`),
+/// kept even when there are none (a tray coming and going moved what is under the group).
+pub fn marks_tray(t: Rect, names: AttrValue, none: bool) -> Html {
+    let title = crate::playground::glossary::define("orphan").unwrap_or_default();
     html! {
-        <PlacedGroup cards={props.cards.clone()} unowned={props.unowned.clone()} highlight={props.highlight.clone()}
-            on_action={props.on_action.clone()} small={props.small} content={content} travel_ms={props.travel_ms}
-            motion_switch={props.motion_switch} names={props.names.clone()} label={props.label.clone()} restart={props.restart} dark={props.dark}
-            zoom={props.zoom.clone()} />
+        <section class={classes!("tray", "mini-tray", none.then_some("empty"))} aria-label="tasks no member runs"
+            style={format!("left: {}px; top: {}px; width: {}px; height: {}px", t.x, t.y, t.w, t.h)}>
+            <h3 class="term" title={title}>{ "Unassigned (down)" }</h3>
+            <p data-testid="orphans" title={names.clone()}>{ names }</p>
+        </section>
     }
 }

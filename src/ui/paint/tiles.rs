@@ -1,190 +1,14 @@
-//! The overview of a group too large for its cards to fit the view. The group's canvas draws a
-//! tile per member: its panel and edge in the member's state (as a card's), its name, and its
-//! three bars (actives, learners, standbys, filled by how far their stores are replayed). Over
-//! each tile sits a button that paints nothing: it carries the member's data, its name in
-//! words, the focus and the clicks. The buttons are written again only when a tile's words
-//! change, and the canvas draws again only the tiles whose pixels change.
+//! The overview's tiles on the group's canvas: each member's panel and edge in its state (as
+//! a card's), its name, and its three bars (actives, learners, standbys, filled by how far
+//! their stores are replayed), batched by colour; only the tiles whose pixels change are
+//! drawn again (`views::overview::DrawnTiles` plans it).
 
-use super::chips::stripes;
-use super::colours::{mix, Colours};
-use super::group::{member_label, placed_members, CardActions};
-use crate::playground::{Action, RestartChoice};
-use crate::views::overview::{DrawnTiles, Redraw, Tile, TileState, TileView, TilesView};
-use crate::views::scene::{Centre, MemberBox, Rect, Scene, Zoom};
-use std::rc::Rc;
+use super::super::colours::{mix, Colours};
+use super::super::dom::canvas_font;
+use super::fills::{bands, stripes};
+use crate::views::geometry::Rect;
+use crate::views::overview::{DrawnTiles, Redraw, Tile, TileState, TilesView};
 use web_sys::{CanvasPattern, CanvasRenderingContext2d};
-use yew::prelude::*;
-
-/// One member's tile: what its button says and where it is.
-#[derive(Properties, PartialEq)]
-pub struct TileProps {
-    /// The member's tile.
-    pub view: TileView,
-    /// Where the tile is, in its zone or group.
-    pub place: Rect,
-    /// Found, or shown by a tour.
-    pub highlighted: bool,
-    /// The first tile: the one in the tab order (the arrow keys reach the others).
-    pub first: bool,
-    /// Carries out an action (select it, zoom into it).
-    pub on_action: Callback<Action>,
-}
-
-/// A member's tile: a button over what the canvas draws; a click selects the member (finds
-/// it, which opens its actions), a double-click zooms into its card.
-#[function_component(MemberTile)]
-pub fn member_tile(props: &TileProps) -> Html {
-    let v = &props.view;
-    let away = v.back_in_ms.is_some();
-    let label = member_label(
-        &v.name,
-        v.status,
-        v.back_in_ms,
-        v.zone.as_deref(),
-        v.leader,
-        &v.held.words(away),
-    );
-    let select = {
-        let name = v.name.clone();
-        props
-            .on_action
-            .reform(move |_: MouseEvent| Action::Find(name.clone()))
-    };
-    let zoom = {
-        let name = v.name.clone();
-        props.on_action.reform(move |_: MouseEvent| Action::Zoom {
-            zoom: Zoom::Cards,
-            centre: Some(Centre::Member(name.clone())),
-        })
-    };
-    let p = props.place;
-    html! {
-        <button type="button" class={classes!("member", "tile", props.highlighted.then_some("highlight"))}
-            style={format!("left: {}px; top: {}px; width: {}px; height: {}px", p.x, p.y, p.w, p.h)}
-            data-testid="member" data-member-id={v.name.clone()} data-state={v.status.name()}
-            data-leader={v.leader.to_string()} data-zone={v.zone.clone()}
-            aria-label={label.clone()} title={format!("{label}\n(click: its actions; double-click: zoom into its card)")}
-            aria-haspopup="true" aria-expanded={props.highlighted.to_string()} onclick={select} ondblclick={zoom}
-            tabindex={if props.first { "0" } else { "-1" }}>
-        </button>
-    }
-}
-
-/// The overview's elements: the zones' bands, a tile's button per member, the tray's line
-/// and the selected member's actions.
-#[derive(Properties, PartialEq)]
-pub struct OverviewProps {
-    /// The group laid out as tiles.
-    pub scene: Rc<Scene>,
-    /// Every member's tile, in card order.
-    pub tiles: Rc<Vec<TileView>>,
-    /// Names found or shown by a tour: a member named is selected.
-    pub highlight: Vec<String>,
-    /// The tray's line: the tasks no member runs, by name.
-    pub orphans: AttrValue,
-    /// Some task is run by no member.
-    pub orphaned: bool,
-    /// What the restart buttons do.
-    pub restart: RestartChoice,
-    /// Carries out an action.
-    pub on_action: Callback<Action>,
-}
-
-/// The overview's elements, written again only when a tile's words, the layout or what is
-/// found change (not on every frame of replay).
-#[function_component(OverviewTiles)]
-pub fn overview_tiles(props: &OverviewProps) -> Html {
-    let scene = &props.scene;
-    let first = scene.members.first().map(|m| m.card);
-    let tile = |m: &MemberBox, origin: &Rect| -> Html {
-        let Some(view) = props.tiles.get(m.card) else {
-            return Html::default();
-        };
-        html! {
-            <MemberTile key={view.name.clone()} view={view.clone()} place={m.rect.within(origin)}
-                highlighted={props.highlight.contains(&view.name)} first={Some(m.card) == first}
-                on_action={props.on_action.clone()} />
-        }
-    };
-    let alive = |i: usize| props.tiles.get(i).is_some_and(|t| t.status.alive());
-    let selected = scene.members.iter().find_map(|m| {
-        let view = props.tiles.get(m.card)?;
-        props.highlight.contains(&view.name).then(|| {
-            html! {
-                <TileActions view={view.clone()} tile={m.rect} width={scene.width}
-                    restart={props.restart} on_action={props.on_action.clone()} />
-            }
-        })
-    });
-    let members = placed_members(scene, alive, Some(&props.on_action), tile);
-    let tray = scene
-        .tray
-        .map(|t| super::placed::marks_tray(t, props.orphans.clone(), !props.orphaned));
-    // Each part one node, there or not: the tiles' elements are kept (and their focus) when
-    // the selected member's actions come and go.
-    html! {
-        <>
-            { members }
-            { tray.unwrap_or_default() }
-            { selected.unwrap_or_default() }
-        </>
-    }
-}
-
-/// The actions of the member selected in the overview, next to its tile.
-#[derive(Properties, PartialEq)]
-pub struct TileActionsProps {
-    /// The member's tile (its name and what can be done to it).
-    pub view: TileView,
-    /// Where its tile is, in the group.
-    pub tile: Rect,
-    /// The group's width (the actions stay inside it).
-    pub width: f64,
-    /// What the restart button does.
-    pub restart: RestartChoice,
-    /// Carries out an action.
-    pub on_action: Callback<Action>,
-}
-
-/// The selected member's zoom and buttons (crash, drain, restart), under its tile; Escape or
-/// "close" deselects it.
-#[function_component(TileActions)]
-pub fn tile_actions(props: &TileActionsProps) -> Html {
-    const WIDTH: f64 = 330.0;
-    let v = &props.view;
-    let name = AttrValue::from(v.name.clone());
-    let zoom = {
-        let name = v.name.clone();
-        props.on_action.reform(move |_: MouseEvent| Action::Zoom {
-            zoom: Zoom::Cards,
-            centre: Some(Centre::Member(name.clone())),
-        })
-    };
-    let close = props
-        .on_action
-        .reform(|_: MouseEvent| Action::Find(String::new()));
-    let escape = {
-        let on = props.on_action.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                e.stop_propagation();
-                on.emit(Action::Find(String::new()));
-            }
-        })
-    };
-    let t = props.tile;
-    let x = t.x.min(props.width - WIDTH).max(0.0);
-    html! {
-        <div class="tile-actions" role="group" aria-label={format!("{} actions", v.name)} data-testid="tile-actions"
-            style={format!("left: {x}px; top: {}px", t.y + t.h + 3.0)} onkeydown={escape}>
-            <b>{ &v.name }</b>
-            <button type="button" data-testid="tile-zoom" onclick={zoom} aria-label={format!("zoom into {}", v.name)}>{ "+ zoom in" }</button>
-            <CardActions name={name} can_crash={v.can_crash} can_drain={v.can_drain}
-                can_restart={v.can_restart} restart={props.restart} on_action={props.on_action.clone()} />
-            <button type="button" class="close" onclick={close} aria-label="close">{ "\u{2715}" }</button>
-        </div>
-    }
-}
 
 /// The fills of a crashed and of a restarting member's panel.
 pub struct Panels {
@@ -202,19 +26,6 @@ impl Panels {
             restarting: bands(ctx, &mix(c.restart, c.panel, 0.2), c.panel)?,
         })
     }
-}
-
-/// Level bands, 2 of every 9 pixels `on`, the rest `off`, as a repeating pattern.
-fn bands(ctx: &CanvasRenderingContext2d, on: &str, off: &str) -> Option<CanvasPattern> {
-    let tile = super::dom::scratch_canvas(1, 9)?;
-    let t = super::dom::canvas_2d(&tile)?;
-    t.set_fill_style_str(off);
-    t.fill_rect(0.0, 0.0, 1.0, 9.0);
-    t.set_fill_style_str(on);
-    t.fill_rect(0.0, 7.0, 1.0, 2.0);
-    ctx.create_pattern_with_html_canvas_element(&tile, "repeat")
-        .ok()
-        .flatten()
 }
 
 /// What the overview's canvas keeps between drawings: what it shows (so that only the tiles
@@ -423,7 +234,7 @@ fn paint_names(ctx: &CanvasRenderingContext2d, tiles: &[&Tile], c: &Colours) {
     if tiles.iter().all(|t| t.name.is_none()) {
         return;
     }
-    super::dom::canvas_font(ctx, "600 11px system-ui, sans-serif");
+    canvas_font(ctx, "600 11px system-ui, sans-serif");
     ctx.set_text_baseline("top");
     for departed in [false, true] {
         ctx.set_fill_style_str(if departed { c.muted } else { c.ink });
