@@ -585,6 +585,7 @@ impl Engine {
             for &t in a.learning.iter().chain(&a.standby) {
                 member.stores.entry(t).or_insert(Store { position: 0.0 });
             }
+            self.deal_threads(*id);
         }
         for (id, a) in &receivers {
             if self.members[id.index()].status.leaving() && a.assigned.is_empty() {

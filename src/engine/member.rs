@@ -5,8 +5,11 @@
 
 use super::coordinator::Cause;
 use super::replay::Replay;
+use super::threads::Thread;
 use super::{Engine, Event, EventKind, Timer};
-use crate::model::{Command, MemberId, MemberSpec, Readiness, Strategy, TaskId, MAX_DOWN_MS};
+use crate::model::{
+    Command, MemberId, MemberSpec, Readiness, Strategy, TaskId, MAX_DOWN_MS, MAX_THREADS,
+};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use thiserror::Error;
@@ -174,8 +177,11 @@ pub struct Member {
     pub capacity: u32,
     /// Its availability zone, if the scenario uses zones.
     pub zone: Option<String>,
-    /// Records per second it can restore, shared by everything it replays.
+    /// Records per second each of its stream threads restores (each thread has its own
+    /// restore consumer), shared by what that thread replays.
     pub restore_rate: f64,
+    /// What each of its stream threads (its capacity) runs and replicates.
+    pub threads: Vec<Thread>,
     /// Where it is in its life.
     pub status: MemberStatus,
     /// Tasks it runs (or restores as their active owner), sorted.
@@ -214,6 +220,7 @@ impl Member {
             capacity: spec.capacity,
             zone: spec.zone.clone(),
             restore_rate,
+            threads: vec![Thread::default(); spec.capacity.max(1) as usize],
             status: MemberStatus::Live { joined_at },
             active: Vec::new(),
             learning: Vec::new(),
@@ -334,6 +341,9 @@ pub enum CommandError {
     /// Capacity must be at least one.
     #[error("member {0} needs a capacity of at least 1")]
     ZeroCapacity(String),
+    /// More stream threads than an instance may run.
+    #[error("member {0} has more than {MAX_THREADS} stream threads")]
+    TooManyThreads(String),
     /// A restore rate must be positive.
     #[error("member {0} needs a restore rate above 0 records/s")]
     ZeroRestoreRate(String),
@@ -441,6 +451,8 @@ impl Engine {
                     Err(CommandError::DuplicateMember(spec.name.clone()))
                 } else if spec.capacity == 0 {
                     Err(CommandError::ZeroCapacity(spec.name.clone()))
+                } else if spec.capacity > MAX_THREADS {
+                    Err(CommandError::TooManyThreads(spec.name.clone()))
                 } else if spec.restore_rate == Some(0) {
                     Err(CommandError::ZeroRestoreRate(spec.name.clone()))
                 } else {

@@ -20,6 +20,7 @@ pub mod coordinator;
 pub mod member;
 pub mod replay;
 pub mod restart;
+pub mod threads;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
@@ -292,6 +293,9 @@ impl Engine {
             }
             engine.coordinator = Coordinator::led_by(engine.members.first().map(|_| MemberId(0)));
             engine.place_initial_standbys();
+        }
+        for i in 0..engine.members.len() {
+            engine.deal_threads(MemberId(i as u32));
         }
         let unowned = engine.owner.iter().any(Option::is_none);
         if unowned && !engine.members.is_empty() {

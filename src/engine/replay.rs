@@ -11,6 +11,7 @@
 
 use super::changelog::{Cleaner, Log};
 use super::member::Member;
+use super::threads::{consumer_order, deal, RUNNING};
 use super::Engine;
 use crate::model::{MemberId, TaskId};
 use std::collections::BTreeSet;
@@ -425,16 +426,20 @@ impl Engine {
         ids
     }
 
-    /// Works out what a member replays and the rates, as of now, into `replays`.
+    /// Works out what a member replays and the rates, as of now, into `replays`. Each stream
+    /// thread restores at the member's restore rate through its own restore consumer; while
+    /// one of its actives restores, it reads only active changelogs and its standbys, warm-ups
+    /// and learners wait (Kafka's `StoreChangelogReader`: `enforceRestoreActive`, then
+    /// `transitToUpdateStandbysIfOnlyStandbysLeft`). A disk rate caps the threads together.
     fn compute_replays(&self, id: MemberId, replays: &mut Vec<Replay>) {
         replays.clear();
         let member = &self.members[id.index()];
         if !member.status.alive() {
             return;
         }
-        let mut push = |task: TaskId, kind: ReplayKind| {
+        let replay = |task: TaskId, kind: ReplayKind| {
             let t = task.index();
-            if let Some(store) = member.stores.get(&task) {
+            member.stores.get(&task).map(|store| {
                 let start = self.changelog_start(task);
                 let lag = (self.changelog_end(task) - store.position.max(start)).max(0.0);
                 let write_rate = if self.up[t] {
@@ -442,27 +447,100 @@ impl Engine {
                 } else {
                     0.0
                 };
-                replays.push(Replay {
+                Replay {
                     task,
                     kind,
                     lag,
                     write_rate,
                     rate: 0.0,
-                });
+                }
+            })
+        };
+        for thread in &member.threads {
+            let first = replays.len();
+            let restoring = thread.active.iter().filter(|&&t| {
+                member.runs(t) && self.tasks[t.index()].stateful && !self.up[t.index()]
+            });
+            replays.extend(restoring.filter_map(|&t| replay(t, ReplayKind::Active)));
+            let actives = replays.len() - first;
+            let replicas = thread.replicas.iter().filter_map(|&t| {
+                if member.learns(t) {
+                    replay(t, ReplayKind::Learner)
+                } else if member.standby.binary_search(&t).is_ok() {
+                    replay(t, ReplayKind::Standby)
+                } else {
+                    None
+                }
+            });
+            replays.extend(replicas);
+            let own = &mut replays[first..];
+            if actives > 0 {
+                share_restore_rate(member.restore_rate, &mut own[..actives]);
+            } else {
+                share_restore_rate(member.restore_rate, own);
+            }
+        }
+        if let Some(disk) = self.config.disk_rate {
+            let total: f64 = replays.iter().map(|r| r.rate).sum();
+            if total > disk as f64 {
+                let share = disk as f64 / total;
+                for r in replays.iter_mut() {
+                    r.rate *= share;
+                }
+            }
+        }
+    }
+
+    /// Deals member `id`'s tasks to its stream threads as Kafka Streams does, each thread
+    /// keeping what it held (running actives first, then the most caught-up stores) within an
+    /// even share. The stores no thread held go to the first thread, as the first to lock its
+    /// task directories at a rebalance does.
+    pub(super) fn deal_threads(&mut self, id: MemberId) {
+        let member = &self.members[id.index()];
+        let lag = |t: TaskId| -> i64 {
+            if self.up[t.index()] && self.owner[t.index()] == Some(id) {
+                RUNNING
+            } else {
+                self.lag(id, t).map_or(i64::MAX, |l| l.ceil() as i64)
             }
         };
-        for &t in &member.active {
-            if self.tasks[t.index()].stateful && !self.up[t.index()] {
-                push(t, ReplayKind::Active);
-            }
-        }
-        for &t in &member.learning {
-            push(t, ReplayKind::Learner);
-        }
-        for &t in &member.standby {
-            push(t, ReplayKind::Standby);
-        }
-        share_restore_rate(member.restore_rate, replays);
+        let mut previous: Vec<Vec<(i64, TaskId)>> = member
+            .threads
+            .iter()
+            .map(|th| {
+                th.active
+                    .iter()
+                    .chain(&th.replicas)
+                    .map(|&t| (lag(t), t))
+                    .collect()
+            })
+            .collect();
+        let held: BTreeSet<TaskId> = previous.iter().flatten().map(|&(_, t)| t).collect();
+        let first = consumer_order(previous.len())[0];
+        previous[first].extend(
+            member
+                .stores
+                .keys()
+                .filter(|t| !held.contains(t))
+                .map(|&t| (lag(t), t)),
+        );
+        let stateful = |t: &&TaskId| self.tasks[t.index()].stateful;
+        let actives: Vec<TaskId> = member.active.iter().filter(stateful).copied().collect();
+        let stateless: Vec<TaskId> = member
+            .active
+            .iter()
+            .filter(|t| !stateful(t))
+            .copied()
+            .collect();
+        let mut replicas: Vec<TaskId> = member
+            .learning
+            .iter()
+            .chain(&member.standby)
+            .copied()
+            .collect();
+        replicas.sort();
+        let threads = deal(&previous, &actives, &replicas, &stateless);
+        self.member_mut(id).threads = threads;
     }
 
     /// Works the replays of every member touched this step out again, with their next

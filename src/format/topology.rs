@@ -8,7 +8,7 @@
 //! [`splitmix64`], so the same file always gives the same tasks, natively and in wasm.
 
 use super::validate::{check_changelog, check_name, check_rate, cleanup, member_spec};
-use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS};
+use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS, MAX_THREADS};
 pub use crate::model::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use crate::model::{MemberId, MemberSpec, Task};
 use std::collections::HashSet;
@@ -183,10 +183,10 @@ pub fn instance_members(instances: &Instances) -> Result<Vec<MemberSpec>, Scenar
             ),
         ));
     }
-    if instances.threads == 0 {
+    if instances.threads == 0 || instances.threads > MAX_THREADS {
         return Err(ScenarioError::invalid(
             "instances.threads",
-            "an instance needs at least 1 thread",
+            format!("an instance runs between 1 and {MAX_THREADS} threads"),
         ));
     }
     let mut zones = HashSet::new();

@@ -1,7 +1,7 @@
 //! Checks shared by the scenario and assign formats: names, capacities, restore rates and the
 //! configuration. Each names the field it refuses.
 
-use super::{ScenarioError, MAX_CHANGELOG, MAX_RATE, MAX_TIME_MS};
+use super::{ScenarioError, MAX_CHANGELOG, MAX_RATE, MAX_THREADS, MAX_TIME_MS};
 use crate::model::{Cleanup, CleanupPolicy, Config, MemberSpec, DEFAULT_WINDOW_RETENTION_MS};
 use std::collections::HashSet;
 
@@ -50,12 +50,20 @@ pub(super) fn unique_names<'a>(
     Ok(seen)
 }
 
-/// A member's capacity: at least one.
+/// A member's capacity, its stream threads: at least one, at most [`MAX_THREADS`].
 pub(super) fn check_capacity(field: &str, name: &str, capacity: u32) -> Result<(), ScenarioError> {
     if capacity == 0 {
         return Err(ScenarioError::invalid(
             format!("{field}.capacity"),
             format!("member {name} needs a capacity of at least 1"),
+        ));
+    }
+    if capacity > MAX_THREADS {
+        return Err(ScenarioError::invalid(
+            format!("{field}.capacity"),
+            format!(
+                "member {name} has {capacity} stream threads, over the {MAX_THREADS} an instance may run"
+            ),
         ));
     }
     Ok(())
@@ -193,6 +201,15 @@ pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
         ));
     }
     check_rate("config.restore_rate", config.restore_rate)?;
+    if config.disk_rate == Some(0) {
+        return Err(ScenarioError::invalid(
+            "config.disk_rate",
+            "an instance's disk needs a rate above 0 records/s; use null for no limit",
+        ));
+    }
+    if let Some(rate) = config.disk_rate {
+        check_rate("config.disk_rate", rate)?;
+    }
     check_max_learners(config.max_learners)?;
     if !(config.dirty_ratio > 0.0 && config.dirty_ratio < 1.0) {
         return Err(ScenarioError::invalid(

@@ -147,8 +147,12 @@ pub struct Config {
     /// Standbys and learners go to another zone than their task's other replicas while one
     /// exists (Kafka's rack-aware standby assignment, KIP-708).
     pub rack_aware_standbys: bool,
-    /// Records per second a member restores, unless the member says otherwise.
+    /// Records per second each stream thread of a member restores, unless the member says
+    /// otherwise (each thread has its own restore consumer).
     pub restore_rate: u64,
+    /// Records per second an instance's disk can take from all its threads' restores at
+    /// once; `None`: no such limit.
+    pub disk_rate: Option<u64>,
     /// `min.cleanable.dirty.ratio`: the log cleaner compacts a changelog once its dirty part
     /// (records written since the last cleaning) is this share of the log.
     pub dirty_ratio: f64,
@@ -178,6 +182,7 @@ impl Default for Config {
             static_membership: false,
             rack_aware_standbys: true,
             restore_rate: 10_000,
+            disk_rate: None,
             dirty_ratio: DEFAULT_DIRTY_RATIO,
             segment_records: None,
             kip441: Kip441Config::default(),

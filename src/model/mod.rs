@@ -16,7 +16,7 @@ pub use application::{
     ChangelogSizes, CleanupPolicy, Instances, SizeDistribution, Subtopology, Topology,
     DEFAULT_WINDOW_RETENTION_MS,
 };
-pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};
+pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS, MAX_THREADS};
 pub use config::{
     AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy, DEFAULT_DIRTY_RATIO,
 };

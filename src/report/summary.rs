@@ -285,6 +285,7 @@ fn settings(c: &Config) -> Vec<Vec<String>> {
         ("static_membership", c.static_membership.to_string()),
         ("rack_aware_standbys", c.rack_aware_standbys.to_string()),
         ("restore_rate", c.restore_rate.to_string()),
+        ("disk_rate", none(c.disk_rate.map(|n| n.to_string()))),
         ("dirty_ratio", c.dirty_ratio.to_string()),
         (
             "segment_records",
