@@ -63,6 +63,7 @@ mod native {
             .map(|i| TaskInfo {
                 stateful: true,
                 changelog: 20_000 + (i * 7_919) % 60_000,
+                records: 20_000 + (i * 7_919) % 60_000,
                 subtopology: 0,
             })
             .collect();

@@ -336,7 +336,7 @@ impl<'a> Plan<'a> {
     /// What moving a task to a member without its state costs: the records to replay.
     pub fn move_cost(&self, task: usize) -> u64 {
         if self.stateful(task) {
-            self.input.tasks[task].changelog
+            self.input.tasks[task].records
         } else {
             0
         }

@@ -182,6 +182,9 @@ pub struct Member {
     pub restore_rate: f64,
     /// What each of its stream threads (its capacity) runs and replicates.
     pub threads: Vec<Thread>,
+    /// When the coordinator last answered its JoinGroup (or it joined): its heartbeats fall
+    /// every `heartbeat.interval.ms` from then.
+    pub(super) heartbeat_from: u64,
     /// Where it is in its life.
     pub status: MemberStatus,
     /// Tasks it runs (or restores as their active owner), sorted.
@@ -220,6 +223,7 @@ impl Member {
             capacity: spec.capacity,
             zone: spec.zone.clone(),
             restore_rate,
+            heartbeat_from: joined_at,
             threads: vec![Thread::default(); spec.capacity.max(1) as usize],
             status: MemberStatus::Live { joined_at },
             active: Vec::new(),
@@ -280,6 +284,7 @@ impl Member {
                 }
             }
             Transition::Return { keeps_identity } => {
+                self.heartbeat_from = now;
                 self.status = MemberStatus::Live {
                     joined_at: joined_at.filter(|_| keeps_identity).unwrap_or(now),
                 };
@@ -566,7 +571,7 @@ impl Engine {
         let in_group = self.members[id.index()].status.in_group();
         out.push(self.event(EventKind::MemberCrashed(id)));
         if in_group {
-            let at = now + self.config.session_timeout_ms;
+            let at = self.session_ends(id, now);
             self.timers.push((at, Timer::CrashDetection(id)));
         }
     }

@@ -102,6 +102,8 @@ pub enum EventKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Timer {
     JoinDeadline,
+    /// Members whose heartbeat falls now learn of the round and rejoin.
+    Rejoin,
     Sync,
     CrashDetection(MemberId),
     DrainDeadline(MemberId),
@@ -133,7 +135,8 @@ pub struct Tally {
     pub rebalances: u32,
     /// Times a task's active ownership moved to another member.
     pub moves: u32,
-    /// Records replayed by learners (and warm-ups).
+    /// Records replayed by learners (and warm-ups), up to each member's anchor
+    /// ([`Engine::replayed`] adds what was replayed since).
     pub replayed_by_learners: f64,
     /// Records replayed by active owners restoring before they could process.
     pub replayed_by_actives: f64,
@@ -173,6 +176,9 @@ pub struct Engine {
     /// The rolling restart under way: part of the state, so that scrubbing and forks replay
     /// it like everything else.
     rolling: Option<RollingRestart>,
+    /// The members that revoked tasks in the last assignment: they rejoin the follow-up round
+    /// at once.
+    revoked_last: Vec<MemberId>,
     /// What the last reading of the tasks' status saw.
     readings: Readings,
     /// Who must be read again, and when the next replay threshold is.
@@ -269,6 +275,7 @@ impl Engine {
                 rest_since: None,
             },
             rolling: None,
+            revoked_last: Vec::new(),
             readings: Readings::default(),
             pending: Pending::default(),
             changes: Journal::default(),
@@ -553,6 +560,7 @@ impl Engine {
                 Timer::SessionExpiry { member, restart } => {
                     self.expire_session(member, restart, out);
                 }
+                Timer::Rejoin => self.rejoin_at_heartbeat(out),
                 Timer::JoinDeadline => {}
             }
         }

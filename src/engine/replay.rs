@@ -60,6 +60,26 @@ pub struct Progress {
     pub eta_ms: Option<u64>,
 }
 
+/// A lag within float noise of zero is zero, as `touch` writes a store down at the end.
+fn snap(lag: f64) -> f64 {
+    if lag <= EPSILON {
+        0.0
+    } else {
+        lag.max(0.0)
+    }
+}
+
+/// Records replayed, by why.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Replayed {
+    /// By learners and warm-ups.
+    pub learners: f64,
+    /// By active owners restoring before they could process.
+    pub actives: f64,
+    /// By standbys.
+    pub standbys: f64,
+}
+
 /// Shares a member's restore rate evenly among what it replays (docs/design.md): a caught-up
 /// replay only needs the task's write rate to stay caught up, and what it leaves over goes
 /// to the others in equal parts (water-filling).
@@ -259,27 +279,42 @@ impl Engine {
         (self.time - self.members[id.index()].anchor) as f64 / 1000.0
     }
 
-    /// How far a member's store of a task lags behind the changelog end.
+    /// How far a member's store of a task lags behind the changelog end, in offsets (as
+    /// Kafka Streams reports it: a store left behind counts every offset written since, even
+    /// those compacted away).
     pub fn lag(&self, member: MemberId, task: TaskId) -> Option<f64> {
-        self.lag_and_rate(member, task).map(|(lag, _)| lag)
+        self.position(member, task)
+            .map(|(position, _)| snap(self.changelog_end(task) - position))
     }
 
-    /// The lag of a member's store of a task now and the rate it replays at, reading the
-    /// store and the member's replays once.
-    fn lag_and_rate(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
+    /// Where a member's store of a task is now, in offsets, and the replay that moves it,
+    /// reading the store and the member's replays once.
+    fn position(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
         let m = &self.members[member.index()];
         let store = m.stores.get(&task)?;
-        if self.up[task.index()] && self.owner[task.index()] == Some(member) {
-            return Some((0.0, None));
-        }
         let end = self.changelog_end(task);
+        if self.up[task.index()] && self.owner[task.index()] == Some(member) {
+            return Some((end, None));
+        }
         let replay = m.replays.iter().find(|x| x.task == task);
         let rate = replay.map_or(0.0, |x| x.rate);
         let read = store.position + rate * self.since_anchor(member);
-        let position = read.max(self.changelog_start(task)).min(end);
-        // A store within float noise of the end is at the end, as `touch` writes it down.
-        let lag = end - position;
-        Some((if lag <= EPSILON { 0.0 } else { lag }, replay))
+        Some((read.min(end), replay))
+    }
+
+    /// The records a member's store of a task has still to read, and the replay reading
+    /// them: what its log holds past where the store is (a store further behind than the
+    /// log's start reads from there).
+    fn to_read(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
+        let (position, replay) = self.position(member, task)?;
+        let start = self.changelog_start(task);
+        Some((snap(self.changelog_end(task) - position.max(start)), replay))
+    }
+
+    /// Where a store starts reading a task's changelog: where it is, or the log's start if
+    /// that was compacted or deleted past it.
+    pub(super) fn reading_from(&self, position: f64, task: TaskId) -> f64 {
+        position.max(self.changelog_start(task))
     }
 
     /// How far a member's replica of a task has come, and whether it is done: a learner when
@@ -287,7 +322,7 @@ impl Engine {
     /// up. The one place readiness is decided: the engine's rejoins and the page's chips ask
     /// it.
     pub fn progress(&self, member: MemberId, task: TaskId, learner: bool) -> Progress {
-        let found = self.lag_and_rate(member, task);
+        let found = self.to_read(member, task);
         let lag = found.map_or_else(|| self.changelog_records(task), |(lag, _)| lag);
         let target = if learner {
             self.config.ready_lag() as f64
@@ -326,26 +361,26 @@ impl Engine {
         &self.members[id.index()].replays
     }
 
-    /// Records replayed so far, by learners (and warm-ups), restoring actives and standbys.
-    pub fn replayed(&self) -> (f64, f64, f64) {
+    /// Records replayed so far: the tally, and what each member replayed since its anchor.
+    pub fn replayed(&self) -> Replayed {
         let tally = &self.tally;
-        let (mut learners, mut actives, mut standbys) = (
-            tally.replayed_by_learners,
-            tally.replayed_by_actives,
-            tally.replayed_by_standbys,
-        );
+        let mut replayed = Replayed {
+            learners: tally.replayed_by_learners,
+            actives: tally.replayed_by_actives,
+            standbys: tally.replayed_by_standbys,
+        };
         for (i, member) in self.members.iter().enumerate() {
             let seconds = self.since_anchor(MemberId(i as u32));
             for r in &member.replays {
                 let records = r.rate * seconds;
                 match r.kind {
-                    ReplayKind::Active => actives += records,
-                    ReplayKind::Learner => learners += records,
-                    ReplayKind::Standby => standbys += records,
+                    ReplayKind::Active => replayed.actives += records,
+                    ReplayKind::Learner => replayed.learners += records,
+                    ReplayKind::Standby => replayed.standbys += records,
                 }
             }
         }
-        (learners, actives, standbys)
+        replayed
     }
 
     /// A member stops processing a task it ran: its store, at the changelog's end while it ran
@@ -402,7 +437,11 @@ impl Engine {
         }
         self.fold_log(task);
         self.pending.build_index(&self.members, self.tasks.len());
-        for m in self.pending.replicas[t].clone() {
+        // In member order: the tally adds what each replayed, and a rebuilt index (a copy
+        // of the engine) lists them in another order.
+        let mut replicas = self.pending.replicas[t].clone();
+        replicas.sort();
+        for m in replicas {
             self.touch(m);
         }
     }

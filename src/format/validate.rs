@@ -176,17 +176,19 @@ pub(super) fn check_kip441(max_warmup_replicas: u32) -> Result<(), ScenarioError
 
 /// Checks settings the simulation cannot work with.
 pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
-    if config.rebalance_ms < 2 {
-        return Err(ScenarioError::invalid(
-            "config.rebalance_ms",
-            "a rebalance round needs at least 2 ms (a join phase and a sync phase)",
-        ));
-    }
-    if config.rebalance_ms > MAX_TIME_MS {
-        return Err(ScenarioError::invalid(
-            "config.rebalance_ms",
-            "longer than a year",
-        ));
+    if let Some(round) = config.rebalance_ms {
+        if round < 2 {
+            return Err(ScenarioError::invalid(
+                "config.rebalance_ms",
+                "a rebalance round needs at least 2 ms (a join phase and a sync phase); use null for rounds as long as Kafka's heartbeats make them",
+            ));
+        }
+        if round > MAX_TIME_MS {
+            return Err(ScenarioError::invalid(
+                "config.rebalance_ms",
+                "longer than a year",
+            ));
+        }
     }
     if config.session_timeout_ms == 0 || config.session_timeout_ms > MAX_TIME_MS {
         return Err(ScenarioError::invalid(
@@ -194,6 +196,42 @@ pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
             "must be between 1 ms and a year",
         ));
     }
+    let heartbeat = config.heartbeat_interval_ms;
+    if heartbeat == 0 || (config.rebalance_ms.is_none() && heartbeat >= config.session_timeout_ms) {
+        return Err(ScenarioError::invalid(
+            "config.heartbeat_interval_ms",
+            format!(
+                "{heartbeat} ms: a member heartbeats at least once a session ({} ms), and at least every millisecond's worth",
+                config.session_timeout_ms
+            ),
+        ));
+    }
+    for (field, value) in [
+        ("config.round_trip_ms", config.round_trip_ms),
+        ("config.assign_ms", config.assign_ms),
+        (
+            "config.initial_rebalance_delay_ms",
+            config.initial_rebalance_delay_ms,
+        ),
+        ("config.heartbeat_interval_ms", heartbeat),
+    ] {
+        if value > MAX_TIME_MS {
+            return Err(ScenarioError::invalid(field, "longer than a year"));
+        }
+    }
+    if config.state_cleanup_delay_ms == 0 || config.state_cleanup_delay_ms > MAX_TIME_MS {
+        return Err(ScenarioError::invalid(
+            "config.state_cleanup_delay_ms",
+            "the state cleaner runs between every 1 ms and every year",
+        ));
+    }
+    if config.process_rate == 0 {
+        return Err(ScenarioError::invalid(
+            "config.process_rate",
+            "tasks need a processing rate above 0 records/s",
+        ));
+    }
+    check_rate("config.process_rate", config.process_rate)?;
     if config.restore_rate == 0 {
         return Err(ScenarioError::invalid(
             "config.restore_rate",

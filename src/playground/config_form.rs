@@ -166,7 +166,7 @@ impl ConfigDraft {
             ConfigField::AcceptableLag => c.acceptable_recovery_lag.to_string(),
             ConfigField::Standbys => c.num_standby_replicas.to_string(),
             ConfigField::MaxLearners => optional(c.max_learners),
-            ConfigField::Rebalance => c.rebalance_ms.to_string(),
+            ConfigField::Rebalance => optional(c.rebalance_ms),
             ConfigField::SessionTimeout => c.session_timeout_ms.to_string(),
             ConfigField::ScaleDownTimeout => optional(c.scale_down_timeout_ms),
             ConfigField::StaticMembership => c.static_membership.to_string(),
@@ -418,7 +418,7 @@ impl ConfigDraft {
         read!(ConfigField::AcceptableLag, c.acceptable_recovery_lag, whole);
         read!(ConfigField::Standbys, c.num_standby_replicas, whole);
         read!(ConfigField::MaxLearners, c.max_learners, maybe_whole);
-        read!(ConfigField::Rebalance, c.rebalance_ms, whole);
+        read!(ConfigField::Rebalance, c.rebalance_ms, maybe_whole);
         read!(ConfigField::SessionTimeout, c.session_timeout_ms, whole);
         read!(
             ConfigField::ScaleDownTimeout,

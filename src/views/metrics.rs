@@ -109,6 +109,7 @@ impl Metrics {
     /// Reads the measures off the engine, counting outages still going on up to now.
     pub fn of(engine: &Engine) -> Metrics {
         let tally = engine.tally();
+        let replayed = engine.replayed();
         let now = engine.time();
         let task_downtime: Vec<TaskDowntime> = (0..engine.tasks().len())
             .map(|t| {
@@ -143,9 +144,8 @@ impl Metrics {
                 .max()
                 .unwrap_or(0),
             task_downtime,
-            records_replayed: (tally.replayed_by_learners + tally.replayed_by_actives).round()
-                as u64,
-            standby_records_replayed: tally.replayed_by_standbys.round() as u64,
+            records_replayed: (replayed.learners + replayed.actives).round() as u64,
+            standby_records_replayed: replayed.standbys.round() as u64,
             at_rest,
             balanced: engine.balanced(),
             rest_since_ms: if at_rest { tally.rest_since } else { None },

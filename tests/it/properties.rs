@@ -82,7 +82,12 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
         prop_oneof![Just(0u64), Just(200), Just(20_000)],
         0u32..3,
         prop_oneof![Just(None), (1u32..4).prop_map(Some)],
-        prop_oneof![Just(100u64), Just(500), Just(1000)],
+        prop_oneof![
+            Just(Some(100u64)),
+            Just(Some(500)),
+            Just(Some(1000)),
+            Just(None)
+        ],
         prop_oneof![Just(1000u64), Just(4000), Just(10_000)],
         prop_oneof![Just(None), (2000u64..30_000).prop_map(Some)],
         prop::bool::ANY,
@@ -109,6 +114,11 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
                     num_standby_replicas: standbys,
                     max_learners,
                     rebalance_ms: rebalance,
+                    // Kafka's rounds, scaled to the session: a heartbeat a quarter of it.
+                    heartbeat_interval_ms: session / 4,
+                    round_trip_ms: 20,
+                    assign_ms: 50,
+                    initial_rebalance_delay_ms: 300,
                     session_timeout_ms: session,
                     scale_down_timeout_ms: timeout,
                     static_membership,
@@ -585,7 +595,7 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
             let Some(synced) = round.synced_at else {
                 continue;
             };
-            let join_ms = config.rebalance_ms / 2;
+            let join_ms = config.longest_join_ms();
             let previous_waited = i > 0 && {
                 let p = &run.rounds()[i - 1];
                 p.assigned_at - p.started_at > join_ms
@@ -656,11 +666,12 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
                             .any(|m| m.member == *member && m.revoked.contains(&t))
                     })
                     .map(|r| {
-                        (r.synced_at.unwrap_or(up).min(up) - r.started_at).max(config.rebalance_ms)
+                        (r.synced_at.unwrap_or(up).min(up) - r.started_at)
+                            .max(config.longest_round_ms())
                     })
                     .sum();
                 prop_assert!(
-                    up - down <= config.rebalance_ms + paused + catch_up,
+                    up - down <= config.longest_round_ms() + paused + catch_up,
                     "{} was down {} ms around its handoff at {} ms (round {})",
                     engine.roster().task(t),
                     up - down,

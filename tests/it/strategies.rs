@@ -53,7 +53,7 @@ fn learner_a_planned_handoff_costs_at_most_one_round() {
         scenario_file("scenarios/realistic/scale-up.json"),
     ] {
         let r = run(&scenario, Strategy::Learner);
-        let round = scenario.config.rebalance_ms;
+        let round = scenario.config.longest_round_ms();
         let lines = availability(&r, r.frontier());
         for line in &lines {
             for span in line.spans.iter().filter(|s| s.state != Availability::Up) {
