@@ -38,6 +38,9 @@ pub enum Cause {
     /// A restarted member came back and joined the group as a new member (without static
     /// membership, or after its session timed out).
     Returned(MemberId),
+    /// A member that closed without leaving the group (a drain under Kafka's classic
+    /// strategies) was removed when its session timed out.
+    Closed(MemberId),
 }
 
 /// One rebalance round as the history keeps it: who joined with what, what the leader
@@ -356,7 +359,7 @@ impl Engine {
                 let end = self.changelog_end(t);
                 let member = self.member_mut(meta.member);
                 member.standby.push(t);
-                member.stores.insert(t, Store { position: end });
+                member.stores.insert(t, Store::at(end));
             }
         }
     }
@@ -622,6 +625,7 @@ impl Engine {
                     lags: member
                         .stores
                         .keys()
+                        .filter(|&&t| self.kept_store(id, t).is_some())
                         .map(|&t| (t, self.lag(id, t).unwrap_or_default().ceil() as u64))
                         .collect(),
                 }
@@ -742,7 +746,7 @@ impl Engine {
                 .iter()
                 .chain(&a.standby)
                 .map(|&t| {
-                    let kept = self.members[id.index()].stores.get(&t);
+                    let kept = self.kept_store(*id, t);
                     (t, self.reading_from(kept.map_or(0.0, |s| s.position), t))
                 })
                 .collect();
@@ -756,7 +760,7 @@ impl Engine {
                 .reported
                 .retain(|t| a.learning.binary_search(t).is_ok());
             for (t, position) in reading {
-                member.stores.insert(t, Store { position });
+                member.stores.insert(t, Store::at(position));
             }
             self.deal_threads(*id);
         }
@@ -795,9 +799,9 @@ impl Engine {
         let t = task.index();
         self.own(id, task);
         if self.tasks[t].stateful {
-            let kept = self.members[id.index()].stores.get(&task);
+            let kept = self.kept_store(id, task);
             let position = self.reading_from(kept.map_or(0.0, |s| s.position), task);
-            self.member_mut(id).stores.insert(task, Store { position });
+            self.member_mut(id).stores.insert(task, Store::at(position));
         }
         if let Some(previous) = self.last_owner[t] {
             if previous != id {

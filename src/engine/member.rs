@@ -37,6 +37,14 @@ pub enum MemberStatus {
         /// The coordinator has not noticed yet: it still counts as a member.
         in_group: bool,
     },
+    /// Shut down at `at` by its operator, without leaving the group: Kafka Streams sends no
+    /// LeaveGroup when it closes, so the coordinator counts it until its session times out.
+    Closed {
+        /// When it closed.
+        at: u64,
+        /// Its session has not timed out yet: it still counts as a member.
+        in_group: bool,
+    },
     /// Its process stopped; the absence says since when, when it is back, and whether its
     /// stores survive. While `joined_at` is set the coordinator still counts it as a member
     /// (its session has not timed out).
@@ -79,6 +87,15 @@ impl MemberStatus {
         matches!(self, MemberStatus::Crashed { .. })
     }
 
+    /// Whether it stopped, crashed or closed, and the coordinator still counts it.
+    pub fn gone_unnoticed(self) -> bool {
+        matches!(
+            self,
+            MemberStatus::Crashed { in_group: true, .. }
+                | MemberStatus::Closed { in_group: true, .. }
+        )
+    }
+
     /// Whether its process is stopped for a restart.
     pub fn restarting(self) -> bool {
         matches!(self, MemberStatus::Restarting { .. })
@@ -100,14 +117,16 @@ impl MemberStatus {
                 Some(joined_at)
             }
             MemberStatus::Restarting { joined_at, .. } => joined_at,
-            MemberStatus::Crashed { .. } | MemberStatus::Left => None,
+            MemberStatus::Crashed { .. } | MemberStatus::Closed { .. } | MemberStatus::Left => None,
         }
     }
 
     /// Whether the coordinator counts it as a member (joined, not yet removed).
     pub fn in_group(self) -> bool {
         match self {
-            MemberStatus::Crashed { in_group, .. } => in_group,
+            MemberStatus::Crashed { in_group, .. } | MemberStatus::Closed { in_group, .. } => {
+                in_group
+            }
             other => other.joined_at().is_some(),
         }
     }
@@ -126,8 +145,11 @@ pub(crate) enum Transition {
     Drain,
     /// Killed.
     Crash,
-    /// The coordinator noticed its crash and removed it.
-    CrashNoticed,
+    /// The coordinator noticed its crash, or that its session after it closed timed out, and
+    /// removed it.
+    SessionOver,
+    /// Shut down without leaving the group (a drain under Kafka's classic strategies).
+    Close,
     /// It left the group (drained, at its deadline, or at once).
     Leave,
     /// Its process stops until the absence ends; without its identity kept (dynamic
@@ -166,6 +188,19 @@ pub struct Absence {
 pub struct Store {
     /// Records of the changelog applied to this store.
     pub position: f64,
+    /// When its member stopped holding its task in any role: the instance's state cleaner
+    /// deletes it once it has been left `state.cleanup.delay.ms`.
+    pub released_at: Option<u64>,
+}
+
+impl Store {
+    /// A store held by its member, at `position`.
+    pub fn at(position: f64) -> Store {
+        Store {
+            position,
+            released_at: None,
+        }
+    }
 }
 
 /// A member of the group.
@@ -185,6 +220,9 @@ pub struct Member {
     /// When the coordinator last answered its JoinGroup (or it joined): its heartbeats fall
     /// every `heartbeat.interval.ms` from then.
     pub(super) heartbeat_from: u64,
+    /// When its process started: its state cleaner runs every `state.cleanup.delay.ms` from
+    /// then.
+    pub(super) started_at: u64,
     /// Where it is in its life.
     pub status: MemberStatus,
     /// Tasks it runs (or restores as their active owner), sorted.
@@ -223,6 +261,7 @@ impl Member {
             capacity: spec.capacity,
             zone: spec.zone.clone(),
             restore_rate,
+            started_at: joined_at,
             heartbeat_from: joined_at,
             threads: vec![Thread::default(); spec.capacity.max(1) as usize],
             status: MemberStatus::Live { joined_at },
@@ -258,13 +297,27 @@ impl Member {
                 };
                 self.forget_replicas();
             }
-            Transition::CrashNoticed => {
-                if let MemberStatus::Crashed { at, .. } = self.status {
+            Transition::SessionOver => match self.status {
+                MemberStatus::Crashed { at, .. } => {
                     self.status = MemberStatus::Crashed {
                         at,
                         in_group: false,
                     };
                 }
+                MemberStatus::Closed { at, .. } => {
+                    self.status = MemberStatus::Closed {
+                        at,
+                        in_group: false,
+                    };
+                }
+                _ => {}
+            },
+            Transition::Close => {
+                self.status = MemberStatus::Closed {
+                    at: now,
+                    in_group: self.status.in_group(),
+                };
+                self.forget_replicas();
             }
             Transition::Leave => {
                 self.status = MemberStatus::Left;
@@ -285,6 +338,7 @@ impl Member {
             }
             Transition::Return { keeps_identity } => {
                 self.heartbeat_from = now;
+                self.started_at = now;
                 self.status = MemberStatus::Live {
                     joined_at: joined_at.filter(|_| keeps_identity).unwrap_or(now),
                 };
@@ -321,6 +375,26 @@ impl Member {
             .copied()
             .filter(|t| self.active.binary_search(t).is_err())
             .collect()
+    }
+
+    /// Whether it holds a task in any role (runs, learns or keeps a standby of it).
+    pub fn holds(&self, task: TaskId) -> bool {
+        self.runs(task) || self.learns(task) || self.standby.binary_search(&task).is_ok()
+    }
+
+    /// Its store of a task, unless its state cleaner deleted it by `now`: a store no role
+    /// holds goes at the first run of the cleaner (every `delay` ms from its start) once it
+    /// has been left more than `delay` ms (Kafka's StateDirectory.cleanRemovedTasks).
+    pub fn kept_store(&self, task: TaskId, now: u64, delay: u64) -> Option<&Store> {
+        let store = self.stores.get(&task)?;
+        let Some(released) = store.released_at else {
+            return Some(store);
+        };
+        let delay = delay.max(1);
+        let due = released + delay;
+        let runs = due.saturating_sub(self.started_at) / delay + 1;
+        let deleted_at = self.started_at + runs * delay;
+        (deleted_at > now).then_some(store)
     }
 
     /// Whether it runs a task.
@@ -543,7 +617,9 @@ impl Engine {
         let member = &self.members[id.index()];
         match member.status {
             MemberStatus::Crashed { .. } => Err(CommandError::AlreadyCrashed(member.name.clone())),
-            MemberStatus::Left => Err(CommandError::AlreadyLeft(member.name.clone())),
+            MemberStatus::Left | MemberStatus::Closed { .. } => {
+                Err(CommandError::AlreadyLeft(member.name.clone()))
+            }
             MemberStatus::Restarting { .. } => Err(CommandError::Restarting(member.name.clone())),
             MemberStatus::Live { .. } | MemberStatus::Leaving { .. } => Ok(()),
         }
@@ -572,7 +648,7 @@ impl Engine {
         out.push(self.event(EventKind::MemberCrashed(id)));
         if in_group {
             let at = self.session_ends(id, now);
-            self.timers.push((at, Timer::CrashDetection(id)));
+            self.timers.push((at, Timer::SessionEnds(id)));
         }
     }
 
@@ -585,10 +661,18 @@ impl Engine {
                 self.timers.push((now + timeout, Timer::DrainDeadline(id)));
             }
             self.trigger(Cause::Drain(id));
-        } else {
-            // Nothing is pre-warmed: the member hands its tasks back and leaves at once.
+        } else if self.config.static_membership {
+            // Nothing is pre-warmed. A static member closes with CloseOptions.leaveGroup(true)
+            // (KafkaStreams removes it from the group): it leaves at once.
             self.leave(id, LeaveReason::Graceful, out);
             self.trigger(Cause::MemberLeft(id));
+        } else {
+            // Kafka Streams sends no LeaveGroup when it closes (internal.leave.group.on.close
+            // is false): its tasks wait until its session times out.
+            self.stop_all(id, out);
+            self.transition(id, Transition::Close);
+            let at = self.session_ends(id, now);
+            self.timers.push((at, Timer::SessionEnds(id)));
         }
     }
 
@@ -712,7 +796,7 @@ mod tests {
             }
         );
         assert!(m.status.silent_in_group() && m.learning.is_empty() && m.standby.is_empty());
-        m.transition(Transition::CrashNoticed, 10_900);
+        m.transition(Transition::SessionOver, 10_900);
         assert!(!m.status.in_group() && m.status.crashed());
         assert_eq!(m.status.joined_at(), None);
     }

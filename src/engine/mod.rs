@@ -15,6 +15,7 @@
 //! readiness; `restart.rs` restarts, rolling restarts and zone outages, with static or
 //! dynamic membership; `replay.rs` the arithmetic of changelogs and stores between events.
 
+pub mod backlog;
 mod changelog;
 pub mod coordinator;
 pub mod member;
@@ -24,6 +25,7 @@ pub mod threads;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
+use backlog::Backlog;
 use changelog::Log;
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
@@ -105,7 +107,8 @@ pub(crate) enum Timer {
     /// Members whose heartbeat falls now learn of the round and rejoin.
     Rejoin,
     Sync,
-    CrashDetection(MemberId),
+    /// The session of a member that crashed or closed without leaving times out.
+    SessionEnds(MemberId),
     DrainDeadline(MemberId),
     Probing,
     /// A restarted member is back; `restart` is the number of the restart it ends.
@@ -146,6 +149,9 @@ pub struct Tally {
     pub first_command_at: Option<u64>,
     /// When the group last came to rest (`None` while it is not at rest).
     pub rest_since: Option<u64>,
+    /// Each task's input backlog, as of the last time it started or stopped being processed
+    /// ([`Engine::backlog`] reads it now).
+    pub backlog: Vec<Backlog>,
 }
 
 /// The state of the simulated system at one moment.
@@ -273,6 +279,7 @@ impl Engine {
                 replayed_by_standbys: 0.0,
                 first_command_at: None,
                 rest_since: None,
+                backlog: vec![Backlog::default(); n],
             },
             rolling: None,
             revoked_last: Vec::new(),
@@ -293,7 +300,7 @@ impl Engine {
                     let member = engine.member_mut(m);
                     member.last_assigned.push(task);
                     if stateful {
-                        member.stores.insert(task, Store { position: end });
+                        member.stores.insert(task, Store::at(end));
                     }
                     engine.last_owner[t] = Some(m);
                 }
@@ -441,9 +448,8 @@ impl Engine {
             && !self.coordinator.holds_stale_session()
             && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
             && self.members.iter().all(|m| {
-                let waiting = m.status.restarting()
-                    || m.status.leaving()
-                    || (m.status.crashed() && m.status.in_group());
+                let waiting =
+                    m.status.restarting() || m.status.leaving() || m.status.gone_unnoticed();
                 !waiting && (!m.status.alive() || m.learning.is_empty())
             })
             && (!self.anyone_alive() || self.up.iter().all(|&u| u))
@@ -540,12 +546,17 @@ impl Engine {
         for timer in due {
             match timer {
                 Timer::Sync => self.finish_sync(out),
-                Timer::CrashDetection(id) => {
-                    let member = &self.members[id.index()];
-                    if member.status.crashed() && member.status.in_group() {
-                        self.transition(id, Transition::CrashNoticed);
-                        out.push(self.event(EventKind::CrashDetected(id)));
-                        self.trigger(Cause::CrashDetected(id));
+                Timer::SessionEnds(id) => {
+                    let status = self.members[id.index()].status;
+                    if status.gone_unnoticed() {
+                        self.transition(id, Transition::SessionOver);
+                        if status.crashed() {
+                            out.push(self.event(EventKind::CrashDetected(id)));
+                            self.trigger(Cause::CrashDetected(id));
+                        } else {
+                            out.push(self.event(EventKind::SessionTimedOut(id)));
+                            self.trigger(Cause::Closed(id));
+                        }
                     }
                 }
                 Timer::DrainDeadline(id) => {

@@ -9,8 +9,9 @@
 //! stores as of the last moment something it replays changed (its anchor). A step pays for
 //! the members it touches, not for the group.
 
+use super::backlog::Backlog;
 use super::changelog::{Cleaner, Log};
-use super::member::Member;
+use super::member::{Member, Store};
 use super::threads::{consumer_order, deal, RUNNING};
 use super::Engine;
 use crate::model::{MemberId, TaskId};
@@ -265,6 +266,16 @@ impl Engine {
         self.log(task).held(spec.cleanup, spec.write_rate as f64)
     }
 
+    /// A task's input backlog now: what piled up while it was down, less what it has worked
+    /// off since it runs again.
+    pub fn backlog(&self, task: TaskId) -> Backlog {
+        let t = task.index();
+        let spec = &self.tasks[t];
+        let process = spec.process_rate.unwrap_or(self.config.process_rate) as f64;
+        let input = spec.write_rate as f64;
+        self.tally.backlog[t].at(self.time, self.up[t], input, process)
+    }
+
     /// Brings a task's changelog up to now, before whether it is processed changes.
     pub(super) fn fold_log(&mut self, task: TaskId) {
         self.logs[task.index()] = Log {
@@ -432,6 +443,7 @@ impl Engine {
     /// owner and replicas replay at another write rate from now on.
     pub(super) fn processing_changes(&mut self, task: TaskId) {
         let t = task.index();
+        self.tally.backlog[t] = self.backlog(task);
         if let Some(owner) = self.owner[t] {
             self.touch(owner);
         }
@@ -560,7 +572,7 @@ impl Engine {
             member
                 .stores
                 .keys()
-                .filter(|t| !held.contains(t))
+                .filter(|&&t| !held.contains(&t) && self.kept_store(id, t).is_some())
                 .map(|&t| (lag(t), t)),
         );
         let stateful = |t: &&TaskId| self.tasks[t.index()].stateful;
@@ -582,6 +594,49 @@ impl Engine {
         self.member_mut(id).threads = threads;
     }
 
+    /// A member's store of a task, unless its state cleaner deleted it by now.
+    pub(super) fn kept_store(&self, id: MemberId, task: TaskId) -> Option<&Store> {
+        let delay = self.config.state_cleanup_delay_ms;
+        self.members[id.index()].kept_store(task, self.time, delay)
+    }
+
+    /// Marks the stores member `id` no longer holds in any role as released now (the state
+    /// cleaner's clock starts), and drops those the cleaner has deleted.
+    fn release_stores(&mut self, id: MemberId) {
+        let now = self.time;
+        let member = &self.members[id.index()];
+        let gone: Vec<TaskId> = member
+            .stores
+            .keys()
+            .copied()
+            .filter(|&t| self.kept_store(id, t).is_none())
+            .collect();
+        let stale = member
+            .stores
+            .iter()
+            .any(|(&t, s)| s.released_at.is_some() == member.holds(t));
+        if gone.is_empty() && !stale {
+            return;
+        }
+        let member = self.member_mut(id);
+        for t in gone {
+            member.stores.remove(&t);
+        }
+        let held: Vec<TaskId> = member
+            .stores
+            .keys()
+            .copied()
+            .filter(|&t| member.holds(t))
+            .collect();
+        for (t, store) in member.stores.iter_mut() {
+            if held.binary_search(t).is_ok() {
+                store.released_at = None;
+            } else {
+                store.released_at.get_or_insert(now);
+            }
+        }
+    }
+
     /// Works the replays of every member touched this step out again, with their next
     /// thresholds, and indexes them under the tasks they replicate.
     pub(super) fn refresh_rates(&mut self) {
@@ -589,6 +644,7 @@ impl Engine {
         self.pending.build_index(&self.members, self.tasks.len());
         for id in std::mem::take(&mut self.pending.dirty) {
             self.pending.is_dirty[id.index()] = false;
+            self.release_stores(id);
             let mut replays = std::mem::take(&mut self.member_mut(id).replays);
             self.compute_replays(id, &mut replays);
             self.member_mut(id).replays = replays;

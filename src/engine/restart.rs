@@ -104,7 +104,7 @@ impl Engine {
                 .filter(|t| stateful[t.index()].stateful)
                 .collect();
             for t in kept {
-                member.stores.insert(t, Store { position: 0.0 });
+                member.stores.insert(t, Store::at(0.0));
             }
         }
         let restart = member.restarts;

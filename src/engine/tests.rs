@@ -228,13 +228,48 @@ fn a_refused_command_changes_nothing() {
 }
 
 #[test]
-fn without_learners_a_drained_member_leaves_at_once() {
-    let (mut engine, mut out) = engine(&stable_group(r#", "strategy": "cooperative""#));
+fn without_learners_a_static_member_drained_leaves_at_once() {
+    let (mut engine, mut out) = engine(&stable_group(
+        r#", "strategy": "cooperative", "static_membership": true"#,
+    ));
     engine
         .apply(&Command::Drain("S2".into()), &mut out)
         .expect("drains");
     assert_eq!(engine.member(MemberId(1)).status, MemberStatus::Left);
     assert!(engine.owner(TaskId(2)).is_none() && engine.owner(TaskId(3)).is_none());
+    assert_eq!(
+        round_starts(&out),
+        [(0, vec![Cause::MemberLeft(MemberId(1))])]
+    );
+}
+
+#[test]
+fn without_learners_a_dynamic_member_drained_closes_and_waits_for_its_session() {
+    let (mut engine, mut out) = engine(&stable_group(r#", "strategy": "kip441""#));
+    engine.advance_to(1_000, &mut out);
+    engine
+        .apply(&Command::Drain("S2".into()), &mut out)
+        .expect("drains");
+    // Kafka Streams closes without a LeaveGroup: S2 still counts, its tasks are down.
+    let s2 = engine.member(MemberId(1)).status;
+    assert_eq!(
+        s2,
+        MemberStatus::Closed {
+            at: 1_000,
+            in_group: true
+        }
+    );
+    assert!(!engine.is_up(TaskId(2)) && !engine.is_up(TaskId(3)));
+    assert!(round_starts(&out).is_empty());
+    // Its session (10 s, in this group's teaching rounds) times out; then the round.
+    engine.advance_to(10_999, &mut out);
+    assert!(round_starts(&out).is_empty());
+    engine.advance_to(11_000, &mut out);
+    assert_eq!(
+        round_starts(&out),
+        [(11_000, vec![Cause::Closed(MemberId(1))])]
+    );
+    assert!(!engine.member(MemberId(1)).status.in_group());
 }
 
 #[test]

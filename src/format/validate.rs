@@ -123,6 +123,21 @@ pub(super) fn cleanup(
     }
 }
 
+/// A task's processing rate as a file gives it (`field` names the task or the subtopology):
+/// above 0 when given.
+pub(super) fn process_rate(field: &str, rate: Option<u64>) -> Result<Option<u64>, ScenarioError> {
+    if rate == Some(0) {
+        return Err(ScenarioError::invalid(
+            format!("{field}.process_rate"),
+            "a task needs a processing rate above 0 records/s (leave it out for the configuration's)",
+        ));
+    }
+    if let Some(rate) = rate {
+        check_rate(&format!("{field}.process_rate"), rate)?;
+    }
+    Ok(rate)
+}
+
 /// A member as a scenario gives it (at the start or in a join command).
 pub fn member_spec(
     field: &str,

@@ -103,6 +103,8 @@ pub struct TaskDraft {
     pub retention_ms: Option<u64>,
     /// Keys per second its store gains, as the file gave it.
     pub key_growth: u64,
+    /// Its processing rate, as the file gave it.
+    pub process_rate: Option<u64>,
 }
 
 /// A starting member as typed.
@@ -190,6 +192,7 @@ impl ConfigDraft {
                     cleanup: t.cleanup,
                     retention_ms: t.retention_ms,
                     key_growth: t.key_growth,
+                    process_rate: t.process_rate,
                 })
                 .collect(),
             members: file
@@ -301,6 +304,7 @@ impl ConfigDraft {
             cleanup: CleanupPolicy::Compact,
             retention_ms: None,
             key_growth: 0,
+            process_rate: None,
         });
     }
 
@@ -367,6 +371,7 @@ impl ConfigDraft {
                     cleanup: t.cleanup,
                     retention_ms: t.retention_ms,
                     key_growth: t.key_growth,
+                    process_rate: t.process_rate,
                     ..TaskFile::new(t.id.clone(), t.stateful, changelog, write_rate)
                 });
             }

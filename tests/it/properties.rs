@@ -535,7 +535,8 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
         checked.balanced += 1;
     }
 
-    // Drained members end with nothing and leave (or crashed meanwhile).
+    // Drained members end with nothing and leave: a static or learner member at once, a
+    // dynamic one of another strategy by closing (or they crashed meanwhile).
     for (i, m) in engine.members().iter().enumerate() {
         let drained = run
             .events()
@@ -543,7 +544,10 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
             .any(|e| e.kind == EventKind::DrainStarted(MemberId(i as u32)));
         if drained {
             prop_assert!(
-                matches!(m.status, MemberStatus::Left | MemberStatus::Crashed { .. }),
+                matches!(
+                    m.status,
+                    MemberStatus::Left | MemberStatus::Closed { .. } | MemberStatus::Crashed { .. }
+                ),
                 "{} drained but is {:?}",
                 m.name,
                 m.status
