@@ -97,28 +97,32 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
         return;
     }
     // Demand: a lagging replay takes all it can get; a caught-up one its write rate.
-    let demand = |r: &Replay| {
+    water_fill(total, replays, |r| {
         if r.lag > EPSILON {
             f64::INFINITY
         } else {
             r.write_rate
         }
-    };
-    let mut order: Vec<usize> = (0..replays.len()).collect();
-    order.sort_by(|&a, &b| {
-        demand(&replays[a])
-            .total_cmp(&demand(&replays[b]))
-            .then(a.cmp(&b))
     });
+}
+
+/// Shares `total` among replays up to each one's demand: the smallest demands are met in
+/// full, and the rest is split evenly among the others (max-min fairness).
+fn water_fill(total: f64, replays: &mut [Replay], demand: impl Fn(&Replay) -> f64) {
+    let mut order: Vec<(f64, usize)> = replays
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (demand(r), i))
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut left = total;
-    for (i, &idx) in order.iter().enumerate() {
-        let fair = left / (order.len() - i) as f64;
-        let want = demand(&replays[idx]);
+    for (k, &(want, idx)) in order.iter().enumerate() {
+        let fair = left / (order.len() - k) as f64;
         if want <= fair {
             replays[idx].rate = want;
             left -= want;
         } else {
-            for &rest in &order[i..] {
+            for &(_, rest) in &order[k..] {
                 replays[rest].rate = fair;
             }
             break;
@@ -531,13 +535,12 @@ impl Engine {
                 share_restore_rate(member.restore_rate, own);
             }
         }
+        // A shared disk serves the threads' replays up to its ceiling, so a caught-up replica
+        // keeps its write rate before the lagging ones share the rest.
         if let Some(disk) = self.config.disk_rate {
             let total: f64 = replays.iter().map(|r| r.rate).sum();
             if total > disk as f64 {
-                let share = disk as f64 / total;
-                for r in replays.iter_mut() {
-                    r.rate *= share;
-                }
+                water_fill(disk as f64, replays, |r| r.rate);
             }
         }
     }
@@ -754,5 +757,18 @@ mod tests {
         share_restore_rate(1000.0, &mut r);
         assert_eq!(r[0].rate, 500.0);
         assert_eq!(r[1].rate, 500.0);
+    }
+
+    #[test]
+    fn a_shared_disk_keeps_a_caught_up_replica_at_its_write_rate() {
+        // Two threads at 20,000 records/s under a disk of 10,000: one keeps a standby caught
+        // up (1 record/s) beside a lagging learner, the other restores one store.
+        let mut r = vec![replay(0.0, 1.0), replay(500.0, 0.0), replay(900.0, 0.0)];
+        share_restore_rate(20_000.0, &mut r[..2]);
+        share_restore_rate(20_000.0, &mut r[2..]);
+        water_fill(10_000.0, &mut r, |x| x.rate);
+        assert_eq!(r[0].rate, 1.0);
+        assert_eq!(r[1].rate, 4_999.5);
+        assert_eq!(r[2].rate, 4_999.5);
     }
 }
