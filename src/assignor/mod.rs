@@ -18,6 +18,7 @@ pub mod measure;
 mod plan;
 mod standby;
 pub mod sticky;
+mod streams;
 
 use crate::model::{
     Assignment, AssignorConfig, JoinMetadata, MemberId, Strategy, TaskId, TaskInfo,
@@ -63,6 +64,9 @@ pub enum AssignError {
     /// A member with no capacity cannot be balanced against.
     #[error("member {0:?} has capacity 0")]
     ZeroCapacity(MemberId),
+    /// Kafka's streams assignor refused the group.
+    #[error("Kafka's streams assignor: {0}")]
+    Streams(kip1071::AssignorError),
 }
 
 /// Runs the assignor of the configured strategy.
@@ -72,6 +76,7 @@ pub fn assign(input: AssignInput<'_>) -> Result<Assignment, AssignError> {
         Strategy::Learner => learner::assign(plan),
         Strategy::Eager | Strategy::Cooperative => sticky::assign(plan),
         Strategy::Kip441 => kip441::assign(plan),
+        Strategy::Kip1071 | Strategy::Kip1071Warmup => streams::assign(plan)?,
     })
 }
 

@@ -41,6 +41,9 @@ pub enum Cause {
     /// A member that closed without leaving the group (a drain under Kafka's classic
     /// strategies) was removed when its session timed out.
     Closed(MemberId),
+    /// Trunk's refiner changed what the members are to hold (a warm-up caught up): a new
+    /// group epoch without the assignor (KIP-1071).
+    Refined,
 }
 
 /// One rebalance round as the history keeps it: who joined with what, what the leader
@@ -61,8 +64,11 @@ pub struct Round {
     pub synced_at: Option<u64>,
     /// The leader crashed before the sync: the assignment never reached the members.
     pub abandoned: bool,
-    /// The member that ran the assignor.
+    /// The member that ran the assignor (under the streams protocol, the member whose
+    /// heartbeat the coordinator's assignor ran in).
     pub leader: MemberId,
+    /// The group coordinator assigned (Kafka's streams protocol, KIP-1071), not a leader.
+    pub by_coordinator: bool,
     /// The previous round's leader, when the leadership changed hands.
     pub previous_leader: Option<MemberId>,
     /// What each member reported, in join order.
@@ -252,6 +258,15 @@ mod state {
             });
         }
 
+        /// Records an assignment of a streams group (KIP-1071), computed by `leader`'s heartbeat
+        /// for group epoch `epoch`; returns its index among the run's rounds.
+        pub(crate) fn streams_round(&mut self, epoch: u32, leader: MemberId) -> u32 {
+            self.rounds += 1;
+            self.generation = epoch;
+            self.leader = Some(leader);
+            self.rounds
+        }
+
         /// Holds a member's old identity until `until` (the later of two, if it is held).
         pub(crate) fn hold_stale_session(&mut self, member: MemberId, until: u64) {
             match self.stale_sessions.iter_mut().find(|(m, _)| *m == member) {
@@ -328,7 +343,8 @@ impl Engine {
             return;
         }
         let base = self.join_metadata(&self.participants());
-        let once = self.config.strategy == Strategy::Kip441;
+        let once =
+            self.config.strategy == Strategy::Kip441 || self.config.strategy.streams_protocol();
         let mut standbys: Vec<Vec<TaskId>> = vec![Vec::new(); base.len()];
         for _ in 0..ROUNDS {
             let mut joined = base.clone();
@@ -367,6 +383,10 @@ impl Engine {
     /// Asks for a rebalance: joins the round in its join phase, else waits for the next. A
     /// member that asks rejoins at once, so a join phase under way lasts until it is in.
     pub(super) fn trigger(&mut self, cause: Cause) {
+        if self.config.strategy.streams_protocol() {
+            self.streams_trigger(cause);
+            return;
+        }
         let joining = matches!(
             self.coordinator.round(),
             Some(RoundInProgress {
@@ -418,11 +438,17 @@ impl Engine {
     /// When the coordinator notices that member `id`, silent since `at`, is gone: its session
     /// runs from its last heartbeat (in the seed's teaching rounds, from `at`).
     pub(super) fn session_ends(&self, id: MemberId, at: u64) -> u64 {
+        let streams = self.config.strategy.streams_protocol();
         let last = match self.config.rebalance_ms {
-            Some(_) => at,
-            None => {
+            Some(_) if !streams => at,
+            _ => {
                 let from = self.members[id.index()].heartbeat_from.min(at);
-                let h = self.config.heartbeat_interval_ms.max(1);
+                let h = if streams {
+                    self.config.kip1071.heartbeat_interval_ms
+                } else {
+                    self.config.heartbeat_interval_ms
+                }
+                .max(1);
                 from + (at - from) / h * h
             }
         };
@@ -580,6 +606,7 @@ impl Engine {
             synced_at: None,
             abandoned: false,
             leader,
+            by_coordinator: false,
             previous_leader,
             joined,
             assignment,
@@ -659,7 +686,7 @@ impl Engine {
     }
 
     /// The tasks as the leader knows them.
-    fn task_infos(&self) -> Vec<TaskInfo> {
+    pub(super) fn task_infos(&self) -> Vec<TaskInfo> {
         self.tasks
             .iter()
             .zip(self.subtopologies.iter())

@@ -661,9 +661,10 @@ impl Engine {
                 self.timers.push((now + timeout, Timer::DrainDeadline(id)));
             }
             self.trigger(Cause::Drain(id));
-        } else if self.config.static_membership {
+        } else if self.config.static_membership || self.config.strategy.streams_protocol() {
             // Nothing is pre-warmed. A static member closes with CloseOptions.leaveGroup(true)
-            // (KafkaStreams removes it from the group): it leaves at once.
+            // (KafkaStreams removes it from the group), and under the streams protocol every
+            // member leaves as it closes (epoch -1): it leaves at once.
             self.leave(id, LeaveReason::Graceful, out);
             self.trigger(Cause::MemberLeft(id));
         } else {
@@ -752,6 +753,9 @@ impl Engine {
             if rejoins && wants_rejoin {
                 member.reported.clone_from(&member.ready);
                 self.trigger(Cause::LearnerReady(id));
+            }
+            if !newly.is_empty() {
+                self.report_ready_warmups(id);
             }
         }
     }

@@ -21,6 +21,7 @@ pub mod coordinator;
 pub mod member;
 pub mod replay;
 pub mod restart;
+pub mod streams;
 pub mod threads;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
@@ -33,6 +34,7 @@ use member::{Member, Store, Transition};
 use replay::{Pending, EPSILON};
 use restart::RollingRestart;
 use std::rc::Rc;
+use streams::StreamsGroup;
 
 /// Something that happened at a moment of the simulation.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,6 +123,13 @@ pub(crate) enum Timer {
         member: MemberId,
         restart: u32,
     },
+    /// A member's heartbeat under the streams protocol that changes something.
+    StreamsHeartbeat(MemberId),
+    /// A member's heartbeat under trunk's streams protocol that only reports its offsets:
+    /// moot once no move waits for the refiner.
+    StreamsReport(MemberId),
+    /// An empty streams group's delayed first assignment.
+    DelayedAssignment,
 }
 
 /// Running totals behind the metrics.
@@ -191,6 +200,8 @@ pub struct Engine {
     pending: Pending,
     /// What changed since the history last asked, while it asks.
     changes: Journal,
+    /// The broker's streams group, under the strategies of Kafka's streams protocol.
+    streams: Option<Box<StreamsGroup>>,
 }
 
 /// The members and tasks changed since the history last asked ([`Engine::take_changes`]):
@@ -286,6 +297,7 @@ impl Engine {
             readings: Readings::default(),
             pending: Pending::default(),
             changes: Journal::default(),
+            streams: None,
         };
         for spec in &scenario.members {
             engine.add_member(spec);
@@ -311,6 +323,7 @@ impl Engine {
         for i in 0..engine.members.len() {
             engine.deal_threads(MemberId(i as u32));
         }
+        engine.start_streams_group(scenario.initial.is_some());
         let unowned = engine.owner.iter().any(Option::is_none);
         if unowned && !engine.members.is_empty() {
             engine.trigger(Cause::Startup);
@@ -446,7 +459,18 @@ impl Engine {
         self.coordinator.round().is_none()
             && self.coordinator.pending().is_empty()
             && !self.coordinator.holds_stale_session()
-            && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
+            && !self.timers.iter().any(|(_, t)| {
+                matches!(
+                    t,
+                    Timer::Probing | Timer::StreamsHeartbeat(_) | Timer::DelayedAssignment
+                )
+            })
+            && (!self
+                .timers
+                .iter()
+                .any(|(_, t)| matches!(t, Timer::StreamsReport(_)))
+                || !self.streams_refining())
+            && self.streams_settled()
             && self.members.iter().all(|m| {
                 let waiting =
                     m.status.restarting() || m.status.leaving() || m.status.gone_unnoticed();
@@ -572,6 +596,9 @@ impl Engine {
                     self.expire_session(member, restart, out);
                 }
                 Timer::Rejoin => self.rejoin_at_heartbeat(out),
+                Timer::StreamsHeartbeat(id) => self.streams_heartbeat(id, out),
+                Timer::StreamsReport(id) => self.streams_report(id, out),
+                Timer::DelayedAssignment => self.run_delayed_assignment(out),
                 Timer::JoinDeadline => {}
             }
         }

@@ -67,7 +67,7 @@ impl Engine {
         out: &mut Vec<Event>,
     ) {
         let now = self.time;
-        let keeps_identity = self.config.static_membership;
+        let keeps_identity = self.keeps_identity();
         if keeps_identity {
             // The coordinator keeps its assignment for it: the tasks stay its own, run by
             // nobody while it is away.
@@ -107,6 +107,12 @@ impl Engine {
                 member.stores.insert(t, Store::at(0.0));
             }
         }
+        if self.config.strategy.streams_protocol() && !keeps_identity {
+            // Under the streams protocol a closing instance leaves the group (epoch -1).
+            self.transition(id, Transition::SessionExpired);
+            self.trigger(Cause::MemberLeft(id));
+        }
+        let member = &self.members[id.index()];
         let restart = member.restarts;
         let in_group = member.status.in_group();
         out.push(self.event(EventKind::MemberRestarted(id)));
@@ -130,7 +136,7 @@ impl Engine {
 
     /// A restarted member is back (if this is its current restart).
     pub(super) fn come_back(&mut self, id: MemberId, restart: u32, out: &mut Vec<Event>) {
-        let keeps_identity = self.config.static_membership;
+        let keeps_identity = self.keeps_identity();
         let member = &self.members[id.index()];
         let Some(absence) = member
             .status
@@ -155,6 +161,7 @@ impl Engine {
             for t in tasks {
                 out.push(self.event(EventKind::TaskStarted(t, id)));
             }
+            self.streams_back(id);
             let joining = matches!(
                 self.coordinator.round(),
                 Some(RoundInProgress {
@@ -188,6 +195,15 @@ impl Engine {
         }
         out.push(self.event(EventKind::SessionTimedOut(id)));
         self.trigger(Cause::SessionTimeout(id));
+    }
+
+    /// Whether a restarting member keeps its identity and assignment: static membership
+    /// (KIP-345), which Kafka's streams protocol supports only on trunk (KAFKA-20169); 4.1 to
+    /// 4.3 brokers refuse static streams members, so there a restart is a leave and a join.
+    pub(super) fn keeps_identity(&self) -> bool {
+        self.config.static_membership
+            && (!self.config.strategy.streams_protocol()
+                || self.config.strategy == crate::model::Strategy::Kip1071Warmup)
     }
 
     /// Starts a rolling restart of the live members; the first restarts as soon as the group

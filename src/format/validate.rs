@@ -295,5 +295,42 @@ pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
             "must be between 1 ms and a year",
         ));
     }
+    check_kip1071(config)
+}
+
+/// The streams protocol's settings, under the strategies that use them: a member heartbeats
+/// at least once a session (Kafka's group coordinator requires it too).
+fn check_kip1071(config: &Config) -> Result<(), ScenarioError> {
+    let k = &config.kip1071;
+    if !config.strategy.streams_protocol() {
+        return Ok(());
+    }
+    if k.heartbeat_interval_ms == 0 || k.heartbeat_interval_ms >= config.session_timeout_ms {
+        return Err(ScenarioError::invalid(
+            "config.kip1071.heartbeat_interval_ms",
+            format!(
+                "{} ms: a member heartbeats at least once a session ({} ms), and at least every millisecond's worth",
+                k.heartbeat_interval_ms, config.session_timeout_ms
+            ),
+        ));
+    }
+    for (field, value) in [
+        (
+            "config.kip1071.assignment_interval_ms",
+            k.assignment_interval_ms,
+        ),
+        (
+            "config.kip1071.initial_rebalance_delay_ms",
+            k.initial_rebalance_delay_ms,
+        ),
+        (
+            "config.kip1071.task_offset_interval_ms",
+            k.task_offset_interval_ms,
+        ),
+    ] {
+        if value > MAX_TIME_MS {
+            return Err(ScenarioError::invalid(field, "longer than a year"));
+        }
+    }
     Ok(())
 }

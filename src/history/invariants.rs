@@ -273,8 +273,11 @@ impl<'a> RoundCheck<'a> {
                     format!("{} is assigned twice", roster.task(t)),
                 );
             }
+            // Under the streams protocol the broker grants a task only once its old owner has
+            // released it (the state checks see every step); its target may name a new owner.
+            let streams = self.engine.config().strategy.streams_protocol();
             let runner = self.running[t.index()];
-            if runner.is_some_and(|r| r != pos) {
+            if !streams && runner.is_some_and(|r| r != pos) {
                 let still_runs = self.round.joined[runner.unwrap_or(pos)].member;
                 self.violation(
                     Invariant::NeverTwoOwners,

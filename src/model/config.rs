@@ -33,6 +33,15 @@ pub enum Strategy {
     Cooperative,
     /// Stop-the-world: every rebalance revokes every task from every member.
     Eager,
+    /// Kafka 4.1 to 4.3's streams rebalance protocol (KIP-1071): the broker's sticky task
+    /// assignor, driven by heartbeats, no warm-ups.
+    Kip1071,
+    /// Kafka trunk's streams protocol with the warm-up refiner proposed for it
+    /// (`AssignmentRefinerImpl`: not merged, trunk's refiner is still a stub, nothing
+    /// released): a warm-up is promoted as soon as it has caught up.
+    #[serde(rename = "kip1071-warmup")]
+    #[strum(serialize = "kip1071-warmup")]
+    Kip1071Warmup,
 }
 
 impl Strategy {
@@ -45,6 +54,19 @@ impl Strategy {
     /// The name used in files, links and the command line.
     pub fn name(self) -> &'static str {
         self.into()
+    }
+
+    /// Whether it runs Kafka's streams rebalance protocol (KIP-1071): heartbeats and group
+    /// epochs instead of rebalance rounds.
+    pub fn streams_protocol(self) -> bool {
+        matches!(self, Strategy::Kip1071 | Strategy::Kip1071Warmup)
+    }
+
+    /// What the page, the command line and the report add to its name: a strategy Kafka has
+    /// not released.
+    pub fn caveat(self) -> Option<&'static str> {
+        (self == Strategy::Kip1071Warmup)
+            .then_some("a refiner proposed for Kafka's trunk: not merged, not released")
     }
 }
 
@@ -120,6 +142,40 @@ impl Default for Kip441Config {
     }
 }
 
+/// Settings of Kafka's streams rebalance protocol (KIP-1071), broker-side group configs, used
+/// by [`Strategy::Kip1071`] and [`Strategy::Kip1071Warmup`] only.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Kip1071Config {
+    /// `group.streams.heartbeat.interval.ms`: how often each member heartbeats.
+    pub heartbeat_interval_ms: u64,
+    /// `group.streams.assignment.interval.ms` (4.3): the assignor runs at most this often.
+    pub assignment_interval_ms: u64,
+    /// `group.streams.initial.rebalance.delay.ms` (4.2): an empty group's first assignment
+    /// waits this long.
+    pub initial_rebalance_delay_ms: u64,
+    /// `group.streams.num.warmup.replicas` (trunk): warm-ups allowed group-wide at once.
+    pub num_warmup_replicas: u32,
+    /// `acceptable.recovery.lag` (trunk): a warm-up this close to the end is promoted.
+    pub acceptable_recovery_lag: u64,
+    /// `group.streams.task.offset.interval.ms` (trunk): how often members report their
+    /// offsets when nothing else makes them.
+    pub task_offset_interval_ms: u64,
+}
+
+impl Default for Kip1071Config {
+    fn default() -> Self {
+        Kip1071Config {
+            heartbeat_interval_ms: 5_000,
+            assignment_interval_ms: 1_000,
+            initial_rebalance_delay_ms: 3_000,
+            num_warmup_replicas: 2,
+            acceptable_recovery_lag: 10_000,
+            task_offset_interval_ms: 60_000,
+        }
+    }
+}
+
 /// Everything a scenario can tune; every field has a default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -182,6 +238,8 @@ pub struct Config {
     pub process_rate: u64,
     /// Settings of the `kip441` strategy.
     pub kip441: Kip441Config,
+    /// Settings of the `kip1071` and `kip1071-warmup` strategies.
+    pub kip1071: Kip1071Config,
 }
 
 /// Kafka's `min.cleanable.dirty.ratio` default.
@@ -212,6 +270,7 @@ impl Default for Config {
             state_cleanup_delay_ms: 600_000,
             process_rate: 10_000,
             kip441: Kip441Config::default(),
+            kip1071: Kip1071Config::default(),
         }
     }
 }
@@ -243,6 +302,13 @@ impl Config {
                 max_learners: Some(self.kip441.max_warmup_replicas),
                 rack_aware_standbys: self.rack_aware_standbys,
             },
+            Strategy::Kip1071 | Strategy::Kip1071Warmup => AssignorConfig {
+                strategy: self.strategy,
+                acceptable_recovery_lag: self.kip1071.acceptable_recovery_lag,
+                num_standby_replicas: self.num_standby_replicas,
+                max_learners: Some(self.kip1071.num_warmup_replicas),
+                rack_aware_standbys: false,
+            },
             _ => AssignorConfig {
                 strategy: self.strategy,
                 acceptable_recovery_lag: self.acceptable_recovery_lag,
@@ -256,7 +322,16 @@ impl Config {
     /// The longest a rebalance round lasts when no silent member holds its join phase open:
     /// the teaching round, or the longest wait for a member's heartbeat (or for an empty
     /// group's initial delay), a new member's two round trips, the leader's work and the sync.
+    /// Under the streams protocol, from a change of membership to a moved task's grant: the
+    /// assignor's interval (or an empty group's delay) and the next heartbeat of any member,
+    /// the owner's next heartbeat and its acknowledgement, the new owner's next heartbeat.
     pub fn longest_round_ms(&self) -> u64 {
+        if self.strategy.streams_protocol() {
+            let k = &self.kip1071;
+            return k.initial_rebalance_delay_ms.max(k.assignment_interval_ms)
+                + 3 * k.heartbeat_interval_ms
+                + 2 * self.round_trip_ms;
+        }
         self.rebalance_ms.unwrap_or(
             self.heartbeat_interval_ms
                 .max(self.initial_rebalance_delay_ms)

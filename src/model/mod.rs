@@ -18,7 +18,8 @@ pub use application::{
 };
 pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS, MAX_THREADS};
 pub use config::{
-    AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy, DEFAULT_DIRTY_RATIO,
+    AssignorConfig, Config, HandoffMode, Kip1071Config, Kip441Config, Readiness, Strategy,
+    DEFAULT_DIRTY_RATIO,
 };
 pub use metadata::{subtopologies, Assignment, JoinMetadata, MemberAssignment, TaskInfo};
 pub use scenario::Scenario;

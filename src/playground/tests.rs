@@ -625,8 +625,10 @@ fn the_compare_view_keeps_between_two_and_four_strategies() {
             .map(|c| (c.strategy, c.compared, c.can_toggle))
             .collect()
     };
-    // Four compared: each can be taken out, none added.
-    assert!(offered(&pg).iter().all(|&(_, on, can)| on && can));
+    // Four compared (the classic protocol's): each can be taken out, none added.
+    assert!(offered(&pg)
+        .iter()
+        .all(|&(s, on, can)| on == can && on != s.streams_protocol()));
     pg.act(Action::ToggleStrategy(Strategy::Kip441));
     pg.act(Action::ToggleStrategy(Strategy::Cooperative));
     assert_eq!(
@@ -641,6 +643,8 @@ fn the_compare_view_keeps_between_two_and_four_strategies() {
             (Strategy::Kip441, false, true),
             (Strategy::Cooperative, false, true),
             (Strategy::Eager, true, false),
+            (Strategy::Kip1071, false, true),
+            (Strategy::Kip1071Warmup, false, true),
         ]
     );
     assert!(pg.act(Action::ToggleStrategy(Strategy::Eager)).is_empty());

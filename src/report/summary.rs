@@ -266,6 +266,7 @@ fn config(out: &mut String, scenario: &Scenario) {
 fn settings(c: &Config) -> Vec<Vec<String>> {
     let none = |v: Option<String>| v.unwrap_or_else(|| "none".to_string());
     let k = &c.kip441;
+    let s = &c.kip1071;
     [
         ("strategy", c.strategy.name().to_string()),
         ("handoff", <&str>::from(c.handoff).to_string()),
@@ -314,6 +315,30 @@ fn settings(c: &Config) -> Vec<Vec<String>> {
         (
             "kip441.probing_interval_ms",
             k.probing_interval_ms.to_string(),
+        ),
+        (
+            "kip1071.heartbeat_interval_ms",
+            s.heartbeat_interval_ms.to_string(),
+        ),
+        (
+            "kip1071.assignment_interval_ms",
+            s.assignment_interval_ms.to_string(),
+        ),
+        (
+            "kip1071.initial_rebalance_delay_ms",
+            s.initial_rebalance_delay_ms.to_string(),
+        ),
+        (
+            "kip1071.num_warmup_replicas",
+            s.num_warmup_replicas.to_string(),
+        ),
+        (
+            "kip1071.acceptable_recovery_lag",
+            s.acceptable_recovery_lag.to_string(),
+        ),
+        (
+            "kip1071.task_offset_interval_ms",
+            s.task_offset_interval_ms.to_string(),
         ),
     ]
     .into_iter()

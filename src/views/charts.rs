@@ -211,6 +211,8 @@ pub fn strategy_colour(s: Strategy) -> RGBColor {
         Strategy::Kip441 => palette::PURPLE,
         Strategy::Cooperative => palette::ORANGE,
         Strategy::Eager => palette::VERMILLION,
+        Strategy::Kip1071 => palette::GREEN,
+        Strategy::Kip1071Warmup => palette::SKY,
     }
 }
 

@@ -436,6 +436,7 @@ pub fn cause_label(cause: &Cause, roster: &crate::model::Roster) -> String {
         Cause::SessionTimeout(m) => format!("{}'s old session timed out", name(m)),
         Cause::Returned(m) => format!("{} is back", name(m)),
         Cause::Closed(m) => format!("{} closed and timed out", name(m)),
+        Cause::Refined => "a warm-up caught up".into(),
     }
 }
 

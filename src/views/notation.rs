@@ -159,12 +159,17 @@ pub fn round_showing(
             roster.member(previous)
         );
     }
-    let leader = roster.member(round.leader);
+    let leader = if round.by_coordinator {
+        "The group coordinator".to_string()
+    } else {
+        roster.member(round.leader).to_string()
+    };
     if quiet == 0 {
-        let (noun, verb) = if round.joined.len() == 1 {
-            ("Member", "joins")
-        } else {
-            ("Members", "join")
+        let (noun, verb) = match (round.joined.len() == 1, round.by_coordinator) {
+            (true, false) => ("Member", "joins"),
+            (false, false) => ("Members", "join"),
+            (true, true) => ("Member", "heartbeats"),
+            (false, true) => ("Members", "heartbeat"),
         };
         let _ = writeln!(
             out,
@@ -185,8 +190,13 @@ pub fn round_showing(
     } else {
         let _ = writeln!(
             out,
-            "{} members join with following metadata:",
-            round.joined.len()
+            "{} members {} with following metadata:",
+            round.joined.len(),
+            if round.by_coordinator {
+                "heartbeat"
+            } else {
+                "join"
+            }
         );
         for meta in &shown {
             let _ = writeln!(out, "\t{}", join_line(roster, meta, standbys, ready_lag));
@@ -301,6 +311,10 @@ pub fn cause_sentence(cause: &Cause, roster: &Roster) -> String {
             "{} closed without leaving the group; the coordinator removes it after the session timeout",
             roster.member(*m)
         ),
+        Cause::Refined => {
+            "The refiner promotes a caught-up warm-up: a new group epoch without the assignor"
+                .to_string()
+        }
     }
 }
 

@@ -173,7 +173,17 @@ fn compare_prints_one_row_per_strategy() {
         .iter()
         .map(|r| r["strategy"].as_str().expect("name"))
         .collect();
-    assert_eq!(names, ["learner", "kip441", "cooperative", "eager"]);
+    assert_eq!(
+        names,
+        [
+            "learner",
+            "kip441",
+            "cooperative",
+            "eager",
+            "kip1071",
+            "kip1071-warmup"
+        ]
+    );
 }
 
 #[test]

@@ -27,5 +27,6 @@ mod review;
 mod seed_scenarios;
 mod spread;
 mod strategies;
+mod streams_protocol;
 mod sweep;
 mod topology;

@@ -4,7 +4,7 @@
 //! self-contained.
 
 use crate::harness::{handoff, project, scenario_file, stderr, stdout};
-use handoff::model::{Command, Config};
+use handoff::model::{Command, Config, Strategy};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -225,6 +225,12 @@ fn with_static_membership_a_deployment_costs_each_task_its_instances_time_away_a
     let s = scenario_file(ROLLING);
     for row in compare["strategies"].as_array().expect("strategies") {
         let name = row["strategy"].as_str().expect("name");
+        if name == "kip1071" {
+            // Kafka 4.1 to 4.3 have no static members in a streams group: each restart is
+            // a leave and a join.
+            assert!(row["rebalances"].as_u64() > Some(0), "{name}");
+            continue;
+        }
         assert_eq!(row["rebalances"], 0, "{name}");
         assert_eq!(row["moves"], 0, "{name}");
         assert_eq!(
@@ -260,7 +266,11 @@ fn the_report_table_is_what_handoff_compare_prints() {
         let expected = markdown_rows(&run_ok(&["compare", review.path]));
         let got = table_rows(&html, "<table class=\"comparison\">");
         assert_eq!(got, expected, "{}", review.path);
-        assert_eq!(got.len(), 5, "a header and one row per strategy");
+        assert_eq!(
+            got.len(),
+            1 + Strategy::ALL.len(),
+            "a header and one row per strategy"
+        );
         assert_eq!(
             got[0].last().map(String::as_str),
             Some("subtopology spread"),
@@ -282,7 +292,7 @@ fn strategy_sections(review: &Review) {
     let compare: Value =
         serde_json::from_str(&run_ok(&["compare", path, "--format", "json"])).expect("json");
     let strategies = compare["strategies"].as_array().expect("strategies");
-    assert_eq!(strategies.len(), 4);
+    assert_eq!(strategies.len(), Strategy::ALL.len());
     let file: Value =
         serde_json::from_str(&std::fs::read_to_string(project(path)).expect("file")).expect("json");
     for row in strategies {

@@ -10,6 +10,7 @@
 //! [`java`] reproduces. It is independent of Handoff's engine: a Handoff member of capacity N is
 //! one Kafka process of N members.
 
+pub mod bridge;
 mod group;
 pub mod java;
 mod process;
