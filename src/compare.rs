@@ -145,6 +145,30 @@ pub fn cells(c: &Comparison) -> (Vec<&'static str>, Vec<Vec<String>>) {
     (header, rows)
 }
 
+/// What the table's reader must know about its rows: what the rebalances column counts under
+/// Kafka's streams protocol, and which strategy Kafka has not released.
+pub fn notes(c: &Comparison) -> Vec<String> {
+    let streams: Vec<&str> = c
+        .outcomes
+        .iter()
+        .filter(|o| o.strategy.streams_protocol())
+        .map(|o| o.strategy.name())
+        .collect();
+    let mut notes = Vec::new();
+    if !streams.is_empty() {
+        notes.push(format!(
+            "rebalances: group epochs under {} (Kafka's streams protocol has no rounds; each epoch is a new target assignment).",
+            streams.join(" and ")
+        ));
+    }
+    for o in &c.outcomes {
+        if let Some(why) = o.strategy.caveat() {
+            notes.push(format!("{}: {why}.", o.strategy.name()));
+        }
+    }
+    notes
+}
+
 /// The comparison as a Markdown table, one row per strategy.
 pub fn table(c: &Comparison) -> String {
     let (header, rows) = cells(c);

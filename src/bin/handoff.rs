@@ -209,7 +209,16 @@ mod cli {
                 let (_, comparison) = compare_scenario(&scenario, strategies.strategies)?;
                 Ok(match format {
                     CompareFormat::Json => pretty(&ComparisonJson::of(&comparison)),
-                    CompareFormat::Table => compare::table(&comparison),
+                    CompareFormat::Table => {
+                        let notes = compare::notes(&comparison);
+                        let mut text = compare::table(&comparison);
+                        if !notes.is_empty() {
+                            text.push('\n');
+                            text.push_str(&notes.join("\n"));
+                            text.push('\n');
+                        }
+                        text
+                    }
                 })
             }
             Subcommands::Report {

@@ -66,7 +66,7 @@ impl Strategy {
     /// not released.
     pub fn caveat(self) -> Option<&'static str> {
         (self == Strategy::Kip1071Warmup)
-            .then_some("a refiner proposed for Kafka's trunk: not merged, not released")
+            .then_some("Kafka trunk, not released: the refiner as proposed, not merged")
     }
 }
 

@@ -13,7 +13,7 @@ mod summary;
 mod sweep_section;
 
 use crate::compare::{self, Comparison, Outcome};
-use crate::model::Scenario;
+use crate::model::{Scenario, Strategy};
 use crate::sweep::Sweep;
 use crate::views::charts::{ChartData, Series};
 use crate::views::counted;
@@ -135,6 +135,9 @@ fn comparison_section(out: &mut String, c: &Comparison, until: u64) {
     out.push_str(
         "<p class=\"note\">Downtime is task time not processed while some member was alive (summed over tasks, the longest single outage, the task with the most); time to balance runs from the first command to rest; records replayed counts learners and restoring owners.",
     );
+    for note in compare::notes(c) {
+        let _ = write!(out, " {}", escape(&note));
+    }
     if header.contains(&"subtopology spread") {
         out.push_str(
             " Subtopology spread is the largest, over subtopologies, of max - min active tasks per member at the end (Kafka Streams calls 0 or 1 balanced).",
@@ -219,6 +222,16 @@ fn longest_runs(c: &Comparison, first: u64) -> String {
     long.join(", ")
 }
 
+/// What the rebalances column counts under a strategy: Kafka's streams protocol has no
+/// rounds, only group epochs.
+fn rebalance_noun(strategy: Strategy) -> &'static str {
+    if strategy.streams_protocol() {
+        "group epoch"
+    } else {
+        "rebalance"
+    }
+}
+
 /// One strategy: how its run ended, its balance per subtopology, its charts (over its own
 /// run, so that a quick strategy is not squeezed by a slow one) and its log.
 fn strategy_section(out: &mut String, o: &Outcome) {
@@ -229,6 +242,9 @@ fn strategy_section(out: &mut String, o: &Outcome) {
         out,
         "<section class=\"strategy\" id=\"strategy-{name}\">\n<h2>{name}</h2>"
     );
+    if let Some(caveat) = o.strategy.caveat() {
+        let _ = writeln!(out, "<p class=\"caveat\">{}</p>", escape(caveat));
+    }
     let end = match (m.at_rest, m.balanced) {
         (true, true) => "at rest and balanced",
         (true, false) => "at rest but not balanced",
@@ -240,9 +256,12 @@ fn strategy_section(out: &mut String, o: &Outcome) {
         seconds(m.at_ms),
         counted(m.assignment.len() as u64, "member"),
         m.total_task_downtime_ms,
-        counted(m.rebalances, "rebalance"),
+        counted(m.rebalances, rebalance_noun(o.strategy)),
         counted(m.moves, "move")
     );
+    if let Some(why) = crate::views::rest::why_not_at_rest(o.run.engine()) {
+        let _ = writeln!(out, "<p class=\"rest\">{}</p>", escape(&why));
+    }
     if !m.subtopology_balance.is_empty() {
         balance(out, o);
     }

@@ -12,6 +12,7 @@ pub mod marks;
 pub mod metrics;
 pub mod notation;
 pub mod overview;
+pub mod rest;
 pub mod scene;
 pub mod series;
 pub mod sweep_charts;
