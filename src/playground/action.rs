@@ -89,6 +89,16 @@ pub enum Action {
     Preference(Preference),
     /// Start, step through or leave a tour (`loading.rs`).
     Tour(TourAction),
+    /// What the worker said (`requests.rs`).
+    Reply(super::wire::Reply),
+}
+
+impl Action {
+    /// Whether the page is drawn again after this action: a reply that comes while playing
+    /// is drawn by the next frame of play.
+    pub fn redraws(&self, playing: bool) -> bool {
+        !(playing && matches!(self, Action::Reply(_)))
+    }
 }
 
 /// The clock.
@@ -154,6 +164,8 @@ pub enum TourAction {
 /// What the browser must do after an action.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
+    /// Send a request to the simulation worker.
+    Send(super::wire::Request),
     /// Something worth keeping changed: save [`crate::playground::Playground::autosave_text`]
     /// under the autosave key.
     Autosave,
@@ -171,7 +183,7 @@ pub enum Effect {
         /// The file name.
         name: String,
         /// Its media type.
-        mime: &'static str,
+        mime: String,
         /// Its contents.
         text: String,
     },

@@ -4,8 +4,7 @@
 
 use crate::format::{ScenarioError, ScenarioFile};
 use crate::history::RunError;
-use crate::model::Scenario;
-use crate::model::Strategy;
+use crate::model::{Scenario, Strategy, TimedCommand};
 use crate::playground::session::{Session, MAX_LANES};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -93,11 +92,31 @@ pub enum LinkError {
 impl SavedSession {
     /// Captures a session and how it is viewed.
     pub fn capture(session: &Session, view: ViewMode, tour: Option<TourPosition>) -> SavedSession {
+        SavedSession::of(
+            session.scenario(),
+            session.main().run.commands(),
+            session.strategies(),
+            session.clock(),
+            view,
+            tour,
+        )
+    }
+
+    /// A session as the page holds it: its scenario with these commands, its strategies,
+    /// clock, view and tour.
+    pub fn of(
+        scenario: &Scenario,
+        commands: &[TimedCommand],
+        strategies: Vec<Strategy>,
+        clock: u64,
+        view: ViewMode,
+        tour: Option<TourPosition>,
+    ) -> SavedSession {
         SavedSession {
             v: VERSION,
-            scenario: session.scenario().to_file(session.main().run.commands()),
-            strategies: session.strategies(),
-            clock: session.clock(),
+            scenario: scenario.to_file(commands),
+            strategies,
+            clock,
             view,
             tour,
         }
@@ -105,13 +124,19 @@ impl SavedSession {
 
     /// Rebuilds the session at the saved moment.
     pub fn restore(&self) -> Result<Session, LinkError> {
+        let mut session = self.start()?;
+        session.seek(self.clock)?;
+        Ok(session)
+    }
+
+    /// Starts the saved session at its first moment (the worker computes it to the saved
+    /// moment in slices).
+    pub fn start(&self) -> Result<Session, LinkError> {
         if self.strategies.is_empty() || self.strategies.len() > MAX_LANES {
             return Err(LinkError::Strategies(self.strategies.len()));
         }
         let scenario = Scenario::from_file(self.scenario.clone())?;
-        let mut session = Session::new(scenario, &self.strategies)?;
-        session.seek(self.clock)?;
-        Ok(session)
+        Ok(Session::new(scenario, &self.strategies)?)
     }
 
     /// The compressed text that goes after `#s=`.

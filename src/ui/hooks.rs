@@ -2,7 +2,7 @@
 //! (actions in, effects carried out, a redraw after each), the animation-frame clock, and
 //! the keyboard shortcuts' listener.
 
-use super::dom;
+use super::{dom, worker};
 use crate::playground::keys::{shortcut, Context, Target};
 use crate::playground::{Action, Effect, Playback, Playground};
 use std::cell::RefCell;
@@ -60,7 +60,8 @@ fn run(shared: &Shared, pending: &PendingSave, effects: Vec<Effect>) {
             Effect::SavePreferences(p) => dom::save_preferences(&p),
             Effect::ReplaceFragment(f) => dom::replace_fragment(&f),
             Effect::Copy(text) => dom::copy(&text),
-            Effect::Download { name, mime, text } => dom::download_text(&name, mime, &text),
+            Effect::Download { name, mime, text } => dom::download_text(&name, &mime, &text),
+            Effect::Send(request) => worker::send(&request),
         }
     }
 }
@@ -102,12 +103,20 @@ where
         move |_| {
             Callback::from(move |action: Action| {
                 dom::mark(ACT);
+                let redraws = action.redraws(shared.borrow().playing());
                 let effects = shared.borrow_mut().act(action);
                 dom::measure(ACT);
                 run(&shared, &pending, effects);
-                redraw.force_update();
+                if redraws {
+                    redraw.force_update();
+                }
             })
         }
+    });
+    // The worker's replies are actions too; it is started once, with this callback.
+    use_effect_with((), {
+        let dispatch = (*dispatch).clone();
+        move |_| worker::start(dispatch)
     });
     (shared, (*dispatch).clone())
 }

@@ -102,6 +102,22 @@ export async function importScenario(page, scenario, name = 'scenario.json', tim
 }
 
 /**
+ * Waits until the page has what it asked its simulation worker for: no moment or reply
+ * awaited (`data-waiting` on the app), and the group drawn at the clock.
+ */
+export async function settled(page, timeout = 30000) {
+  await page.waitForFunction(
+    () => {
+      const stage = document.querySelector('[data-shown-at]');
+      const clock = document.querySelector('[data-testid=clock]');
+      return !document.querySelector('.app[data-waiting]') && (!stage || !clock || stage.dataset.shownAt === clock.textContent);
+    },
+    null,
+    { timeout },
+  );
+}
+
+/**
  * Zooms the group into its cards, if it shows its overview (a group whose cards do not fit
  * the view opens as one).
  */
@@ -277,6 +293,7 @@ export function suite() {
       const p = await page(options);
       await p.goto(server.url + address);
       await p.waitForSelector('[data-testid=preset]');
+      if (!address.includes('autoplay')) await settled(p);
       return p;
     },
     get url() {
