@@ -60,7 +60,9 @@ pub struct TaskTimeline {
 /// One task's row in the task timeline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimelineRow {
-    /// The task's name (shared with the roster).
+    /// The task's name (shared with the roster). Not sent: the page names the rows from its
+    /// own table of tasks.
+    #[serde(skip)]
     pub name: Rc<str>,
     /// The first row of a group: the group's member (or `None`: nobody runs these).
     pub group: Option<Option<String>>,

@@ -8,7 +8,8 @@ use super::over_time::{Charts, TaskTimeline};
 use super::screen::Measures;
 use super::wire::{Ask, History, LaneMoment, LogUpdate, Moment, Progress, Seq};
 use crate::model::{Scenario, Strategy, TimedCommand};
-use crate::views::frame::Frame;
+use crate::views::charts::Series;
+use crate::views::frame::{Card, Frame};
 use std::rc::Rc;
 
 /// The page's copy of what the worker computed.
@@ -18,6 +19,8 @@ pub struct Shown {
     session: u64,
     /// The scenario as loaded (before any command a person added).
     scenario: Rc<Scenario>,
+    /// Its tasks' names by task: the page names what the worker sends by task.
+    names: Rc<[Rc<str>]>,
     /// The strategies, one lane each.
     strategies: Vec<Strategy>,
     /// Every command of the history being viewed.
@@ -55,6 +58,7 @@ impl Shown {
             session: 0,
             strategies: vec![scenario.config.strategy],
             commands: scenario.commands.clone(),
+            names: names_of(&scenario),
             scenario: Rc::new(scenario),
             history: History::default(),
             progress: Progress::default(),
@@ -62,6 +66,7 @@ impl Shown {
             nobody: LaneMoment {
                 strategy: Strategy::default(),
                 frame: Frame::default(),
+                cards: Default::default(),
                 at_rest: false,
                 balanced: false,
                 metrics: None,
@@ -82,6 +87,7 @@ impl Shown {
     pub fn replace(&mut self, session: u64, scenario: Scenario, strategies: Vec<Strategy>) {
         self.session = session;
         self.commands = scenario.commands.clone();
+        self.names = names_of(&scenario);
         self.scenario = Rc::new(scenario);
         self.strategies = strategies;
         self.history = History::default();
@@ -218,6 +224,24 @@ impl Shown {
     /// A moment came: drawn from now on (its panels once [`Shown::show_panels`] says).
     /// Returns the ask it answers, if it answers one.
     pub fn receive(&mut self, mut moment: Moment) -> Option<Ask> {
+        for (i, lane) in moment.lanes.iter_mut().enumerate() {
+            let before = self
+                .moment
+                .lanes
+                .get(i)
+                .filter(|b| b.strategy == lane.strategy);
+            self.assemble(lane, before.map(|b| &b.frame.cards[..]).unwrap_or(&[]));
+        }
+        if let Some(timeline) = moment.timeline.as_mut().and_then(Rc::get_mut) {
+            for row in &mut timeline.rows {
+                row.name = self.name(row.line.task.index());
+            }
+        }
+        if let Some(charts) = moment.charts.as_mut().and_then(Rc::get_mut) {
+            if let Series::Availability { names, .. } = &mut charts.availability.series {
+                *names = self.names.clone();
+            }
+        }
         let incoming = &mut self.incoming;
         if let Some(measures) = moment.measures.take() {
             incoming.measures = Some(measures);
@@ -238,6 +262,35 @@ impl Shown {
         }
         self.moment = moment;
         answered
+    }
+
+    /// A lane's cards as they are now: those that changed, named, and the others as they
+    /// were (`before`).
+    fn assemble(&self, lane: &mut LaneMoment, before: &[Card]) {
+        let mut changed = std::mem::take(&mut lane.cards.changed)
+            .into_iter()
+            .peekable();
+        let mut cards = Vec::with_capacity(lane.cards.count);
+        for j in 0..lane.cards.count {
+            match changed.next_if(|(k, _)| *k == j) {
+                Some((_, mut card)) => {
+                    for chip in &mut card.chips {
+                        chip.name = self.name(chip.task.index());
+                    }
+                    cards.push(card);
+                }
+                None => cards.extend(before.get(j).cloned()),
+            }
+        }
+        for chip in &mut lane.frame.unowned {
+            chip.name = self.name(chip.task.index());
+        }
+        lane.frame.cards = Rc::new(cards);
+    }
+
+    /// The name of a task.
+    fn name(&self, task: usize) -> Rc<str> {
+        self.names.get(task).cloned().unwrap_or_else(|| "T?".into())
     }
 
     /// Shows the panels received since they were last shown.
@@ -282,4 +335,13 @@ struct Incoming {
     timeline: Option<Rc<TaskTimeline>>,
     /// The compare charts.
     charts: Option<Rc<Charts>>,
+}
+
+/// The names of a scenario's tasks, by task.
+fn names_of(scenario: &Scenario) -> Rc<[Rc<str>]> {
+    scenario
+        .tasks
+        .iter()
+        .map(|t| Rc::from(t.name.as_str()))
+        .collect()
 }

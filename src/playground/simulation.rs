@@ -12,11 +12,11 @@ use super::screen::{measures_of, Measures};
 use super::session::Session;
 use super::tour::Tour;
 use super::wire::{
-    Ask, Body, Checks, History, LaneMoment, LogUpdate, Moment, Progress, Reply, Request, Seq,
-    Target, Timed,
+    Ask, Body, Cards, Checks, History, LaneMoment, LogUpdate, Moment, Progress, Reply, Request,
+    Seq, Target, Timed,
 };
-use crate::model::Command;
-use crate::views::frame::Frame;
+use crate::model::{Command, Strategy};
+use crate::views::frame::{Card, Frame};
 use crate::views::metrics::Metrics;
 use crate::views::notation;
 use std::collections::VecDeque;
@@ -25,11 +25,14 @@ use std::rc::Rc;
 /// What a request about a session says when there is none yet.
 const NO_SESSION: &str = "no session is open yet";
 
-/// How far ahead of the clock the worker computes while the reader does not play (virtual ms).
-const AHEAD_MS: u64 = 60_000;
+/// How far ahead of the clock the worker computes at least (virtual ms): a few steps or a
+/// scrub forward are there at once.
+const AHEAD_MS: u64 = 10_000;
 
-/// While playing, the worker computes this much real time of play ahead (ms), at the speed.
-const AHEAD_REAL_MS: f64 = 20_000.0;
+/// While playing, the worker computes this much real time of play ahead (ms), at the speed:
+/// enough to ride out a burst of rounds, not so much that it takes a core from the page for
+/// long (on a machine of two cores the page's frames would wait for it).
+const AHEAD_REAL_MS: f64 = 2_000.0;
 
 /// What the page was last sent, so that a reply carries only what changed.
 #[derive(Debug, Default)]
@@ -46,6 +49,8 @@ struct Sent {
     timeline: Option<Rc<TaskTimeline>>,
     /// The compare charts.
     charts: Option<Rc<Charts>>,
+    /// Each lane's cards, by the lane's place, with its strategy.
+    cards: Vec<(Strategy, Rc<Vec<Card>>)>,
 }
 
 /// What the history's summary is made from: when any of it changes, the page is sent it.
@@ -353,14 +358,17 @@ impl Simulation {
             .lanes()
             .iter()
             .take(if compare { usize::MAX } else { 1 })
-            .map(|lane| {
+            .enumerate()
+            .map(|(i, lane)| {
                 let view = lane.view();
+                let frame = Frame::of(view);
                 LaneMoment {
                     strategy: lane.strategy,
-                    frame: Frame::of(view),
+                    cards: self.sent.cards(i, lane.strategy, &frame.cards),
+                    frame,
                     at_rest: view.at_rest(),
                     balanced: view.balanced(),
-                    metrics: compare.then(|| Metrics::of(view)),
+                    metrics: compare.then(|| figures(Metrics::of(view))),
                 }
             })
             .collect();
@@ -387,7 +395,13 @@ impl Simulation {
             let lane = session.main();
             log_of(lane, clock, &main.frame, main.at_rest, &self.log)
         });
-        let measures = panels.measures.then(|| measures_of(session));
+        let measures = panels.measures.then(|| {
+            let measures = measures_of(session);
+            Measures {
+                metrics: figures(measures.metrics),
+                ..measures
+            }
+        });
         let (end, chart_lane) = ask.map_or((1, 0), |a| (a.end.max(1), a.chart_lane));
         let timeline = panels
             .timeline
@@ -495,6 +509,28 @@ impl Simulation {
 }
 
 impl Sent {
+    /// The cards of lane `i` (of `strategy`) that changed since its last moment sent: all of
+    /// them when the page has none of this lane's.
+    fn cards(&mut self, i: usize, strategy: Strategy, cards: &Rc<Vec<Card>>) -> Cards {
+        let before = self
+            .cards
+            .get(i)
+            .filter(|(s, _)| *s == strategy)
+            .map(|(_, c)| c.clone());
+        let changed = cards
+            .iter()
+            .enumerate()
+            .filter(|&(j, card)| before.as_ref().and_then(|b| b.get(j)) != Some(card))
+            .map(|(j, card)| (j, card.clone()))
+            .collect();
+        self.cards.truncate(i);
+        self.cards.push((strategy, cards.clone()));
+        Cards {
+            count: cards.len(),
+            changed,
+        }
+    }
+
     /// The log as it changed since it was last sent: the rounds the page keeps (those the
     /// worker reused since), the new ones, and the rest; `None` when nothing changed.
     fn log_update(&mut self, log: Log) -> Option<LogUpdate> {
@@ -522,6 +558,16 @@ impl Sent {
         };
         self.log = Some((log.rounds.to_vec(), log));
         Some(update)
+    }
+}
+
+/// The measures as the page reads them: the figures, without the lists per task and per member
+/// (a large group's hundreds of kilobytes a reading).
+fn figures(metrics: Metrics) -> Metrics {
+    Metrics {
+        task_downtime: Vec::new(),
+        assignment: Vec::new(),
+        ..metrics
     }
 }
 

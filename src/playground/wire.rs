@@ -8,8 +8,9 @@ use super::log::{Broken, LogRound};
 use super::over_time::{Charts, TaskTimeline};
 use super::screen::Measures;
 use crate::model::{Command, MemberSpec, Strategy, TimedCommand};
-use crate::views::frame::Frame;
+use crate::views::frame::{Card, Frame};
 use crate::views::metrics::Metrics;
+use bincode::Options;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
@@ -204,14 +205,26 @@ pub struct History {
 pub struct LaneMoment {
     /// Its strategy.
     pub strategy: Strategy,
-    /// Its group.
+    /// Its group (its cards, and its chips' names, filled in by the page: see `cards`).
     pub frame: Frame,
+    /// The group's cards as they changed since the lane's last moment sent.
+    pub cards: Cards,
     /// No learner, no rebalance pending, every task running.
     pub at_rest: bool,
     /// Active tasks spread by capacity.
     pub balanced: bool,
     /// Its measures, in the compare view.
     pub metrics: Option<Metrics>,
+}
+
+/// A group's cards as they changed since the last moment sent: how many there are, and each
+/// that differs (all of them when the page has none of this lane's).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cards {
+    /// How many cards the group has.
+    pub count: usize,
+    /// The cards that changed, with their places.
+    pub changed: Vec<(usize, Card)>,
 }
 
 /// What the operations controls may do now, in every lane.
@@ -288,15 +301,19 @@ impl Moment {
 #[error("a message between the page and its worker did not decode: {0}")]
 pub struct WireError(String);
 
-/// A message as bytes.
+/// A message as bytes (integers as varints: most are small).
 pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
     // Plain data of known shape: serializing it into memory cannot fail.
-    bincode::serialize(message).unwrap_or_default()
+    bincode::DefaultOptions::new()
+        .serialize(message)
+        .unwrap_or_default()
 }
 
 /// A message from bytes.
 pub fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, WireError> {
-    bincode::deserialize(bytes).map_err(|e| WireError(e.to_string()))
+    bincode::DefaultOptions::new()
+        .deserialize(bytes)
+        .map_err(|e| WireError(e.to_string()))
 }
 
 /// A command as it crosses (the model's type is serde's remote).

@@ -28,13 +28,7 @@ pub struct MetricsProps {
 #[function_component(MetricsPanel)]
 pub fn metrics_panel(props: &MetricsProps) -> Html {
     let m = &props.metrics;
-    let worst = m
-        .task_downtime
-        .iter()
-        .map(|d| d.total_ms)
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    let worst = m.max_task_downtime_ms.max(1);
     html! {
         <section class="panel" aria-labelledby="metrics-title" data-testid="metrics">
             <h2 id="metrics-title">{ "Metrics" }</h2>

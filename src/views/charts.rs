@@ -67,7 +67,9 @@ pub enum Series {
         title: String,
         /// One line per task drawn.
         lines: Vec<TaskLine>,
-        /// Task names (shared with the roster).
+        /// Task names (shared with the roster). Not serialized: whoever reads the chart back
+        /// names its lines from its own table of tasks.
+        #[serde(skip)]
         names: Rc<[Rc<str>]>,
     },
     /// Each member's active load in one lane.

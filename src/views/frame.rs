@@ -36,7 +36,9 @@ impl ChipRole {
 pub struct Chip {
     /// The task.
     pub task: TaskId,
-    /// Its name (shared with the roster).
+    /// Its name (shared with the roster). Not serialized: whoever reads a chip back names it
+    /// from its own table of tasks.
+    #[serde(skip)]
     pub name: Rc<str>,
     /// The member's role for it.
     pub role: ChipRole,
@@ -409,7 +411,8 @@ pub struct Frame {
     pub time: u64,
     /// One card per member that ever joined, in join order (shared: the group view takes
     /// them on every frame, and a large group's cards hold thousands of chips, too many to
-    /// copy a frame).
+    /// copy a frame). Not serialized: a frame is sent with only the cards that changed.
+    #[serde(skip)]
     pub cards: Rc<Vec<Card>>,
     /// Tasks no member runs.
     pub unowned: Vec<Chip>,
