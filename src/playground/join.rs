@@ -118,8 +118,10 @@ impl Playground {
             JoinAction::Add => {
                 let toolbar = self.toolbar();
                 let (name, zone) = (toolbar.next_name, toolbar.zone);
+                // Named from the group drawn, which may be behind the clock: the member takes
+                // the first free name when it joins.
                 return match self.join_spec(&name, zone.as_deref()) {
-                    Ok(spec) => self.carry_out(super::Action::Command(Command::Join(spec))),
+                    Ok(spec) => self.send_command(Command::Join(spec), true),
                     Err(_) => Vec::new(),
                 };
             }

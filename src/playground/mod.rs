@@ -566,12 +566,19 @@ impl Playground {
 
     /// A command at the clock, sent to the worker (the reply says whether it was carried out).
     fn command(&mut self, command: crate::model::Command) -> Vec<Effect> {
+        self.send_command(command, false)
+    }
+
+    /// Sends a command at the clock; a member who joins takes the first free name then
+    /// (`free_name`), if its own is taken by then.
+    fn send_command(&mut self, command: crate::model::Command, free_name: bool) -> Vec<Effect> {
         let what = command.to_string();
         let seq = self.await_reply(requests::Awaiting::Command(what));
         vec![Effect::Send(wire::Request::Command {
             seq,
             at_ms: self.clock,
             command,
+            free_name,
         })]
     }
 

@@ -8,7 +8,7 @@
 use super::link::SavedSession;
 use super::log::{log_of, Log, LogMemo, LogRound};
 use super::over_time::{charts_of, task_timeline_of, Charts, OverTimeMemo, TaskTimeline};
-use super::screen::{measures_of, Measures};
+use super::screen::{measures_of, next_member_name, Measures};
 use super::session::Session;
 use super::tour::Tour;
 use super::wire::{
@@ -176,7 +176,8 @@ impl Simulation {
                 seq,
                 at_ms,
                 command,
-            } => self.command(seq, at_ms, command),
+                free_name,
+            } => self.command(seq, at_ms, command, free_name),
             Request::Lanes { seq, strategies } => match self.session.as_mut() {
                 Some(session) => {
                     session.relane(&strategies);
@@ -256,15 +257,21 @@ impl Simulation {
         }
     }
 
-    /// A command at `at_ms`, the clock the reader saw.
-    fn command(&mut self, seq: Seq, at_ms: u64, command: Command) -> Body {
+    /// A command at `at_ms`, the clock the reader saw; a member who joins takes the first
+    /// free name then (`free_name`) if its own is taken.
+    fn command(&mut self, seq: Seq, at_ms: u64, mut command: Command, free_name: bool) -> Body {
         let Some(session) = self.session.as_mut() else {
             return Body::Refused(seq, NO_SESSION.into());
         };
-        let done = session
-            .seek(at_ms)
-            .map_err(|e| e.to_string())
-            .and_then(|()| session.command(command).map_err(|e| e.to_string()));
+        let done = session.seek(at_ms).map_err(|e| e.to_string()).and_then(|()| {
+            if let Command::Join(spec) = &mut command {
+                let names = &session.main().view().roster().members;
+                if free_name && names.contains(&spec.name) {
+                    spec.name = next_member_name(names);
+                }
+            }
+            session.command(command).map_err(|e| e.to_string())
+        });
         match done {
             Ok(()) => {
                 self.version += 1;

@@ -48,6 +48,9 @@ pub enum Request {
         /// What.
         #[serde(with = "CommandDef")]
         command: Command,
+        /// A member who joins takes the first free name (S1, S2, ...) then, if the one it
+        /// was given is taken by then (the page named it from the group it had drawn).
+        free_name: bool,
     },
     /// Replace the commands from `from_ms` on and run the histories again from there.
     Reschedule {

@@ -39,6 +39,7 @@ fn every_message_reads_back_as_it_was_sent() {
             seq: 4,
             at_ms: 1_500,
             command: join("S9"),
+            free_name: true,
         },
         Request::Command {
             seq: 5,
@@ -48,6 +49,7 @@ fn every_message_reads_back_as_it_was_sent() {
                 down_ms: 30_000,
                 keep_state: false,
             },
+            free_name: false,
         },
         Request::Reschedule {
             seq: 6,
@@ -179,6 +181,7 @@ fn a_moment_far_ahead_comes_after_the_group_so_far_and_requests_wait_their_turn(
             seq: 3,
             at_ms: 20_000,
             command: join("S99"),
+            free_name: false,
         })
         .is_empty());
     assert!(worker.handle(ask(4, 20_000)).is_empty());
@@ -278,4 +281,28 @@ fn steps_taken_while_one_is_on_its_way_are_taken_from_where_it_lands() {
     pg.deliver(effects);
     assert_eq!(pg.clock(), alone.clock());
     assert!(pg.clock() > 250);
+}
+
+/// A member added while the group drawn is behind the clock is named from that group; when it
+/// joins, a name taken by then gives way to the first free one.
+#[test]
+fn a_member_added_from_a_group_behind_the_clock_takes_the_first_free_name() {
+    let mut pg = preset("scale-up-running");
+    assert_eq!(pg.toolbar().next_name, "S5", "S5 joins at 2 s");
+    let mut effects = pg.act_unsent(Action::Playback(Playback::Seek(3_000)));
+    effects.extend(pg.act_unsent(Action::Join(crate::playground::JoinAction::Add)));
+    assert!(requests(&effects).iter().any(|r| matches!(
+        r,
+        Request::Command { command: Command::Join(spec), free_name: true, .. } if spec.name == "S5"
+    )));
+    pg.deliver(effects);
+    assert_eq!(pg.error(), None);
+    let names: Vec<String> = pg
+        .single()
+        .frame
+        .cards
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    assert_eq!(names, ["S1", "S2", "S3", "S4", "S5", "S6"]);
 }
