@@ -91,6 +91,8 @@ pub enum Action {
     Tour(TourAction),
     /// What the worker said (`requests.rs`).
     Reply(super::wire::Reply),
+    /// Edit, run, cancel or open a cell of the sweep panel (`sweep.rs`).
+    Sweep(super::sweep::SweepAction),
 }
 
 impl Action {
@@ -166,6 +168,15 @@ pub enum TourAction {
 pub enum Effect {
     /// Send a request to the simulation worker.
     Send(super::wire::Request),
+    /// Send a request to the sweep's worker `slot` (started if it is not).
+    SweepSend {
+        /// Which of the sweep's workers.
+        slot: usize,
+        /// A cell to run.
+        request: super::wire::Request,
+    },
+    /// Stop the sweep's workers (a cancel): what they run is dropped.
+    SweepStop,
     /// Something worth keeping changed: save [`crate::playground::Playground::autosave_text`]
     /// under the autosave key.
     Autosave,

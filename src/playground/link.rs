@@ -6,6 +6,7 @@ use crate::format::{ScenarioError, ScenarioFile};
 use crate::history::RunError;
 use crate::model::{Scenario, Strategy, TimedCommand};
 use crate::playground::session::{Session, MAX_LANES};
+use crate::sweep::Question;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -21,6 +22,20 @@ pub enum ViewMode {
     Single,
     /// Several strategies side by side.
     Compare,
+    /// A setting swept: its runs in a table and charts.
+    Sweep,
+}
+
+impl ViewMode {
+    /// The view a button of the view `button` leads to: that view, or back to the single
+    /// view when it is the one shown.
+    pub fn toggled(self, button: ViewMode) -> ViewMode {
+        if self == button {
+            ViewMode::Single
+        } else {
+            button
+        }
+    }
 }
 
 /// Where a reader is in a guided tour.
@@ -50,6 +65,9 @@ pub struct SavedSession {
     /// The tour step being read, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tour: Option<TourPosition>,
+    /// The sweep's question, if the session has one (its results are run again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<Question>,
 }
 
 /// Only the format version of a saved session, read before the rest.
@@ -119,6 +137,7 @@ impl SavedSession {
             clock,
             view,
             tour,
+            sweep: None,
         }
     }
 

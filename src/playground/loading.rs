@@ -2,7 +2,7 @@
 //! link or the autosave), other strategies for the same commands, a tour's preset; each
 //! asked of the worker, and shown once it is open (`requests.rs`).
 
-use super::requests::{Awaiting, Opening, Refused};
+use super::requests::{Awaiting, Opening, Refused, SweepThen};
 use super::wire::Request;
 use super::{Effect, Playground, TourAction};
 use crate::model::{Scenario, Strategy};
@@ -112,6 +112,7 @@ impl Playground {
             view: self.view,
             play: false,
             tour_step: false,
+            sweep: SweepThen::Clear,
             refused: Refused::Line("the scenario cannot run: ".into()),
         })
     }
@@ -174,6 +175,7 @@ impl Playground {
         let current = self.strategies();
         match view {
             ViewMode::Single => vec![current[0]],
+            ViewMode::Sweep => current.to_vec(),
             ViewMode::Compare if current.len() >= 2 => current.to_vec(),
             ViewMode::Compare => vec![
                 Strategy::Learner,
@@ -186,6 +188,9 @@ impl Playground {
 
     /// Other lanes for the same commands and clock: the worker keeps those it has.
     pub(super) fn relane(&mut self, strategies: Vec<Strategy>) -> Vec<Effect> {
+        if strategies == self.strategies() {
+            return Vec::new();
+        }
         let seq = self.await_reply(Awaiting::Lanes);
         vec![Effect::Send(Request::Lanes { seq, strategies })]
     }
@@ -222,6 +227,7 @@ impl Playground {
                 view: ViewMode::Single,
                 play: false,
                 tour_step: true,
+                sweep: SweepThen::Clear,
                 refused: Refused::Line(String::new()),
             }),
             _ => self.fail(format!("tour {id} names a missing preset")),

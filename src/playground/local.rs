@@ -12,11 +12,13 @@ use std::ops::{Deref, DerefMut};
 /// gives it slices of time instead).
 const STEPS: usize = 64;
 
-/// A playground whose worker runs in the same thread.
+/// A playground whose workers run in the same thread.
 #[derive(Debug)]
 pub struct Local {
     page: Playground,
     worker: Simulation,
+    /// The sweep's workers, by slot.
+    sweepers: Vec<Simulation>,
 }
 
 impl Local {
@@ -26,6 +28,7 @@ impl Local {
         let mut local = Local {
             page,
             worker: Simulation::new(),
+            sweepers: Vec::new(),
         };
         let effects = local.carry(effects);
         (local, effects)
@@ -39,6 +42,7 @@ impl Local {
         let mut local = Local {
             page,
             worker: Simulation::new(),
+            sweepers: Vec::new(),
         };
         local.carry(effects);
         local
@@ -89,6 +93,15 @@ impl Local {
                             queue.extend(self.page.act(Action::Reply(through(&reply))));
                         }
                     }
+                    Effect::SweepSend { slot, request } => {
+                        while self.sweepers.len() <= slot {
+                            self.sweepers.push(Simulation::new());
+                        }
+                        for reply in self.sweepers[slot].handle(through(&request)) {
+                            queue.extend(self.page.act(Action::Reply(through(&reply))));
+                        }
+                    }
+                    Effect::SweepStop => self.sweepers.clear(),
                     other => out.push(other),
                 }
             }

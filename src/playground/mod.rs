@@ -39,6 +39,7 @@ pub mod session;
 pub mod shown;
 mod simulation;
 mod startup;
+pub mod sweep;
 #[cfg(test)]
 mod tests;
 pub mod timeline;
@@ -234,6 +235,10 @@ pub struct Playground {
     selected_command: Option<usize>,
     /// The command editor, while it is open.
     command_editor: Option<CommandEditor>,
+    /// The sweep panel: its form and the last sweep run.
+    sweep: sweep::SweepPanel,
+    /// How many workers the browser offers a sweep's runs.
+    workers: usize,
     /// Views read off the scenario, kept between frames.
     memos: screen::Memos,
 }
@@ -294,6 +299,8 @@ impl Playground {
             join: JoinDraft::default(),
             selected_command: None,
             command_editor: None,
+            sweep: sweep::SweepPanel::default(),
+            workers: 1,
             memos: screen::Memos::default(),
         }
     }
@@ -430,14 +437,17 @@ impl Playground {
     }
 
     fn saved(&self) -> SavedSession {
-        SavedSession::of(
-            self.scenario(),
-            self.commands(),
-            self.strategies().to_vec(),
-            self.clock,
-            self.view,
-            self.tour.clone(),
-        )
+        SavedSession {
+            sweep: self.sweep_question(),
+            ..SavedSession::of(
+                self.scenario(),
+                self.commands(),
+                self.strategies().to_vec(),
+                self.clock,
+                self.view,
+                self.tour.clone(),
+            )
+        }
     }
 
     /// Carries out an action; returns what the browser must do.
@@ -561,6 +571,7 @@ impl Playground {
             Action::Export(action) => self.export(action),
             Action::Preference(preference) => self.set_preference(preference),
             Action::Reply(reply) => self.receive(reply),
+            Action::Sweep(action) => self.sweep_action(action),
         }
     }
 

@@ -64,8 +64,21 @@ pub(super) struct Opening {
     pub play: bool,
     /// Then to the tour's first step (a tour was started).
     pub tour_step: bool,
+    /// The sweep then.
+    pub sweep: SweepThen,
     /// How a refusal reads.
     pub refused: Refused,
+}
+
+/// What becomes of the sweep panel when a session opens.
+#[derive(Debug)]
+pub(super) enum SweepThen {
+    /// Another scenario: no sweep.
+    Clear,
+    /// A cell's run opened from the sweep: the sweep stays on show (not saved with it).
+    Keep,
+    /// A saved session's sweep: its question, run again in the sweep view.
+    Restore(Option<crate::sweep::Question>),
 }
 
 /// How the page says a session could not be opened.
@@ -125,6 +138,7 @@ impl Playground {
             view: saved.view,
             play: false,
             tour_step: false,
+            sweep: SweepThen::Restore(saved.sweep.clone()),
             refused: Refused::Line(String::new()),
         })
     }
@@ -238,13 +252,22 @@ impl Playground {
                 _ => Vec::new(),
             };
         }
+        if let Body::Cell {
+            slot,
+            sweep,
+            index,
+            result,
+        } = reply.body
+        {
+            return self.cell_done((slot, sweep, index), result);
+        }
         if reply.session != self.shown.session() {
             // About a session the page left.
             return Vec::new();
         }
         self.shown.learn(reply.history, reply.progress);
         match reply.body {
-            Body::Opened(_) | Body::Progress => Vec::new(),
+            Body::Opened(_) | Body::Progress | Body::Cell { .. } => Vec::new(),
             Body::Done(seq) => self.done(seq),
             Body::Refused(seq, e) => self.refusal(seq, &e),
             Body::Moment(moment) => {
@@ -332,6 +355,11 @@ impl Playground {
         } else {
             vec![Effect::Autosave]
         };
+        match o.sweep {
+            SweepThen::Clear => effects.extend(self.restore_sweep(None)),
+            SweepThen::Keep => {}
+            SweepThen::Restore(question) => effects.extend(self.restore_sweep(question)),
+        }
         if o.tour_step {
             effects.extend(self.tour_step(0));
         }

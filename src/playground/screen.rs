@@ -148,6 +148,8 @@ pub struct Memos {
     pub(super) schedule_names: Memo<Vec<TimedCommand>, MenuNames>,
     /// The log as shown: by the rounds the worker sent.
     pub(super) shown_log: Memo<(usize, u64), ShownLog>,
+    /// The settings the scenario offers a sweep.
+    pub(super) sweep_names: Memo<(), Vec<String>>,
 }
 
 impl Memos {
@@ -157,6 +159,7 @@ impl Memos {
         self.task_names.clear();
         self.schedule_names.clear();
         self.shown_log.clear();
+        self.sweep_names.clear();
     }
 }
 

@@ -112,6 +112,11 @@ impl Shown {
         &self.scenario
     }
 
+    /// The scenario as loaded, shared.
+    pub fn scenario_rc(&self) -> &Rc<Scenario> {
+        &self.scenario
+    }
+
     /// The strategies, one lane each.
     pub fn strategies(&self) -> &[Strategy] {
         &self.strategies

@@ -12,10 +12,11 @@ use super::screen::{measures_of, next_member_name, Measures};
 use super::session::Session;
 use super::tour::Tour;
 use super::wire::{
-    Ask, Body, Cards, Checks, History, LaneMoment, LogUpdate, Moment, Progress, Reply, Request,
-    Seq, Target, Timed,
+    Ask, Body, Cards, CellFigures, Checks, History, LaneMoment, LogUpdate, Moment, Progress, Reply,
+    Request, Seq, Target, Timed,
 };
-use crate::model::{Command, Strategy};
+use crate::model::{Command, Scenario, Strategy};
+use crate::sweep::Question;
 use crate::views::frame::{Card, Frame};
 use crate::views::metrics::Metrics;
 use crate::views::notation;
@@ -79,6 +80,8 @@ pub struct Simulation {
     log: LogMemo,
     /// What the page has.
     sent: Sent,
+    /// The scenario of the sweep whose cells this worker runs.
+    swept: Option<(u64, Scenario)>,
 }
 
 impl Simulation {
@@ -205,6 +208,18 @@ impl Simulation {
                 }
                 None => Body::Refused(seq, NO_SESSION.into()),
             },
+            Request::Cell {
+                slot,
+                sweep,
+                index,
+                question,
+                scenario,
+            } => Body::Cell {
+                slot,
+                sweep,
+                index,
+                result: self.cell(sweep, index, &question, &scenario),
+            },
             Request::Report { seq } => match self.session.as_ref().map(Session::report) {
                 Some(Ok(text)) => Body::Download {
                     seq,
@@ -239,6 +254,29 @@ impl Simulation {
         }
     }
 
+    /// Runs one cell of a sweep: the scenario (read once per sweep) with the cell's values,
+    /// under its strategy, to the end.
+    fn cell(
+        &mut self,
+        sweep: u64,
+        index: usize,
+        question: &Question,
+        file: &str,
+    ) -> Result<CellFigures, String> {
+        if self.swept.as_ref().is_none_or(|(s, _)| *s != sweep) {
+            let scenario = Scenario::from_json(file).map_err(|e| e.to_string())?;
+            self.swept = Some((sweep, scenario));
+        }
+        let Some((_, scenario)) = &self.swept else {
+            return Err(NO_SESSION.into());
+        };
+        let cell = crate::sweep::run_cell(question, scenario, index).map_err(|e| e.to_string())?;
+        Ok(CellFigures {
+            at_rest: cell.at_rest,
+            figures: cell.figures,
+        })
+    }
+
     /// Starts the session of a saved one at its first moment: the page asks for its clock
     /// next, which is computed in slices.
     fn open(&mut self, seq: Seq, id: u64, saved: &str) -> Vec<Reply> {
@@ -263,15 +301,18 @@ impl Simulation {
         let Some(session) = self.session.as_mut() else {
             return Body::Refused(seq, NO_SESSION.into());
         };
-        let done = session.seek(at_ms).map_err(|e| e.to_string()).and_then(|()| {
-            if let Command::Join(spec) = &mut command {
-                let names = &session.main().view().roster().members;
-                if free_name && names.contains(&spec.name) {
-                    spec.name = next_member_name(names);
+        let done = session
+            .seek(at_ms)
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                if let Command::Join(spec) = &mut command {
+                    let names = &session.main().view().roster().members;
+                    if free_name && names.contains(&spec.name) {
+                        spec.name = next_member_name(names);
+                    }
                 }
-            }
-            session.command(command).map_err(|e| e.to_string())
-        });
+                session.command(command).map_err(|e| e.to_string())
+            });
         match done {
             Ok(()) => {
                 self.version += 1;

@@ -52,6 +52,8 @@ pub struct Startup {
     pub prefers_dark: bool,
     /// The system prefers reduced motion.
     pub prefers_reduced_motion: bool,
+    /// How many workers the browser offers (its logical processors): a sweep runs on as many.
+    pub cores: usize,
 }
 
 impl Playground {
@@ -65,6 +67,7 @@ impl Playground {
             preferences,
             prefers_dark,
             prefers_reduced_motion,
+            cores,
         } = start;
         let embed = query.embed;
         let mut effects = Vec::new();
@@ -102,6 +105,7 @@ impl Playground {
         }
         let mut pg = Playground::new();
         pg.embed = embed;
+        pg.workers = cores.max(1);
         let play = embed && query.autoplay;
         let saved_tour = restored.as_ref().and_then(|(saved, _)| saved.tour.clone());
         let preset = query.preset.as_deref().filter(|_| restored.is_none());

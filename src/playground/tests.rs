@@ -12,6 +12,7 @@ use std::rc::Rc;
 mod command_editor;
 mod config;
 mod operations;
+mod sweep;
 mod worker;
 
 /// A playground opened on a preset.

@@ -8,6 +8,7 @@ use super::log::{Broken, LogRound};
 use super::over_time::{Charts, TaskTimeline};
 use super::screen::Measures;
 use crate::model::{Command, MemberSpec, Strategy, TimedCommand};
+use crate::sweep::Question;
 use crate::views::frame::{Card, Frame};
 use crate::views::metrics::Metrics;
 use bincode::Options;
@@ -70,6 +71,19 @@ pub enum Request {
     Report {
         /// The request.
         seq: Seq,
+    },
+    /// Run one cell of a sweep (a sweep's worker: it needs no session).
+    Cell {
+        /// The worker, of the page's sweep workers.
+        slot: usize,
+        /// The sweep.
+        sweep: u64,
+        /// The cell.
+        index: usize,
+        /// The sweep's question.
+        question: Question,
+        /// The scenario swept, as its file's JSON.
+        scenario: String,
     },
 }
 
@@ -172,6 +186,27 @@ pub enum Body {
     },
     /// How far the histories are computed (and the summary, if it changed).
     Progress,
+    /// A sweep's cell done: its figures, or why it could not run.
+    Cell {
+        /// The worker that ran it.
+        slot: usize,
+        /// The sweep.
+        sweep: u64,
+        /// The cell.
+        index: usize,
+        /// Its figures, or why not.
+        result: Result<CellFigures, String>,
+    },
+}
+
+/// A sweep's cell as it crosses: what the run gave (its values and strategy are the
+/// question's, at its index).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellFigures {
+    /// Whether the run came to rest within the scenario's horizon.
+    pub at_rest: bool,
+    /// Every measure's figure, by the measures' table.
+    pub figures: Vec<Option<u64>>,
 }
 
 /// How far the histories are computed, and how far the reader has been.

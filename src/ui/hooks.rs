@@ -62,6 +62,8 @@ fn run(shared: &Shared, pending: &PendingSave, effects: Vec<Effect>) {
             Effect::Copy(text) => dom::copy(&text),
             Effect::Download { name, mime, text } => dom::download_text(&name, &mime, &text),
             Effect::Send(request) => worker::send(&request),
+            Effect::SweepSend { slot, request } => worker::send_sweep(slot, &request),
+            Effect::SweepStop => worker::stop_sweep(),
         }
     }
 }

@@ -20,6 +20,7 @@ mod protocol;
 mod schedule;
 mod side;
 mod simulation;
+mod sweep;
 mod task_timeline;
 mod term;
 mod toolbar;
@@ -27,6 +28,7 @@ mod topbar;
 mod tour;
 mod worker;
 
+use crate::playground::link::ViewMode;
 use crate::playground::{Playground, Query, Startup, Theme};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -60,6 +62,7 @@ fn startup() -> Startup {
         preferences: dom::preferences(),
         prefers_dark: dom::media("(prefers-color-scheme: dark)"),
         prefers_reduced_motion: dom::media("(prefers-reduced-motion: reduce)"),
+        cores: dom::cores(),
     }
 }
 
@@ -90,7 +93,13 @@ pub fn app() -> Html {
     let frame = &single.frame;
     let operations = pg.operations(frame);
     let restart = operations.restart;
-    let body = if comparing {
+    let body = if pg.view() == ViewMode::Sweep {
+        html! {
+            <main id="stage" class="body sweep-view" data-shown-at={frame.time.to_string()}>
+                <sweep::SweepPanel view={pg.sweep_view()} dark={dark} on_action={on_action.clone()} />
+            </main>
+        }
+    } else if comparing {
         let lanes = pg.lanes();
         let table = pg.compare_table(&lanes);
         html! {
