@@ -95,11 +95,26 @@ pub enum Action {
     Sweep(super::sweep::SweepAction),
 }
 
+/// When the page is drawn again after an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Redraw {
+    /// At once (a reader's action).
+    Now,
+    /// At the next animation frame, once for every reply until then: the worker's replies
+    /// come in runs, and a frame draws them together (and in a task of its own).
+    NextFrame,
+    /// Not for this action: the next frame of play draws it.
+    No,
+}
+
 impl Action {
-    /// Whether the page is drawn again after this action: a reply that comes while playing
-    /// is drawn by the next frame of play.
-    pub fn redraws(&self, playing: bool) -> bool {
-        !(playing && matches!(self, Action::Reply(_)))
+    /// When the page is drawn again after this action (`playing`: frames draw it).
+    pub fn redraw(&self, playing: bool) -> Redraw {
+        match (self, playing) {
+            (Action::Reply(_), true) => Redraw::No,
+            (Action::Reply(_), false) => Redraw::NextFrame,
+            _ => Redraw::Now,
+        }
     }
 }
 
@@ -198,4 +213,25 @@ pub enum Effect {
         /// Its contents.
         text: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playground::wire::{Body, Progress, Reply};
+
+    #[test]
+    fn a_reply_waits_for_a_frame_and_a_readers_action_is_drawn_at_once() {
+        let reply = Action::Reply(Reply {
+            session: 1,
+            body: Body::Nowhere(7),
+            history: None,
+            progress: Progress::default(),
+        });
+        assert_eq!(reply.redraw(false), Redraw::NextFrame);
+        assert_eq!(reply.redraw(true), Redraw::No);
+        for playing in [false, true] {
+            assert_eq!(Action::Help(true).redraw(playing), Redraw::Now);
+        }
+    }
 }

@@ -48,7 +48,7 @@ mod track;
 pub mod wire;
 
 pub use action::{
-    Action, Effect, Export, Playback, Preference, Theme, TourAction, SPEEDS, SPEED_LABELS,
+    Action, Effect, Export, Playback, Preference, Redraw, Theme, TourAction, SPEEDS, SPEED_LABELS,
 };
 pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
 pub use command_editor::{CommandDraft, CommandEditor, DraftError, DraftField, EditorAction};

@@ -4,7 +4,7 @@
 
 use super::{dom, worker};
 use crate::playground::keys::{shortcut, Context, Target};
-use crate::playground::{Action, Effect, Playback, Playground};
+use crate::playground::{Action, Effect, Playback, Playground, Redraw};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -100,17 +100,27 @@ where
         });
     }
     let redraw = use_force_update();
+    let next_frame = use_mut_ref(|| None::<gloo_render::AnimationFrame>);
     let dispatch = use_memo((), {
         let (shared, pending) = (shared.clone(), pending.clone());
         move |_| {
             Callback::from(move |action: Action| {
                 dom::mark(ACT);
-                let redraws = action.redraws(shared.borrow().playing());
+                let when = action.redraw(shared.borrow().playing());
                 let effects = shared.borrow_mut().act(action);
                 dom::measure(ACT);
                 run(&shared, &pending, effects);
-                if redraws {
-                    redraw.force_update();
+                match when {
+                    Redraw::Now => redraw.force_update(),
+                    Redraw::NextFrame if next_frame.borrow().is_none() => {
+                        let (redraw, slot) = (redraw.clone(), next_frame.clone());
+                        *next_frame.borrow_mut() =
+                            Some(gloo_render::request_animation_frame(move |_| {
+                                slot.borrow_mut().take();
+                                redraw.force_update();
+                            }));
+                    }
+                    Redraw::NextFrame | Redraw::No => {}
                 }
             })
         }
