@@ -62,6 +62,7 @@ mod native {
             .map(|i| TaskInfo {
                 stateful: true,
                 changelog: 20_000 + (i * 7_919) % 60_000,
+                records: 20_000 + (i * 7_919) % 60_000,
                 subtopology: 0,
             })
             .collect();
@@ -291,11 +292,13 @@ mod native {
         let before = GroupSpec {
             members: members(190),
             num_standby_replicas: 1,
+            ..GroupSpec::default()
         };
         let held = kip1071::assign(&before, &topology).expect("assigns");
         let mut group = GroupSpec {
             members: members(200),
             num_standby_replicas: 1,
+            ..GroupSpec::default()
         };
         for (id, spec) in &mut group.members {
             if let Some(a) = held.members.get(id) {

@@ -336,7 +336,7 @@ impl<'a> Plan<'a> {
     /// What moving a task to a member without its state costs: the records to replay.
     pub fn move_cost(&self, task: usize) -> u64 {
         if self.stateful(task) {
-            self.input.tasks[task].changelog
+            self.input.tasks[task].records
         } else {
             0
         }
@@ -434,7 +434,9 @@ impl<'a> Plan<'a> {
     /// 3, step 3): a member with a caught-up standby, or a member under its share of the
     /// stateful tasks that kept a caught-up store (back from a restart with its disk, and
     /// nobody ran the task meanwhile). Members under their share come first (as for every
-    /// orphan; of the stateful tasks, then of the task's subtopology), then the least loaded,
+    /// orphan; of the stateful tasks, then not full in all tasks, then of the task's
+    /// subtopology: a task revoked from a member over its share of all tasks keeps a standby
+    /// there, and going back to it would undo the revocation), then the least loaded,
     /// then the smallest lag, then a kept store before a standby (the standby then stays where
     /// it is), then join order. See [`Plan::store_counts`] for when a kept store counts.
     fn caught_up_holder(
@@ -464,6 +466,7 @@ impl<'a> Plan<'a> {
                     let in_group = loads.of_group(g, p).stateful;
                     (
                         shares.stateful[p].room(loads.stateful[p]),
+                        loads.total[p] >= shares.total[p].hi,
                         shares.group(g, p, true).room(in_group),
                     )
                 };

@@ -19,6 +19,7 @@ pub(crate) fn assign(mut plan: Plan<'_>) -> Assignment {
         let plan = &plan;
         plan_moves(plan, &loads, |t| plan.owner(t).is_some(), Cost::Changelog)
     };
+
     for level in [stateful, stateless] {
         let mut gains = level.gains;
         for (t, receiver) in match_receivers(&plan, &level.moving, &mut gains) {

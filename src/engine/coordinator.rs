@@ -38,6 +38,9 @@ pub enum Cause {
     /// A restarted member came back and joined the group as a new member (without static
     /// membership, or after its session timed out).
     Returned(MemberId),
+    /// A member that closed without leaving the group (a drain under Kafka's classic
+    /// strategies) was removed when its session timed out.
+    Closed(MemberId),
 }
 
 /// One rebalance round as the history keeps it: who joined with what, what the leader
@@ -204,6 +207,21 @@ mod state {
             (self.rounds, causes)
         }
 
+        /// Moves the join phase's end to `at` if it is in its join phase and ends sooner;
+        /// returns whether it did.
+        pub(crate) fn extend_join(&mut self, at: u64) -> bool {
+            match &mut self.round {
+                Some(RoundInProgress {
+                    phase: Phase::Joining { deadline },
+                    ..
+                }) if *deadline < at => {
+                    *deadline = at;
+                    true
+                }
+                _ => false,
+            }
+        }
+
         /// Takes the round in progress out, to close it.
         pub(crate) fn take_round(&mut self) -> Option<RoundInProgress> {
             self.round.take()
@@ -256,6 +274,12 @@ mod state {
             self.stale_sessions.iter().any(|&(m, _)| m == member)
         }
     }
+}
+
+/// Whether a cause comes from a member new to the group (a join, or a return as a new
+/// member).
+fn is_new(cause: &Cause) -> bool {
+    matches!(cause, Cause::MemberJoined(_) | Cause::Returned(_))
 }
 
 impl Cause {
@@ -335,26 +359,156 @@ impl Engine {
                 let end = self.changelog_end(t);
                 let member = self.member_mut(meta.member);
                 member.standby.push(t);
-                member.stores.insert(t, Store { position: end });
+                member.stores.insert(t, Store::at(end));
             }
         }
     }
 
-    /// Asks for a rebalance: joins the round in its join phase, else waits for the next.
+    /// Asks for a rebalance: joins the round in its join phase, else waits for the next. A
+    /// member that asks rejoins at once, so a join phase under way lasts until it is in.
     pub(super) fn trigger(&mut self, cause: Cause) {
+        let joining = matches!(
+            self.coordinator.round(),
+            Some(RoundInProgress {
+                phase: Phase::Joining { .. },
+                ..
+            })
+        );
+        let asker = self.asker(&cause);
+        let new = is_new(&cause);
         self.coordinator.trigger(cause);
+        if let (true, None, Some(_)) = (joining, self.config.rebalance_ms, asker) {
+            let at = self.time + self.rejoin_delay(new);
+            if self.coordinator.extend_join(at) {
+                self.timers.push((at, Timer::JoinDeadline));
+            }
+        }
     }
 
-    /// Opens a round: every member rejoins; under `release_at_join` a member releases its
-    /// learned tasks as it joins, and under `eager` every member releases everything.
+    /// The member a cause comes from, which rejoins at once rather than at its next
+    /// heartbeat: a new or returning member, one whose learner is ready, one told to drain,
+    /// the leader asking for its probing rebalance.
+    fn asker(&self, cause: &Cause) -> Option<MemberId> {
+        match cause {
+            Cause::MemberJoined(id)
+            | Cause::LearnerReady(id)
+            | Cause::Drain(id)
+            | Cause::Returned(id) => Some(*id),
+            Cause::Probing => self.leader(),
+            _ => None,
+        }
+    }
+
+    /// How long a member takes to be in the join phase once it rejoins: a round trip, and one
+    /// more for a member new to the group (the coordinator answers its first JoinGroup with
+    /// MEMBER_ID_REQUIRED).
+    fn rejoin_delay(&self, new: bool) -> u64 {
+        self.config.round_trip_ms * if new { 2 } else { 1 }
+    }
+
+    /// When member `id` next heartbeats after `at`: its heartbeats follow the last answer to
+    /// its JoinGroup (`heartbeat.interval.ms` apart).
+    pub(super) fn next_heartbeat(&self, id: MemberId, at: u64) -> u64 {
+        let from = self.members[id.index()].heartbeat_from;
+        let h = self.config.heartbeat_interval_ms.max(1);
+        let beats = at.saturating_sub(from).div_ceil(h).max(1);
+        from + beats * h
+    }
+
+    /// When the coordinator notices that member `id`, silent since `at`, is gone: its session
+    /// runs from its last heartbeat (in the seed's teaching rounds, from `at`).
+    pub(super) fn session_ends(&self, id: MemberId, at: u64) -> u64 {
+        let last = match self.config.rebalance_ms {
+            Some(_) => at,
+            None => {
+                let from = self.members[id.index()].heartbeat_from.min(at);
+                let h = self.config.heartbeat_interval_ms.max(1);
+                from + (at - from) / h * h
+            }
+        };
+        last + self.config.session_timeout_ms
+    }
+
+    /// Opens a round. In the seed's teaching rounds every member rejoins at once and the join
+    /// phase lasts half a round. Otherwise the members that caused it rejoin at once and the
+    /// others at their next heartbeat (Kafka's coordinator answers it with
+    /// REBALANCE_IN_PROGRESS), each a round trip later; a group that was empty waits
+    /// `group.initial.rebalance.delay.ms` first. Under `release_at_join` a member releases its
+    /// learned tasks as it rejoins, and under `eager` everything it runs.
     pub(super) fn start_round(&mut self, out: &mut Vec<Event>) {
-        let deadline = self.time + self.config.rebalance_ms / 2;
-        let (index, causes) = self.coordinator.open_round(self.time, deadline);
+        let now = self.time;
+        let participants = self.participants();
+        let revoked = std::mem::take(&mut self.revoked_last);
+        let new: Vec<MemberId> = self
+            .coordinator
+            .pending()
+            .iter()
+            .filter(|c| is_new(c))
+            .filter_map(|c| self.asker(c))
+            .collect();
+        let askers: Vec<MemberId> = self
+            .coordinator
+            .pending()
+            .iter()
+            .filter_map(|c| self.asker(c))
+            .chain(revoked)
+            .collect();
+        let rejoin = |e: &Engine, id: MemberId| match e.config.rebalance_ms {
+            Some(_) => now,
+            None if askers.contains(&id) => now,
+            None => e.next_heartbeat(id, now),
+        };
+        let deadline = match self.config.rebalance_ms {
+            Some(round) => now + round / 2,
+            None => {
+                let empty = participants.iter().all(|&p| askers.contains(&p))
+                    && self.coordinator.generation() == 0;
+                let latest = participants
+                    .iter()
+                    .map(|&p| rejoin(self, p) + self.rejoin_delay(new.contains(&p)))
+                    .max()
+                    .unwrap_or(now);
+                if empty {
+                    latest.max(now + self.config.initial_rebalance_delay_ms)
+                } else {
+                    latest
+                }
+            }
+        };
+        let (index, causes) = self.coordinator.open_round(now, deadline);
         out.push(self.event(EventKind::RoundStarted { index, causes }));
-        for id in self.participants() {
-            self.release_at_join(id, out);
+        let mut later: Vec<u64> = Vec::new();
+        for id in participants {
+            let at = rejoin(self, id);
+            if at == now {
+                self.release_at_join(id, out);
+            } else if !later.contains(&at) {
+                later.push(at);
+            }
+        }
+        for at in later {
+            self.timers.push((at, Timer::Rejoin));
         }
         self.timers.push((deadline, Timer::JoinDeadline));
+    }
+
+    /// The members whose heartbeat falls now learn of the round in its join phase and
+    /// rejoin, releasing what they release at a join.
+    pub(super) fn rejoin_at_heartbeat(&mut self, out: &mut Vec<Event>) {
+        let Some(RoundInProgress {
+            phase: Phase::Joining { .. },
+            started_at,
+            ..
+        }) = self.coordinator.round()
+        else {
+            return;
+        };
+        let started = *started_at;
+        for id in self.participants() {
+            if self.next_heartbeat(id, started) == self.time {
+                self.release_at_join(id, out);
+            }
+        }
     }
 
     /// What a member releases as it joins a round: under `release_at_join` its learned
@@ -413,6 +567,10 @@ impl Engine {
         };
         let (generation, previous_leader) = self.coordinator.new_generation(leader);
         self.tally.rebalances += 1;
+        for &id in &participants {
+            // The JoinGroup responses restart every member's heartbeats.
+            self.member_mut(id).heartbeat_from = self.time;
+        }
         let record = Round {
             index: round.index,
             generation,
@@ -428,7 +586,11 @@ impl Engine {
             departed: Vec::new(),
         };
         out.push(self.event(EventKind::RoundAssigned(Box::new(record.clone()))));
-        let sync_at = self.time + (self.config.rebalance_ms - self.config.rebalance_ms / 2);
+        let sync_at = self.time
+            + match self.config.rebalance_ms {
+                Some(round) => round - round / 2,
+                None => self.config.assign_ms + self.config.round_trip_ms,
+            };
         self.timers.push((sync_at, Timer::Sync));
         self.coordinator.sync_at(round, sync_at, record);
         true
@@ -463,6 +625,7 @@ impl Engine {
                     lags: member
                         .stores
                         .keys()
+                        .filter(|&&t| self.kept_store(id, t).is_some())
                         .map(|&t| (t, self.lag(id, t).unwrap_or_default().ceil() as u64))
                         .collect(),
                 }
@@ -501,10 +664,14 @@ impl Engine {
             .iter()
             .zip(self.subtopologies.iter())
             .enumerate()
-            .map(|(i, (t, &subtopology))| TaskInfo {
-                stateful: t.stateful,
-                changelog: self.changelog_records(TaskId(i as u32)).ceil() as u64,
-                subtopology,
+            .map(|(i, (t, &subtopology))| {
+                let task = TaskId(i as u32);
+                TaskInfo {
+                    stateful: t.stateful,
+                    changelog: self.changelog_end(task).ceil() as u64,
+                    records: self.changelog_records(task).ceil() as u64,
+                    subtopology,
+                }
             })
             .collect()
     }
@@ -573,6 +740,16 @@ impl Engine {
                 }
                 self.start_task(*id, t, out);
             }
+            // A replica reads from its store, or from the log's start if that is past it.
+            let reading: Vec<(TaskId, f64)> = a
+                .learning
+                .iter()
+                .chain(&a.standby)
+                .map(|&t| {
+                    let kept = self.kept_store(*id, t);
+                    (t, self.reading_from(kept.map_or(0.0, |s| s.position), t))
+                })
+                .collect();
             let member = self.member_mut(*id);
             member.learning = a.learning.clone();
             member.standby = a.standby.clone();
@@ -582,9 +759,10 @@ impl Engine {
             member
                 .reported
                 .retain(|t| a.learning.binary_search(t).is_ok());
-            for &t in a.learning.iter().chain(&a.standby) {
-                member.stores.entry(t).or_insert(Store { position: 0.0 });
+            for (t, position) in reading {
+                member.stores.insert(t, Store::at(position));
             }
+            self.deal_threads(*id);
         }
         for (id, a) in &receivers {
             if self.members[id.index()].status.leaving() && a.assigned.is_empty() {
@@ -598,6 +776,14 @@ impl Engine {
             departed: round.departed.clone(),
         }));
         if round.assignment.followup {
+            // The members that revoked tasks rejoin at once (KIP-429's second round).
+            self.revoked_last = round
+                .assignment
+                .members
+                .iter()
+                .filter(|(_, a)| !a.revoked.is_empty())
+                .map(|&(m, _)| m)
+                .collect();
             self.trigger(Cause::FollowUp);
         }
         // Each assignment sets the next probing rebalance, or cancels it (as Kafka Streams'
@@ -613,10 +799,9 @@ impl Engine {
         let t = task.index();
         self.own(id, task);
         if self.tasks[t].stateful {
-            self.member_mut(id)
-                .stores
-                .entry(task)
-                .or_insert(Store { position: 0.0 });
+            let kept = self.kept_store(id, task);
+            let position = self.reading_from(kept.map_or(0.0, |s| s.position), task);
+            self.member_mut(id).stores.insert(task, Store::at(position));
         }
         if let Some(previous) = self.last_owner[t] {
             if previous != id {

@@ -5,8 +5,11 @@
 
 use super::coordinator::Cause;
 use super::replay::Replay;
+use super::threads::Thread;
 use super::{Engine, Event, EventKind, Timer};
-use crate::model::{Command, MemberId, MemberSpec, Readiness, Strategy, TaskId, MAX_DOWN_MS};
+use crate::model::{
+    Command, MemberId, MemberSpec, Readiness, Strategy, TaskId, MAX_DOWN_MS, MAX_THREADS,
+};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use thiserror::Error;
@@ -32,6 +35,14 @@ pub enum MemberStatus {
         /// When it crashed.
         at: u64,
         /// The coordinator has not noticed yet: it still counts as a member.
+        in_group: bool,
+    },
+    /// Shut down at `at` by its operator, without leaving the group: Kafka Streams sends no
+    /// LeaveGroup when it closes, so the coordinator counts it until its session times out.
+    Closed {
+        /// When it closed.
+        at: u64,
+        /// Its session has not timed out yet: it still counts as a member.
         in_group: bool,
     },
     /// Its process stopped; the absence says since when, when it is back, and whether its
@@ -76,6 +87,15 @@ impl MemberStatus {
         matches!(self, MemberStatus::Crashed { .. })
     }
 
+    /// Whether it stopped, crashed or closed, and the coordinator still counts it.
+    pub fn gone_unnoticed(self) -> bool {
+        matches!(
+            self,
+            MemberStatus::Crashed { in_group: true, .. }
+                | MemberStatus::Closed { in_group: true, .. }
+        )
+    }
+
     /// Whether its process is stopped for a restart.
     pub fn restarting(self) -> bool {
         matches!(self, MemberStatus::Restarting { .. })
@@ -97,14 +117,16 @@ impl MemberStatus {
                 Some(joined_at)
             }
             MemberStatus::Restarting { joined_at, .. } => joined_at,
-            MemberStatus::Crashed { .. } | MemberStatus::Left => None,
+            MemberStatus::Crashed { .. } | MemberStatus::Closed { .. } | MemberStatus::Left => None,
         }
     }
 
     /// Whether the coordinator counts it as a member (joined, not yet removed).
     pub fn in_group(self) -> bool {
         match self {
-            MemberStatus::Crashed { in_group, .. } => in_group,
+            MemberStatus::Crashed { in_group, .. } | MemberStatus::Closed { in_group, .. } => {
+                in_group
+            }
             other => other.joined_at().is_some(),
         }
     }
@@ -123,8 +145,11 @@ pub(crate) enum Transition {
     Drain,
     /// Killed.
     Crash,
-    /// The coordinator noticed its crash and removed it.
-    CrashNoticed,
+    /// The coordinator noticed its crash, or that its session after it closed timed out, and
+    /// removed it.
+    SessionOver,
+    /// Shut down without leaving the group (a drain under Kafka's classic strategies).
+    Close,
     /// It left the group (drained, at its deadline, or at once).
     Leave,
     /// Its process stops until the absence ends; without its identity kept (dynamic
@@ -163,6 +188,19 @@ pub struct Absence {
 pub struct Store {
     /// Records of the changelog applied to this store.
     pub position: f64,
+    /// When its member stopped holding its task in any role: the instance's state cleaner
+    /// deletes it once it has been left `state.cleanup.delay.ms`.
+    pub released_at: Option<u64>,
+}
+
+impl Store {
+    /// A store held by its member, at `position`.
+    pub fn at(position: f64) -> Store {
+        Store {
+            position,
+            released_at: None,
+        }
+    }
 }
 
 /// A member of the group.
@@ -174,8 +212,17 @@ pub struct Member {
     pub capacity: u32,
     /// Its availability zone, if the scenario uses zones.
     pub zone: Option<String>,
-    /// Records per second it can restore, shared by everything it replays.
+    /// Records per second each of its stream threads restores (each thread has its own
+    /// restore consumer), shared by what that thread replays.
     pub restore_rate: f64,
+    /// What each of its stream threads (its capacity) runs and replicates.
+    pub threads: Vec<Thread>,
+    /// When the coordinator last answered its JoinGroup (or it joined): its heartbeats fall
+    /// every `heartbeat.interval.ms` from then.
+    pub(super) heartbeat_from: u64,
+    /// When its process started: its state cleaner runs every `state.cleanup.delay.ms` from
+    /// then.
+    pub(super) started_at: u64,
     /// Where it is in its life.
     pub status: MemberStatus,
     /// Tasks it runs (or restores as their active owner), sorted.
@@ -214,6 +261,9 @@ impl Member {
             capacity: spec.capacity,
             zone: spec.zone.clone(),
             restore_rate,
+            started_at: joined_at,
+            heartbeat_from: joined_at,
+            threads: vec![Thread::default(); spec.capacity.max(1) as usize],
             status: MemberStatus::Live { joined_at },
             active: Vec::new(),
             learning: Vec::new(),
@@ -247,13 +297,27 @@ impl Member {
                 };
                 self.forget_replicas();
             }
-            Transition::CrashNoticed => {
-                if let MemberStatus::Crashed { at, .. } = self.status {
+            Transition::SessionOver => match self.status {
+                MemberStatus::Crashed { at, .. } => {
                     self.status = MemberStatus::Crashed {
                         at,
                         in_group: false,
                     };
                 }
+                MemberStatus::Closed { at, .. } => {
+                    self.status = MemberStatus::Closed {
+                        at,
+                        in_group: false,
+                    };
+                }
+                _ => {}
+            },
+            Transition::Close => {
+                self.status = MemberStatus::Closed {
+                    at: now,
+                    in_group: self.status.in_group(),
+                };
+                self.forget_replicas();
             }
             Transition::Leave => {
                 self.status = MemberStatus::Left;
@@ -273,6 +337,8 @@ impl Member {
                 }
             }
             Transition::Return { keeps_identity } => {
+                self.heartbeat_from = now;
+                self.started_at = now;
                 self.status = MemberStatus::Live {
                     joined_at: joined_at.filter(|_| keeps_identity).unwrap_or(now),
                 };
@@ -311,6 +377,26 @@ impl Member {
             .collect()
     }
 
+    /// Whether it holds a task in any role (runs, learns or keeps a standby of it).
+    pub fn holds(&self, task: TaskId) -> bool {
+        self.runs(task) || self.learns(task) || self.standby.binary_search(&task).is_ok()
+    }
+
+    /// Its store of a task, unless its state cleaner deleted it by `now`: a store no role
+    /// holds goes at the first run of the cleaner (every `delay` ms from its start) once it
+    /// has been left more than `delay` ms (Kafka's StateDirectory.cleanRemovedTasks).
+    pub fn kept_store(&self, task: TaskId, now: u64, delay: u64) -> Option<&Store> {
+        let store = self.stores.get(&task)?;
+        let Some(released) = store.released_at else {
+            return Some(store);
+        };
+        let delay = delay.max(1);
+        let due = released + delay;
+        let runs = due.saturating_sub(self.started_at) / delay + 1;
+        let deleted_at = self.started_at + runs * delay;
+        (deleted_at > now).then_some(store)
+    }
+
     /// Whether it runs a task.
     pub fn runs(&self, task: TaskId) -> bool {
         self.active.binary_search(&task).is_ok()
@@ -334,6 +420,9 @@ pub enum CommandError {
     /// Capacity must be at least one.
     #[error("member {0} needs a capacity of at least 1")]
     ZeroCapacity(String),
+    /// More stream threads than an instance may run.
+    #[error("member {0} has more than {MAX_THREADS} stream threads")]
+    TooManyThreads(String),
     /// A restore rate must be positive.
     #[error("member {0} needs a restore rate above 0 records/s")]
     ZeroRestoreRate(String),
@@ -441,6 +530,8 @@ impl Engine {
                     Err(CommandError::DuplicateMember(spec.name.clone()))
                 } else if spec.capacity == 0 {
                     Err(CommandError::ZeroCapacity(spec.name.clone()))
+                } else if spec.capacity > MAX_THREADS {
+                    Err(CommandError::TooManyThreads(spec.name.clone()))
                 } else if spec.restore_rate == Some(0) {
                     Err(CommandError::ZeroRestoreRate(spec.name.clone()))
                 } else {
@@ -526,7 +617,9 @@ impl Engine {
         let member = &self.members[id.index()];
         match member.status {
             MemberStatus::Crashed { .. } => Err(CommandError::AlreadyCrashed(member.name.clone())),
-            MemberStatus::Left => Err(CommandError::AlreadyLeft(member.name.clone())),
+            MemberStatus::Left | MemberStatus::Closed { .. } => {
+                Err(CommandError::AlreadyLeft(member.name.clone()))
+            }
             MemberStatus::Restarting { .. } => Err(CommandError::Restarting(member.name.clone())),
             MemberStatus::Live { .. } | MemberStatus::Leaving { .. } => Ok(()),
         }
@@ -554,8 +647,8 @@ impl Engine {
         let in_group = self.members[id.index()].status.in_group();
         out.push(self.event(EventKind::MemberCrashed(id)));
         if in_group {
-            let at = now + self.config.session_timeout_ms;
-            self.timers.push((at, Timer::CrashDetection(id)));
+            let at = self.session_ends(id, now);
+            self.timers.push((at, Timer::SessionEnds(id)));
         }
     }
 
@@ -568,10 +661,18 @@ impl Engine {
                 self.timers.push((now + timeout, Timer::DrainDeadline(id)));
             }
             self.trigger(Cause::Drain(id));
-        } else {
-            // Nothing is pre-warmed: the member hands its tasks back and leaves at once.
+        } else if self.config.static_membership {
+            // Nothing is pre-warmed. A static member closes with CloseOptions.leaveGroup(true)
+            // (KafkaStreams removes it from the group): it leaves at once.
             self.leave(id, LeaveReason::Graceful, out);
             self.trigger(Cause::MemberLeft(id));
+        } else {
+            // Kafka Streams sends no LeaveGroup when it closes (internal.leave.group.on.close
+            // is false): its tasks wait until its session times out.
+            self.stop_all(id, out);
+            self.transition(id, Transition::Close);
+            let at = self.session_ends(id, now);
+            self.timers.push((at, Timer::SessionEnds(id)));
         }
     }
 
@@ -695,7 +796,7 @@ mod tests {
             }
         );
         assert!(m.status.silent_in_group() && m.learning.is_empty() && m.standby.is_empty());
-        m.transition(Transition::CrashNoticed, 10_900);
+        m.transition(Transition::SessionOver, 10_900);
         assert!(!m.status.in_group() && m.status.crashed());
         assert_eq!(m.status.joined_at(), None);
     }

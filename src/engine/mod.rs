@@ -15,14 +15,17 @@
 //! readiness; `restart.rs` restarts, rolling restarts and zone outages, with static or
 //! dynamic membership; `replay.rs` the arithmetic of changelogs and stores between events.
 
+pub mod backlog;
 mod changelog;
 pub mod coordinator;
 pub mod member;
 pub mod replay;
 pub mod restart;
+pub mod threads;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
 use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
+use backlog::Backlog;
 use changelog::Log;
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
@@ -101,8 +104,11 @@ pub enum EventKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Timer {
     JoinDeadline,
+    /// Members whose heartbeat falls now learn of the round and rejoin.
+    Rejoin,
     Sync,
-    CrashDetection(MemberId),
+    /// The session of a member that crashed or closed without leaving times out.
+    SessionEnds(MemberId),
     DrainDeadline(MemberId),
     Probing,
     /// A restarted member is back; `restart` is the number of the restart it ends.
@@ -132,7 +138,8 @@ pub struct Tally {
     pub rebalances: u32,
     /// Times a task's active ownership moved to another member.
     pub moves: u32,
-    /// Records replayed by learners (and warm-ups).
+    /// Records replayed by learners (and warm-ups), up to each member's anchor
+    /// ([`Engine::replayed`] adds what was replayed since).
     pub replayed_by_learners: f64,
     /// Records replayed by active owners restoring before they could process.
     pub replayed_by_actives: f64,
@@ -142,6 +149,9 @@ pub struct Tally {
     pub first_command_at: Option<u64>,
     /// When the group last came to rest (`None` while it is not at rest).
     pub rest_since: Option<u64>,
+    /// Each task's input backlog, as of the last time it started or stopped being processed
+    /// ([`Engine::backlog`] reads it now).
+    pub backlog: Vec<Backlog>,
 }
 
 /// The state of the simulated system at one moment.
@@ -172,6 +182,9 @@ pub struct Engine {
     /// The rolling restart under way: part of the state, so that scrubbing and forks replay
     /// it like everything else.
     rolling: Option<RollingRestart>,
+    /// The members that revoked tasks in the last assignment: they rejoin the follow-up round
+    /// at once.
+    revoked_last: Vec<MemberId>,
     /// What the last reading of the tasks' status saw.
     readings: Readings,
     /// Who must be read again, and when the next replay threshold is.
@@ -266,8 +279,10 @@ impl Engine {
                 replayed_by_standbys: 0.0,
                 first_command_at: None,
                 rest_since: None,
+                backlog: vec![Backlog::default(); n],
             },
             rolling: None,
+            revoked_last: Vec::new(),
             readings: Readings::default(),
             pending: Pending::default(),
             changes: Journal::default(),
@@ -285,13 +300,16 @@ impl Engine {
                     let member = engine.member_mut(m);
                     member.last_assigned.push(task);
                     if stateful {
-                        member.stores.insert(task, Store { position: end });
+                        member.stores.insert(task, Store::at(end));
                     }
                     engine.last_owner[t] = Some(m);
                 }
             }
             engine.coordinator = Coordinator::led_by(engine.members.first().map(|_| MemberId(0)));
             engine.place_initial_standbys();
+        }
+        for i in 0..engine.members.len() {
+            engine.deal_threads(MemberId(i as u32));
         }
         let unowned = engine.owner.iter().any(Option::is_none);
         if unowned && !engine.members.is_empty() {
@@ -430,9 +448,8 @@ impl Engine {
             && !self.coordinator.holds_stale_session()
             && !self.timers.iter().any(|(_, t)| *t == Timer::Probing)
             && self.members.iter().all(|m| {
-                let waiting = m.status.restarting()
-                    || m.status.leaving()
-                    || (m.status.crashed() && m.status.in_group());
+                let waiting =
+                    m.status.restarting() || m.status.leaving() || m.status.gone_unnoticed();
                 !waiting && (!m.status.alive() || m.learning.is_empty())
             })
             && (!self.anyone_alive() || self.up.iter().all(|&u| u))
@@ -529,12 +546,17 @@ impl Engine {
         for timer in due {
             match timer {
                 Timer::Sync => self.finish_sync(out),
-                Timer::CrashDetection(id) => {
-                    let member = &self.members[id.index()];
-                    if member.status.crashed() && member.status.in_group() {
-                        self.transition(id, Transition::CrashNoticed);
-                        out.push(self.event(EventKind::CrashDetected(id)));
-                        self.trigger(Cause::CrashDetected(id));
+                Timer::SessionEnds(id) => {
+                    let status = self.members[id.index()].status;
+                    if status.gone_unnoticed() {
+                        self.transition(id, Transition::SessionOver);
+                        if status.crashed() {
+                            out.push(self.event(EventKind::CrashDetected(id)));
+                            self.trigger(Cause::CrashDetected(id));
+                        } else {
+                            out.push(self.event(EventKind::SessionTimedOut(id)));
+                            self.trigger(Cause::Closed(id));
+                        }
                     }
                 }
                 Timer::DrainDeadline(id) => {
@@ -549,6 +571,7 @@ impl Engine {
                 Timer::SessionExpiry { member, restart } => {
                     self.expire_session(member, restart, out);
                 }
+                Timer::Rejoin => self.rejoin_at_heartbeat(out),
                 Timer::JoinDeadline => {}
             }
         }

@@ -9,8 +9,10 @@
 //! stores as of the last moment something it replays changed (its anchor). A step pays for
 //! the members it touches, not for the group.
 
+use super::backlog::Backlog;
 use super::changelog::{Cleaner, Log};
-use super::member::Member;
+use super::member::{Member, Store};
+use super::threads::{consumer_order, deal, RUNNING};
 use super::Engine;
 use crate::model::{MemberId, TaskId};
 use std::collections::BTreeSet;
@@ -59,6 +61,26 @@ pub struct Progress {
     pub eta_ms: Option<u64>,
 }
 
+/// A lag within float noise of zero is zero, as `touch` writes a store down at the end.
+fn snap(lag: f64) -> f64 {
+    if lag <= EPSILON {
+        0.0
+    } else {
+        lag.max(0.0)
+    }
+}
+
+/// Records replayed, by why.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Replayed {
+    /// By learners and warm-ups.
+    pub learners: f64,
+    /// By active owners restoring before they could process.
+    pub actives: f64,
+    /// By standbys.
+    pub standbys: f64,
+}
+
 /// Shares a member's restore rate evenly among what it replays (docs/design.md): a caught-up
 /// replay only needs the task's write rate to stay caught up, and what it leaves over goes
 /// to the others in equal parts (water-filling).
@@ -75,28 +97,32 @@ pub fn share_restore_rate(total: f64, replays: &mut [Replay]) {
         return;
     }
     // Demand: a lagging replay takes all it can get; a caught-up one its write rate.
-    let demand = |r: &Replay| {
+    water_fill(total, replays, |r| {
         if r.lag > EPSILON {
             f64::INFINITY
         } else {
             r.write_rate
         }
-    };
-    let mut order: Vec<usize> = (0..replays.len()).collect();
-    order.sort_by(|&a, &b| {
-        demand(&replays[a])
-            .total_cmp(&demand(&replays[b]))
-            .then(a.cmp(&b))
     });
+}
+
+/// Shares `total` among replays up to each one's demand: the smallest demands are met in
+/// full, and the rest is split evenly among the others (max-min fairness).
+fn water_fill(total: f64, replays: &mut [Replay], demand: impl Fn(&Replay) -> f64) {
+    let mut order: Vec<(f64, usize)> = replays
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (demand(r), i))
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut left = total;
-    for (i, &idx) in order.iter().enumerate() {
-        let fair = left / (order.len() - i) as f64;
-        let want = demand(&replays[idx]);
+    for (k, &(want, idx)) in order.iter().enumerate() {
+        let fair = left / (order.len() - k) as f64;
         if want <= fair {
             replays[idx].rate = want;
             left -= want;
         } else {
-            for &rest in &order[i..] {
+            for &(_, rest) in &order[k..] {
                 replays[rest].rate = fair;
             }
             break;
@@ -244,6 +270,16 @@ impl Engine {
         self.log(task).held(spec.cleanup, spec.write_rate as f64)
     }
 
+    /// A task's input backlog now: what piled up while it was down, less what it has worked
+    /// off since it runs again.
+    pub fn backlog(&self, task: TaskId) -> Backlog {
+        let t = task.index();
+        let spec = &self.tasks[t];
+        let process = spec.process_rate.unwrap_or(self.config.process_rate) as f64;
+        let input = spec.write_rate as f64;
+        self.tally.backlog[t].at(self.time, self.up[t], input, process)
+    }
+
     /// Brings a task's changelog up to now, before whether it is processed changes.
     pub(super) fn fold_log(&mut self, task: TaskId) {
         self.logs[task.index()] = Log {
@@ -258,27 +294,42 @@ impl Engine {
         (self.time - self.members[id.index()].anchor) as f64 / 1000.0
     }
 
-    /// How far a member's store of a task lags behind the changelog end.
+    /// How far a member's store of a task lags behind the changelog end, in offsets (as
+    /// Kafka Streams reports it: a store left behind counts every offset written since, even
+    /// those compacted away).
     pub fn lag(&self, member: MemberId, task: TaskId) -> Option<f64> {
-        self.lag_and_rate(member, task).map(|(lag, _)| lag)
+        self.position(member, task)
+            .map(|(position, _)| snap(self.changelog_end(task) - position))
     }
 
-    /// The lag of a member's store of a task now and the rate it replays at, reading the
-    /// store and the member's replays once.
-    fn lag_and_rate(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
+    /// Where a member's store of a task is now, in offsets, and the replay that moves it,
+    /// reading the store and the member's replays once.
+    fn position(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
         let m = &self.members[member.index()];
         let store = m.stores.get(&task)?;
-        if self.up[task.index()] && self.owner[task.index()] == Some(member) {
-            return Some((0.0, None));
-        }
         let end = self.changelog_end(task);
+        if self.up[task.index()] && self.owner[task.index()] == Some(member) {
+            return Some((end, None));
+        }
         let replay = m.replays.iter().find(|x| x.task == task);
         let rate = replay.map_or(0.0, |x| x.rate);
         let read = store.position + rate * self.since_anchor(member);
-        let position = read.max(self.changelog_start(task)).min(end);
-        // A store within float noise of the end is at the end, as `touch` writes it down.
-        let lag = end - position;
-        Some((if lag <= EPSILON { 0.0 } else { lag }, replay))
+        Some((read.min(end), replay))
+    }
+
+    /// The records a member's store of a task has still to read, and the replay reading
+    /// them: what its log holds past where the store is (a store further behind than the
+    /// log's start reads from there).
+    fn to_read(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
+        let (position, replay) = self.position(member, task)?;
+        let start = self.changelog_start(task);
+        Some((snap(self.changelog_end(task) - position.max(start)), replay))
+    }
+
+    /// Where a store starts reading a task's changelog: where it is, or the log's start if
+    /// that was compacted or deleted past it.
+    pub(super) fn reading_from(&self, position: f64, task: TaskId) -> f64 {
+        position.max(self.changelog_start(task))
     }
 
     /// How far a member's replica of a task has come, and whether it is done: a learner when
@@ -286,7 +337,7 @@ impl Engine {
     /// up. The one place readiness is decided: the engine's rejoins and the page's chips ask
     /// it.
     pub fn progress(&self, member: MemberId, task: TaskId, learner: bool) -> Progress {
-        let found = self.lag_and_rate(member, task);
+        let found = self.to_read(member, task);
         let lag = found.map_or_else(|| self.changelog_records(task), |(lag, _)| lag);
         let target = if learner {
             self.config.ready_lag() as f64
@@ -325,26 +376,26 @@ impl Engine {
         &self.members[id.index()].replays
     }
 
-    /// Records replayed so far, by learners (and warm-ups), restoring actives and standbys.
-    pub fn replayed(&self) -> (f64, f64, f64) {
+    /// Records replayed so far: the tally, and what each member replayed since its anchor.
+    pub fn replayed(&self) -> Replayed {
         let tally = &self.tally;
-        let (mut learners, mut actives, mut standbys) = (
-            tally.replayed_by_learners,
-            tally.replayed_by_actives,
-            tally.replayed_by_standbys,
-        );
+        let mut replayed = Replayed {
+            learners: tally.replayed_by_learners,
+            actives: tally.replayed_by_actives,
+            standbys: tally.replayed_by_standbys,
+        };
         for (i, member) in self.members.iter().enumerate() {
             let seconds = self.since_anchor(MemberId(i as u32));
             for r in &member.replays {
                 let records = r.rate * seconds;
                 match r.kind {
-                    ReplayKind::Active => actives += records,
-                    ReplayKind::Learner => learners += records,
-                    ReplayKind::Standby => standbys += records,
+                    ReplayKind::Active => replayed.actives += records,
+                    ReplayKind::Learner => replayed.learners += records,
+                    ReplayKind::Standby => replayed.standbys += records,
                 }
             }
         }
-        (learners, actives, standbys)
+        replayed
     }
 
     /// A member stops processing a task it ran: its store, at the changelog's end while it ran
@@ -396,12 +447,17 @@ impl Engine {
     /// owner and replicas replay at another write rate from now on.
     pub(super) fn processing_changes(&mut self, task: TaskId) {
         let t = task.index();
+        self.tally.backlog[t] = self.backlog(task);
         if let Some(owner) = self.owner[t] {
             self.touch(owner);
         }
         self.fold_log(task);
         self.pending.build_index(&self.members, self.tasks.len());
-        for m in self.pending.replicas[t].clone() {
+        // In member order: the tally adds what each replayed, and a rebuilt index (a copy
+        // of the engine) lists them in another order.
+        let mut replicas = self.pending.replicas[t].clone();
+        replicas.sort();
+        for m in replicas {
             self.touch(m);
         }
     }
@@ -425,16 +481,20 @@ impl Engine {
         ids
     }
 
-    /// Works out what a member replays and the rates, as of now, into `replays`.
+    /// Works out what a member replays and the rates, as of now, into `replays`. Each stream
+    /// thread restores at the member's restore rate through its own restore consumer; while
+    /// one of its actives restores, it reads only active changelogs and its standbys, warm-ups
+    /// and learners wait (Kafka's `StoreChangelogReader`: `enforceRestoreActive`, then
+    /// `transitToUpdateStandbysIfOnlyStandbysLeft`). A disk rate caps the threads together.
     fn compute_replays(&self, id: MemberId, replays: &mut Vec<Replay>) {
         replays.clear();
         let member = &self.members[id.index()];
         if !member.status.alive() {
             return;
         }
-        let mut push = |task: TaskId, kind: ReplayKind| {
+        let replay = |task: TaskId, kind: ReplayKind| {
             let t = task.index();
-            if let Some(store) = member.stores.get(&task) {
+            member.stores.get(&task).map(|store| {
                 let start = self.changelog_start(task);
                 let lag = (self.changelog_end(task) - store.position.max(start)).max(0.0);
                 let write_rate = if self.up[t] {
@@ -442,27 +502,142 @@ impl Engine {
                 } else {
                     0.0
                 };
-                replays.push(Replay {
+                Replay {
                     task,
                     kind,
                     lag,
                     write_rate,
                     rate: 0.0,
-                });
+                }
+            })
+        };
+        for thread in &member.threads {
+            let first = replays.len();
+            let restoring = thread.active.iter().filter(|&&t| {
+                member.runs(t) && self.tasks[t.index()].stateful && !self.up[t.index()]
+            });
+            replays.extend(restoring.filter_map(|&t| replay(t, ReplayKind::Active)));
+            let actives = replays.len() - first;
+            let replicas = thread.replicas.iter().filter_map(|&t| {
+                if member.learns(t) {
+                    replay(t, ReplayKind::Learner)
+                } else if member.standby.binary_search(&t).is_ok() {
+                    replay(t, ReplayKind::Standby)
+                } else {
+                    None
+                }
+            });
+            replays.extend(replicas);
+            let own = &mut replays[first..];
+            if actives > 0 {
+                share_restore_rate(member.restore_rate, &mut own[..actives]);
+            } else {
+                share_restore_rate(member.restore_rate, own);
+            }
+        }
+        // A shared disk serves the threads' replays up to its ceiling, so a caught-up replica
+        // keeps its write rate before the lagging ones share the rest.
+        if let Some(disk) = self.config.disk_rate {
+            let total: f64 = replays.iter().map(|r| r.rate).sum();
+            if total > disk as f64 {
+                water_fill(disk as f64, replays, |r| r.rate);
+            }
+        }
+    }
+
+    /// Deals member `id`'s tasks to its stream threads as Kafka Streams does, each thread
+    /// keeping what it held (running actives first, then the most caught-up stores) within an
+    /// even share. The stores no thread held go to the first thread, as the first to lock its
+    /// task directories at a rebalance does.
+    pub(super) fn deal_threads(&mut self, id: MemberId) {
+        let member = &self.members[id.index()];
+        let lag = |t: TaskId| -> i64 {
+            if self.up[t.index()] && self.owner[t.index()] == Some(id) {
+                RUNNING
+            } else {
+                self.lag(id, t).map_or(i64::MAX, |l| l.ceil() as i64)
             }
         };
-        for &t in &member.active {
-            if self.tasks[t.index()].stateful && !self.up[t.index()] {
-                push(t, ReplayKind::Active);
+        let mut previous: Vec<Vec<(i64, TaskId)>> = member
+            .threads
+            .iter()
+            .map(|th| {
+                th.active
+                    .iter()
+                    .chain(&th.replicas)
+                    .map(|&t| (lag(t), t))
+                    .collect()
+            })
+            .collect();
+        let held: BTreeSet<TaskId> = previous.iter().flatten().map(|&(_, t)| t).collect();
+        let first = consumer_order(previous.len())[0];
+        previous[first].extend(
+            member
+                .stores
+                .keys()
+                .filter(|&&t| !held.contains(&t) && self.kept_store(id, t).is_some())
+                .map(|&t| (lag(t), t)),
+        );
+        let stateful = |t: &&TaskId| self.tasks[t.index()].stateful;
+        let actives: Vec<TaskId> = member.active.iter().filter(stateful).copied().collect();
+        let stateless: Vec<TaskId> = member
+            .active
+            .iter()
+            .filter(|t| !stateful(t))
+            .copied()
+            .collect();
+        let mut replicas: Vec<TaskId> = member
+            .learning
+            .iter()
+            .chain(&member.standby)
+            .copied()
+            .collect();
+        replicas.sort();
+        let threads = deal(&previous, &actives, &replicas, &stateless);
+        self.member_mut(id).threads = threads;
+    }
+
+    /// A member's store of a task, unless its state cleaner deleted it by now.
+    pub(super) fn kept_store(&self, id: MemberId, task: TaskId) -> Option<&Store> {
+        let delay = self.config.state_cleanup_delay_ms;
+        self.members[id.index()].kept_store(task, self.time, delay)
+    }
+
+    /// Marks the stores member `id` no longer holds in any role as released now (the state
+    /// cleaner's clock starts), and drops those the cleaner has deleted.
+    fn release_stores(&mut self, id: MemberId) {
+        let now = self.time;
+        let member = &self.members[id.index()];
+        let gone: Vec<TaskId> = member
+            .stores
+            .keys()
+            .copied()
+            .filter(|&t| self.kept_store(id, t).is_none())
+            .collect();
+        let stale = member
+            .stores
+            .iter()
+            .any(|(&t, s)| s.released_at.is_some() == member.holds(t));
+        if gone.is_empty() && !stale {
+            return;
+        }
+        let member = self.member_mut(id);
+        for t in gone {
+            member.stores.remove(&t);
+        }
+        let held: Vec<TaskId> = member
+            .stores
+            .keys()
+            .copied()
+            .filter(|&t| member.holds(t))
+            .collect();
+        for (t, store) in member.stores.iter_mut() {
+            if held.binary_search(t).is_ok() {
+                store.released_at = None;
+            } else {
+                store.released_at.get_or_insert(now);
             }
         }
-        for &t in &member.learning {
-            push(t, ReplayKind::Learner);
-        }
-        for &t in &member.standby {
-            push(t, ReplayKind::Standby);
-        }
-        share_restore_rate(member.restore_rate, replays);
     }
 
     /// Works the replays of every member touched this step out again, with their next
@@ -472,6 +647,7 @@ impl Engine {
         self.pending.build_index(&self.members, self.tasks.len());
         for id in std::mem::take(&mut self.pending.dirty) {
             self.pending.is_dirty[id.index()] = false;
+            self.release_stores(id);
             let mut replays = std::mem::take(&mut self.member_mut(id).replays);
             self.compute_replays(id, &mut replays);
             self.member_mut(id).replays = replays;
@@ -581,5 +757,18 @@ mod tests {
         share_restore_rate(1000.0, &mut r);
         assert_eq!(r[0].rate, 500.0);
         assert_eq!(r[1].rate, 500.0);
+    }
+
+    #[test]
+    fn a_shared_disk_keeps_a_caught_up_replica_at_its_write_rate() {
+        // Two threads at 20,000 records/s under a disk of 10,000: one keeps a standby caught
+        // up (1 record/s) beside a lagging learner, the other restores one store.
+        let mut r = vec![replay(0.0, 1.0), replay(500.0, 0.0), replay(900.0, 0.0)];
+        share_restore_rate(20_000.0, &mut r[..2]);
+        share_restore_rate(20_000.0, &mut r[2..]);
+        water_fill(10_000.0, &mut r, |x| x.rate);
+        assert_eq!(r[0].rate, 1.0);
+        assert_eq!(r[1].rate, 4_999.5);
+        assert_eq!(r[2].rate, 4_999.5);
     }
 }

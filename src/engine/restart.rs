@@ -104,7 +104,7 @@ impl Engine {
                 .filter(|t| stateful[t.index()].stateful)
                 .collect();
             for t in kept {
-                member.stores.insert(t, Store { position: 0.0 });
+                member.stores.insert(t, Store::at(0.0));
             }
         }
         let restart = member.restarts;
@@ -119,7 +119,7 @@ impl Engine {
         ));
         if in_group {
             self.timers.push((
-                now + self.config.session_timeout_ms,
+                self.session_ends(id, now),
                 Timer::SessionExpiry {
                     member: id,
                     restart,
@@ -131,7 +131,7 @@ impl Engine {
     /// A restarted member is back (if this is its current restart).
     pub(super) fn come_back(&mut self, id: MemberId, restart: u32, out: &mut Vec<Event>) {
         let keeps_identity = self.config.static_membership;
-        let member = &mut self.members[id.index()];
+        let member = &self.members[id.index()];
         let Some(absence) = member
             .status
             .absence()
@@ -139,8 +139,8 @@ impl Engine {
         else {
             return;
         };
-        let since = absence.since;
         let in_group = member.status.in_group();
+        let stale_until = self.session_ends(id, absence.since);
         let returns_as_itself = in_group && keeps_identity;
         self.transition(
             id,
@@ -170,8 +170,7 @@ impl Engine {
         }
         if in_group {
             // The coordinator still holds the identity it had; that one times out later.
-            let expiry = since + self.config.session_timeout_ms;
-            self.coordinator.hold_stale_session(id, expiry);
+            self.coordinator.hold_stale_session(id, stale_until);
         }
         self.trigger(Cause::Returned(id));
     }

@@ -228,13 +228,48 @@ fn a_refused_command_changes_nothing() {
 }
 
 #[test]
-fn without_learners_a_drained_member_leaves_at_once() {
-    let (mut engine, mut out) = engine(&stable_group(r#", "strategy": "cooperative""#));
+fn without_learners_a_static_member_drained_leaves_at_once() {
+    let (mut engine, mut out) = engine(&stable_group(
+        r#", "strategy": "cooperative", "static_membership": true"#,
+    ));
     engine
         .apply(&Command::Drain("S2".into()), &mut out)
         .expect("drains");
     assert_eq!(engine.member(MemberId(1)).status, MemberStatus::Left);
     assert!(engine.owner(TaskId(2)).is_none() && engine.owner(TaskId(3)).is_none());
+    assert_eq!(
+        round_starts(&out),
+        [(0, vec![Cause::MemberLeft(MemberId(1))])]
+    );
+}
+
+#[test]
+fn without_learners_a_dynamic_member_drained_closes_and_waits_for_its_session() {
+    let (mut engine, mut out) = engine(&stable_group(r#", "strategy": "kip441""#));
+    engine.advance_to(1_000, &mut out);
+    engine
+        .apply(&Command::Drain("S2".into()), &mut out)
+        .expect("drains");
+    // Kafka Streams closes without a LeaveGroup: S2 still counts, its tasks are down.
+    let s2 = engine.member(MemberId(1)).status;
+    assert_eq!(
+        s2,
+        MemberStatus::Closed {
+            at: 1_000,
+            in_group: true
+        }
+    );
+    assert!(!engine.is_up(TaskId(2)) && !engine.is_up(TaskId(3)));
+    assert!(round_starts(&out).is_empty());
+    // Its session (10 s, in this group's teaching rounds) times out; then the round.
+    engine.advance_to(10_999, &mut out);
+    assert!(round_starts(&out).is_empty());
+    engine.advance_to(11_000, &mut out);
+    assert_eq!(
+        round_starts(&out),
+        [(11_000, vec![Cause::Closed(MemberId(1))])]
+    );
+    assert!(!engine.member(MemberId(1)).status.in_group());
 }
 
 #[test]
@@ -484,4 +519,78 @@ fn reading_only_the_tasks_that_can_have_changed_gives_what_reading_every_task_gi
             scenario.name
         );
     }
+}
+
+/// Three members in Kafka's rounds: heartbeats every 3 s, a round trip of 50 ms, the leader's
+/// work 150 ms, sessions of 45 s.
+fn kafka_group(strategy: &str) -> Scenario {
+    Scenario::from_json(&format!(
+        r#"{{ "name": "kafka", "config": {{ "strategy": "{strategy}", "restore_rate": 10000 }},
+            "tasks": [ {{ "id": "T1", "changelog": 10000 }}, {{ "id": "T2", "changelog": 20000 }},
+                       {{ "id": "T3", "changelog": 10000 }}, {{ "id": "T4", "changelog": 20000 }},
+                       {{ "id": "T5", "changelog": 10000 }} ],
+            "members": [ {{ "id": "S1" }}, {{ "id": "S2" }}, {{ "id": "S3" }} ],
+            "initial": {{ "S1": ["T1", "T2"], "S2": ["T3", "T4"], "S3": ["T5"] }} }}"#
+    ))
+    .expect("valid scenario")
+}
+
+fn assigned_at(events: &[Event]) -> Vec<u64> {
+    events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::RoundAssigned(_)))
+        .map(|e| e.at)
+        .collect()
+}
+
+#[test]
+fn a_new_member_rejoins_at_once_and_the_others_at_their_next_heartbeat() {
+    let (mut engine, mut out) = engine(&kafka_group("learner"));
+    engine.advance_to(1_000, &mut out);
+    engine.apply(&join("S4"), &mut out).expect("joins");
+    // S4 is in after two round trips (its first JoinGroup is answered MEMBER_ID_REQUIRED);
+    // S1 to S3 heartbeat every 3 s from their start and rejoin at 3,000 ms, in at 3,050 ms.
+    engine.advance_to(3_049, &mut out);
+    assert!(assigned_at(&out).is_empty(), "still joining");
+    engine.advance_to(3_050, &mut out);
+    assert_eq!(assigned_at(&out), [3_050]);
+    // The leader lists end offsets and assigns (150 ms), the sync is a round trip more.
+    let synced = |out: &[Event]| {
+        out.iter()
+            .filter(|e| matches!(e.kind, EventKind::RoundSynced { .. }))
+            .map(|e| e.at)
+            .collect::<Vec<_>>()
+    };
+    engine.advance_to(3_249, &mut out);
+    assert!(synced(&out).is_empty());
+    engine.advance_to(3_250, &mut out);
+    assert_eq!(synced(&out), [3_250]);
+}
+
+#[test]
+fn a_follow_up_round_waits_a_heartbeat_for_the_members_that_revoked_nothing() {
+    let (mut engine, mut out) = engine(&kafka_group("cooperative"));
+    engine.apply(&join("S4"), &mut out).expect("joins at once");
+    engine.advance_to(20_000, &mut out);
+    // The first round closes at 3,050 ms (the others' heartbeat at 3 s), and the heartbeats
+    // restart then; the follow-up starts at its sync (3,250 ms): the revoking member is in a
+    // round trip later, the others at their next heartbeat, 6,050 ms, in at 6,100 ms.
+    assert_eq!(assigned_at(&out), [3_050, 6_100]);
+}
+
+#[test]
+fn a_crash_is_noticed_a_session_after_the_last_heartbeat() {
+    let (mut engine, mut out) = engine(&kafka_group("learner"));
+    engine.advance_to(4_000, &mut out);
+    engine
+        .apply(&Command::Crash("S3".into()), &mut out)
+        .expect("crashes");
+    engine.advance_to(100_000, &mut out);
+    let noticed: Vec<u64> = out
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::CrashDetected(_)))
+        .map(|e| e.at)
+        .collect();
+    // Heartbeats at 0, 3,000 ms: the last before the crash at 4,000 ms is at 3,000 ms.
+    assert_eq!(noticed, [48_000]);
 }

@@ -217,6 +217,7 @@ impl AssignRequest {
                 .map(|(t, subtopology)| TaskInfo {
                     stateful: t.stateful,
                     changelog: t.changelog,
+                    records: t.changelog,
                     subtopology,
                 })
                 .collect(),

@@ -25,6 +25,7 @@ use thiserror::Error;
 pub const MAX_TASKS: usize = 50_000;
 /// The most members a scenario may have, joins included.
 pub const MAX_MEMBERS: usize = 5_000;
+pub use crate::model::MAX_THREADS;
 /// The latest moment a scenario may mention: about a year of virtual time.
 pub const MAX_TIME_MS: u64 = 365 * 24 * 3_600_000;
 /// The fastest write or restore rate a scenario may give, in records per second.

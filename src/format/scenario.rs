@@ -6,7 +6,7 @@
 use super::events::{self, CommandFile};
 use super::topology::{instance_members, running_owners, topology_tasks};
 use super::validate::{
-    check_changelog, check_rate, cleanup, member_spec, unique_names, validate_config,
+    check_changelog, check_rate, cleanup, member_spec, process_rate, unique_names, validate_config,
 };
 use super::{defaults, parse, ScenarioError, MAX_MEMBERS, MAX_TASKS, MAX_TIME_MS};
 use crate::model::{
@@ -40,6 +40,9 @@ pub struct TaskFile {
     /// Keys per second its store gains while processed (default 0).
     #[serde(default, skip_serializing_if = "defaults::is_zero")]
     pub key_growth: u64,
+    /// Records per second it processes (default: the configuration's `process_rate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process_rate: Option<u64>,
 }
 
 impl TaskFile {
@@ -54,6 +57,7 @@ impl TaskFile {
             cleanup: CleanupPolicy::Compact,
             retention_ms: None,
             key_growth: 0,
+            process_rate: None,
         }
     }
 }
@@ -207,6 +211,7 @@ impl Scenario {
                             cleanup,
                             retention_ms,
                             key_growth: t.key_growth,
+                            process_rate: t.process_rate,
                         }
                     })
                     .collect()
@@ -269,6 +274,7 @@ fn scenario_tasks(file: &ScenarioFile) -> Result<Vec<Task>, ScenarioError> {
             Ok(Task {
                 cleanup: cleanup(&field, t.cleanup, t.retention_ms, t.key_growth)?,
                 key_growth: if t.stateful { t.key_growth } else { 0 },
+                process_rate: process_rate(&field, t.process_rate)?,
                 ..Task::new(t.id.clone(), t.stateful, t.changelog, t.write_rate)
             })
         })

@@ -7,8 +7,10 @@
 //! function of the topology's `seed` and the task's position `(s << 32) | p` through
 //! [`splitmix64`], so the same file always gives the same tasks, natively and in wasm.
 
-use super::validate::{check_changelog, check_name, check_rate, cleanup, member_spec};
-use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS};
+use super::validate::{
+    check_changelog, check_name, check_rate, cleanup, member_spec, process_rate,
+};
+use super::{ScenarioError, MAX_MEMBERS, MAX_TASKS, MAX_THREADS};
 pub use crate::model::{ChangelogSizes, Instances, SizeDistribution, Subtopology, Topology};
 use crate::model::{MemberId, MemberSpec, Task};
 use std::collections::HashSet;
@@ -143,11 +145,13 @@ pub fn topology_tasks(topology: &Topology) -> Result<Vec<Task>, ScenarioError> {
         );
         let field = format!("topology.subtopologies[{index}]");
         let cleanup = cleanup(&field, s.cleanup, s.retention_ms, s.key_growth)?;
+        let process_rate = process_rate(&field, s.process_rate)?;
         for (p, changelog) in sizes.into_iter().enumerate() {
             tasks.push(Task {
                 subtopology: Some(index),
                 cleanup,
                 key_growth: if s.stateful { s.key_growth } else { 0 },
+                process_rate,
                 ..Task::new(format!("{index}_{p}"), s.stateful, changelog, s.write_rate)
             });
         }
@@ -183,10 +187,10 @@ pub fn instance_members(instances: &Instances) -> Result<Vec<MemberSpec>, Scenar
             ),
         ));
     }
-    if instances.threads == 0 {
+    if instances.threads == 0 || instances.threads > MAX_THREADS {
         return Err(ScenarioError::invalid(
             "instances.threads",
-            "an instance needs at least 1 thread",
+            format!("an instance runs between 1 and {MAX_THREADS} threads"),
         ));
     }
     let mut zones = HashSet::new();
@@ -251,6 +255,7 @@ mod tests {
                 cleanup: CleanupPolicy::Compact,
                 retention_ms: None,
                 key_growth: 0,
+                process_rate: None,
             }],
         }
     }
@@ -319,6 +324,7 @@ mod tests {
             cleanup: CleanupPolicy::Compact,
             retention_ms: None,
             key_growth: 0,
+            process_rate: None,
         });
         let tasks = topology_tasks(&t).expect("valid");
         let names: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();

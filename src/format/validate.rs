@@ -1,7 +1,7 @@
 //! Checks shared by the scenario and assign formats: names, capacities, restore rates and the
 //! configuration. Each names the field it refuses.
 
-use super::{ScenarioError, MAX_CHANGELOG, MAX_RATE, MAX_TIME_MS};
+use super::{ScenarioError, MAX_CHANGELOG, MAX_RATE, MAX_THREADS, MAX_TIME_MS};
 use crate::model::{Cleanup, CleanupPolicy, Config, MemberSpec, DEFAULT_WINDOW_RETENTION_MS};
 use std::collections::HashSet;
 
@@ -50,12 +50,20 @@ pub(super) fn unique_names<'a>(
     Ok(seen)
 }
 
-/// A member's capacity: at least one.
+/// A member's capacity, its stream threads: at least one, at most [`MAX_THREADS`].
 pub(super) fn check_capacity(field: &str, name: &str, capacity: u32) -> Result<(), ScenarioError> {
     if capacity == 0 {
         return Err(ScenarioError::invalid(
             format!("{field}.capacity"),
             format!("member {name} needs a capacity of at least 1"),
+        ));
+    }
+    if capacity > MAX_THREADS {
+        return Err(ScenarioError::invalid(
+            format!("{field}.capacity"),
+            format!(
+                "member {name} has {capacity} stream threads, over the {MAX_THREADS} an instance may run"
+            ),
         ));
     }
     Ok(())
@@ -115,6 +123,21 @@ pub(super) fn cleanup(
     }
 }
 
+/// A task's processing rate as a file gives it (`field` names the task or the subtopology):
+/// above 0 when given.
+pub(super) fn process_rate(field: &str, rate: Option<u64>) -> Result<Option<u64>, ScenarioError> {
+    if rate == Some(0) {
+        return Err(ScenarioError::invalid(
+            format!("{field}.process_rate"),
+            "a task needs a processing rate above 0 records/s (leave it out for the configuration's)",
+        ));
+    }
+    if let Some(rate) = rate {
+        check_rate(&format!("{field}.process_rate"), rate)?;
+    }
+    Ok(rate)
+}
+
 /// A member as a scenario gives it (at the start or in a join command).
 pub fn member_spec(
     field: &str,
@@ -168,17 +191,19 @@ pub(super) fn check_kip441(max_warmup_replicas: u32) -> Result<(), ScenarioError
 
 /// Checks settings the simulation cannot work with.
 pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
-    if config.rebalance_ms < 2 {
-        return Err(ScenarioError::invalid(
-            "config.rebalance_ms",
-            "a rebalance round needs at least 2 ms (a join phase and a sync phase)",
-        ));
-    }
-    if config.rebalance_ms > MAX_TIME_MS {
-        return Err(ScenarioError::invalid(
-            "config.rebalance_ms",
-            "longer than a year",
-        ));
+    if let Some(round) = config.rebalance_ms {
+        if round < 2 {
+            return Err(ScenarioError::invalid(
+                "config.rebalance_ms",
+                "a rebalance round needs at least 2 ms (a join phase and a sync phase); use null for rounds as long as Kafka's heartbeats make them",
+            ));
+        }
+        if round > MAX_TIME_MS {
+            return Err(ScenarioError::invalid(
+                "config.rebalance_ms",
+                "longer than a year",
+            ));
+        }
     }
     if config.session_timeout_ms == 0 || config.session_timeout_ms > MAX_TIME_MS {
         return Err(ScenarioError::invalid(
@@ -186,6 +211,42 @@ pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
             "must be between 1 ms and a year",
         ));
     }
+    let heartbeat = config.heartbeat_interval_ms;
+    if heartbeat == 0 || (config.rebalance_ms.is_none() && heartbeat >= config.session_timeout_ms) {
+        return Err(ScenarioError::invalid(
+            "config.heartbeat_interval_ms",
+            format!(
+                "{heartbeat} ms: a member heartbeats at least once a session ({} ms), and at least every millisecond's worth",
+                config.session_timeout_ms
+            ),
+        ));
+    }
+    for (field, value) in [
+        ("config.round_trip_ms", config.round_trip_ms),
+        ("config.assign_ms", config.assign_ms),
+        (
+            "config.initial_rebalance_delay_ms",
+            config.initial_rebalance_delay_ms,
+        ),
+        ("config.heartbeat_interval_ms", heartbeat),
+    ] {
+        if value > MAX_TIME_MS {
+            return Err(ScenarioError::invalid(field, "longer than a year"));
+        }
+    }
+    if config.state_cleanup_delay_ms == 0 || config.state_cleanup_delay_ms > MAX_TIME_MS {
+        return Err(ScenarioError::invalid(
+            "config.state_cleanup_delay_ms",
+            "the state cleaner runs between every 1 ms and every year",
+        ));
+    }
+    if config.process_rate == 0 {
+        return Err(ScenarioError::invalid(
+            "config.process_rate",
+            "tasks need a processing rate above 0 records/s",
+        ));
+    }
+    check_rate("config.process_rate", config.process_rate)?;
     if config.restore_rate == 0 {
         return Err(ScenarioError::invalid(
             "config.restore_rate",
@@ -193,6 +254,15 @@ pub fn validate_config(config: &Config) -> Result<(), ScenarioError> {
         ));
     }
     check_rate("config.restore_rate", config.restore_rate)?;
+    if config.disk_rate == Some(0) {
+        return Err(ScenarioError::invalid(
+            "config.disk_rate",
+            "an instance's disk needs a rate above 0 records/s; use null for no limit",
+        ));
+    }
+    if let Some(rate) = config.disk_rate {
+        check_rate("config.disk_rate", rate)?;
+    }
     check_max_learners(config.max_learners)?;
     if !(config.dirty_ratio > 0.0 && config.dirty_ratio < 1.0) {
         return Err(ScenarioError::invalid(

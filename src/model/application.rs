@@ -106,6 +106,9 @@ pub struct Subtopology {
     /// Keys per second each of its stores gains while processed (default 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub key_growth: u64,
+    /// Records per second each of its tasks processes (default: the configuration's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process_rate: Option<u64>,
 }
 
 /// A Kafka Streams topology: the subtopologies in order (their index is their position), and

@@ -6,6 +6,9 @@ use std::fmt;
 /// crashed, and a scenario says so with `crash` (and `join` if it ever comes back).
 pub const MAX_DOWN_MS: u64 = 24 * 3_600_000;
 
+/// The most stream threads (capacity) a member may have: each restores on its own.
+pub const MAX_THREADS: u32 = 1_000;
+
 /// A member to add: its name, capacity and restore rate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MemberSpec {

@@ -136,8 +136,21 @@ pub struct Config {
     pub num_standby_replicas: u32,
     /// Learners allowed group-wide at once; `None` means no cap, as in the seed.
     pub max_learners: Option<u32>,
-    /// How long a rebalance round (join, assign, sync) lasts.
-    pub rebalance_ms: u64,
+    /// How long a rebalance round (join, assign, sync) lasts, in the seed's teaching examples;
+    /// `None` (the default): as long as Kafka's protocol makes it, from the heartbeats below.
+    pub rebalance_ms: Option<u64>,
+    /// `heartbeat.interval.ms`: a member that did not cause a rebalance learns of it at its
+    /// next heartbeat and rejoins then; a crashed member's session runs from its last one.
+    pub heartbeat_interval_ms: u64,
+    /// One round trip between a member and the coordinator, its stream thread's next poll
+    /// included (an assumption: nothing in Kafka fixes it).
+    pub round_trip_ms: u64,
+    /// What the leader spends between the join phase and the sync: listing the changelogs'
+    /// end offsets, assigning, writing the group's metadata (an assumption).
+    pub assign_ms: u64,
+    /// `group.initial.rebalance.delay.ms`: how long the coordinator waits before the first
+    /// round of an empty group.
+    pub initial_rebalance_delay_ms: u64,
     /// How long the coordinator waits before it declares a silent member dead.
     pub session_timeout_ms: u64,
     /// How long a drained member may wait for its learners; `None` means no limit.
@@ -147,8 +160,12 @@ pub struct Config {
     /// Standbys and learners go to another zone than their task's other replicas while one
     /// exists (Kafka's rack-aware standby assignment, KIP-708).
     pub rack_aware_standbys: bool,
-    /// Records per second a member restores, unless the member says otherwise.
+    /// Records per second each stream thread of a member restores, unless the member says
+    /// otherwise (each thread has its own restore consumer).
     pub restore_rate: u64,
+    /// Records per second an instance's disk can take from all its threads' restores at
+    /// once; `None`: no such limit.
+    pub disk_rate: Option<u64>,
     /// `min.cleanable.dirty.ratio`: the log cleaner compacts a changelog once its dirty part
     /// (records written since the last cleaning) is this share of the log.
     pub dirty_ratio: f64,
@@ -156,6 +173,13 @@ pub struct Config {
     /// with segments a log swings up to one more segment above its keys. None: segments small
     /// beside the store (the log swings between one and two times its keys at 0.5).
     pub segment_records: Option<u64>,
+    /// `state.cleanup.delay.ms`: a store no thread holds is deleted by the instance's cleaner,
+    /// which runs this often, once it has been left this long.
+    pub state_cleanup_delay_ms: u64,
+    /// Records per second a task processes, unless the task says otherwise: after an outage
+    /// its input backlog drains at this rate less what keeps arriving (an assumption: Kafka
+    /// Streams bounds no processing rate).
+    pub process_rate: u64,
     /// Settings of the `kip441` strategy.
     pub kip441: Kip441Config,
 }
@@ -172,14 +196,21 @@ impl Default for Config {
             acceptable_recovery_lag: 0,
             num_standby_replicas: 0,
             max_learners: None,
-            rebalance_ms: 500,
-            session_timeout_ms: 10_000,
+            rebalance_ms: None,
+            heartbeat_interval_ms: 3_000,
+            round_trip_ms: 50,
+            assign_ms: 150,
+            initial_rebalance_delay_ms: 3_000,
+            session_timeout_ms: 45_000,
             scale_down_timeout_ms: None,
             static_membership: false,
             rack_aware_standbys: true,
             restore_rate: 10_000,
+            disk_rate: None,
             dirty_ratio: DEFAULT_DIRTY_RATIO,
             segment_records: None,
+            state_cleanup_delay_ms: 600_000,
+            process_rate: 10_000,
             kip441: Kip441Config::default(),
         }
     }
@@ -219,6 +250,30 @@ impl Config {
                 max_learners: self.max_learners,
                 rack_aware_standbys: self.rack_aware_standbys,
             },
+        }
+    }
+
+    /// The longest a rebalance round lasts when no silent member holds its join phase open:
+    /// the teaching round, or the longest wait for a member's heartbeat (or for an empty
+    /// group's initial delay), a new member's two round trips, the leader's work and the sync.
+    pub fn longest_round_ms(&self) -> u64 {
+        self.rebalance_ms.unwrap_or(
+            self.heartbeat_interval_ms
+                .max(self.initial_rebalance_delay_ms)
+                + 3 * self.round_trip_ms
+                + self.assign_ms,
+        )
+    }
+
+    /// The longest a round's join phase lasts when no silent member holds it open.
+    pub fn longest_join_ms(&self) -> u64 {
+        match self.rebalance_ms {
+            Some(round) => round / 2,
+            None => {
+                self.heartbeat_interval_ms
+                    .max(self.initial_rebalance_delay_ms)
+                    + 2 * self.round_trip_ms
+            }
         }
     }
 

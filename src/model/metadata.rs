@@ -9,9 +9,13 @@ use std::collections::HashMap;
 pub struct TaskInfo {
     /// Whether the task has state to restore.
     pub stateful: bool,
-    /// The changelog's end offset: what a member with no state would have to replay. The
-    /// leader reads it to move the cheapest tasks first; zero when unknown.
+    /// The changelog's end offset: the lag of a member with no state of it (Kafka Streams
+    /// counts lags in offsets); zero when unknown.
     pub changelog: u64,
+    /// Records the changelog holds: what a member with no state would replay (less than the
+    /// end offset once the log is compacted). The leader reads it to move the cheapest tasks
+    /// first.
+    pub records: u64,
     /// Its subtopology, as the leader groups tasks to spread each group evenly (see
     /// [`subtopologies`]).
     pub subtopology: u32,

@@ -16,7 +16,7 @@ pub use application::{
     ChangelogSizes, CleanupPolicy, Instances, SizeDistribution, Subtopology, Topology,
     DEFAULT_WINDOW_RETENTION_MS,
 };
-pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS};
+pub use command::{Command, MemberSpec, TimedCommand, MAX_DOWN_MS, MAX_THREADS};
 pub use config::{
     AssignorConfig, Config, HandoffMode, Kip441Config, Readiness, Strategy, DEFAULT_DIRTY_RATIO,
 };
@@ -71,6 +71,9 @@ pub struct Task {
     /// Keys per second its store gains while it is processed (a compacted changelog keeps
     /// one record per key).
     pub key_growth: u64,
+    /// Records per second it processes; `None`: the configuration's. Its input arrives at
+    /// its write rate, so after an outage its backlog drains at the difference.
+    pub process_rate: Option<u64>,
 }
 
 impl Task {
@@ -86,6 +89,7 @@ impl Task {
             subtopology: None,
             cleanup: Cleanup::Compact,
             key_growth: 0,
+            process_rate: None,
         }
     }
 }

@@ -33,6 +33,9 @@ pub struct SubtopologyDraft {
     pub retention_ms: String,
     /// Keys per second each store gains.
     pub key_growth: String,
+    /// Records per second each task processes, as the file gave it (the form does not edit
+    /// it; `None`: the configuration's).
+    pub process_rate: Option<u64>,
 }
 
 /// The application as typed.
@@ -183,6 +186,7 @@ impl SubtopologyDraft {
             cleanup: "compact".into(),
             retention_ms: String::new(),
             key_growth: "0".into(),
+            process_rate: None,
         }
     }
 
@@ -199,6 +203,7 @@ impl SubtopologyDraft {
             cleanup: <&str>::from(s.cleanup).to_string(),
             retention_ms: s.retention_ms.map(|r| r.to_string()).unwrap_or_default(),
             key_growth: s.key_growth.to_string(),
+            process_rate: s.process_rate,
         }
     }
 }
@@ -416,6 +421,7 @@ impl ApplicationDraft {
                 cleanup,
                 retention_ms,
                 key_growth,
+                process_rate: s.process_rate,
             });
         }
         if errors.is_empty() {

@@ -103,6 +103,8 @@ pub struct TaskDraft {
     pub retention_ms: Option<u64>,
     /// Keys per second its store gains, as the file gave it.
     pub key_growth: u64,
+    /// Its processing rate, as the file gave it.
+    pub process_rate: Option<u64>,
 }
 
 /// A starting member as typed.
@@ -166,7 +168,7 @@ impl ConfigDraft {
             ConfigField::AcceptableLag => c.acceptable_recovery_lag.to_string(),
             ConfigField::Standbys => c.num_standby_replicas.to_string(),
             ConfigField::MaxLearners => optional(c.max_learners),
-            ConfigField::Rebalance => c.rebalance_ms.to_string(),
+            ConfigField::Rebalance => optional(c.rebalance_ms),
             ConfigField::SessionTimeout => c.session_timeout_ms.to_string(),
             ConfigField::ScaleDownTimeout => optional(c.scale_down_timeout_ms),
             ConfigField::StaticMembership => c.static_membership.to_string(),
@@ -190,6 +192,7 @@ impl ConfigDraft {
                     cleanup: t.cleanup,
                     retention_ms: t.retention_ms,
                     key_growth: t.key_growth,
+                    process_rate: t.process_rate,
                 })
                 .collect(),
             members: file
@@ -301,6 +304,7 @@ impl ConfigDraft {
             cleanup: CleanupPolicy::Compact,
             retention_ms: None,
             key_growth: 0,
+            process_rate: None,
         });
     }
 
@@ -367,6 +371,7 @@ impl ConfigDraft {
                     cleanup: t.cleanup,
                     retention_ms: t.retention_ms,
                     key_growth: t.key_growth,
+                    process_rate: t.process_rate,
                     ..TaskFile::new(t.id.clone(), t.stateful, changelog, write_rate)
                 });
             }
@@ -418,7 +423,7 @@ impl ConfigDraft {
         read!(ConfigField::AcceptableLag, c.acceptable_recovery_lag, whole);
         read!(ConfigField::Standbys, c.num_standby_replicas, whole);
         read!(ConfigField::MaxLearners, c.max_learners, maybe_whole);
-        read!(ConfigField::Rebalance, c.rebalance_ms, whole);
+        read!(ConfigField::Rebalance, c.rebalance_ms, maybe_whole);
         read!(ConfigField::SessionTimeout, c.session_timeout_ms, whole);
         read!(
             ConfigField::ScaleDownTimeout,

@@ -204,7 +204,11 @@ fn applying_the_form_restarts_with_the_application_and_the_config_kept() {
     );
     let zones: Vec<Option<&str>> = s.members.iter().map(|m| m.zone.as_deref()).collect();
     assert_eq!(zones, [Some("a"), Some("b"), Some("a")]);
-    assert_eq!(s.config.rebalance_ms, 500, "the configuration is kept");
+    assert_eq!(
+        s.config.rebalance_ms,
+        Some(500),
+        "the configuration is kept"
+    );
     assert!(s.commands.is_empty());
     assert_eq!((pg.session().clock(), pg.preset()), (0, None));
     assert_eq!(

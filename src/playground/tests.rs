@@ -798,7 +798,7 @@ fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
     let mut pg = Local::with(crate::presets::scale_out(18, 20, 200), None);
     assert!(pg.single().compact, "200 tasks are drawn compactly");
     assert!(!preset("scale-up-running").single().compact);
-    pg.act(Action::Playback(Playback::Seek(2_000)));
+    pg.act(Action::Playback(Playback::Seek(4_000)));
     let frame = pg.single().frame;
     let (learner, chip) = frame
         .cards
@@ -807,7 +807,7 @@ fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
             let chip = c.chips.iter().find(|x| x.role == ChipRole::Learner)?;
             Some((c.name.clone(), chip.clone()))
         })
-        .expect("a learner at 2 s");
+        .expect("a learner at 4 s");
     let owner = frame
         .cards
         .iter()

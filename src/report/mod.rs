@@ -401,7 +401,7 @@ mod tests {
         assert!(part.contains("<figcaption>Task downtime in the first "));
         assert!(part.contains("kip441 runs for 12 h"), "{part}");
         assert!(
-            part.contains("\n12 min\n</text>"),
+            part.contains("\n6 min\n</text>"),
             "minutes on the first panel's axis"
         );
         assert!(part.contains("\n8 h\n</text>"), "hours on the whole run's");

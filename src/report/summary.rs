@@ -276,7 +276,14 @@ fn settings(c: &Config) -> Vec<Vec<String>> {
         ),
         ("num_standby_replicas", c.num_standby_replicas.to_string()),
         ("max_learners", none(c.max_learners.map(|n| n.to_string()))),
-        ("rebalance_ms", c.rebalance_ms.to_string()),
+        ("rebalance_ms", none(c.rebalance_ms.map(|n| n.to_string()))),
+        ("heartbeat_interval_ms", c.heartbeat_interval_ms.to_string()),
+        ("round_trip_ms", c.round_trip_ms.to_string()),
+        ("assign_ms", c.assign_ms.to_string()),
+        (
+            "initial_rebalance_delay_ms",
+            c.initial_rebalance_delay_ms.to_string(),
+        ),
         ("session_timeout_ms", c.session_timeout_ms.to_string()),
         (
             "scale_down_timeout_ms",
@@ -285,11 +292,17 @@ fn settings(c: &Config) -> Vec<Vec<String>> {
         ("static_membership", c.static_membership.to_string()),
         ("rack_aware_standbys", c.rack_aware_standbys.to_string()),
         ("restore_rate", c.restore_rate.to_string()),
+        ("disk_rate", none(c.disk_rate.map(|n| n.to_string()))),
         ("dirty_ratio", c.dirty_ratio.to_string()),
         (
             "segment_records",
             none(c.segment_records.map(|n| n.to_string())),
         ),
+        (
+            "state_cleanup_delay_ms",
+            c.state_cleanup_delay_ms.to_string(),
+        ),
+        ("process_rate", c.process_rate.to_string()),
         (
             "kip441.max_warmup_replicas",
             k.max_warmup_replicas.to_string(),

@@ -440,6 +440,10 @@ enum MemberStatusDef {
         at: u64,
         in_group: bool,
     },
+    Closed {
+        at: u64,
+        in_group: bool,
+    },
     Restarting {
         #[serde(with = "AbsenceDef")]
         absence: Absence,
@@ -472,6 +476,7 @@ pub fn cause_label(cause: &Cause, roster: &crate::model::Roster) -> String {
         Cause::Probing => "probing warm-ups".into(),
         Cause::SessionTimeout(m) => format!("{}'s old session timed out", name(m)),
         Cause::Returned(m) => format!("{} is back", name(m)),
+        Cause::Closed(m) => format!("{} closed and timed out", name(m)),
     }
 }
 

@@ -188,6 +188,11 @@ pub struct MetricsJson {
     pub rebalances: u32,
     /// From the first command to rest, if the group is at rest.
     pub time_to_balance_ms: Option<u64>,
+    /// From the first command to the moment the last task worked off its backlog, if the
+    /// group is at rest and every backlog drains.
+    pub time_to_catch_up_ms: Option<u64>,
+    /// Time spent working backlogs off, summed over tasks.
+    pub catching_up_ms: u64,
     /// Downtime summed over tasks.
     pub total_task_downtime_ms: u64,
     /// The largest downtime of any one task.
@@ -263,6 +268,8 @@ impl MetricsJson {
             ended_at_ms: m.at_ms,
             rebalances: m.rebalances,
             time_to_balance_ms: m.time_to_balance_ms,
+            time_to_catch_up_ms: m.time_to_catch_up_ms,
+            catching_up_ms: m.catching_up_ms,
             total_task_downtime_ms: m.total_task_downtime_ms,
             max_task_downtime_ms: m.max_task_downtime_ms,
             longest_outage_ms: m.longest_outage_ms,

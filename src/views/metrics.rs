@@ -1,6 +1,7 @@
 //! What the playground measures (docs/design.md, "What the playground measures"), read off the
 //! engine at any moment.
 
+use crate::engine::backlog::Backlog;
 use crate::engine::Engine;
 use crate::model::{MemberId, Task, TaskId};
 use serde::{Deserialize, Serialize};
@@ -82,6 +83,12 @@ pub struct Metrics {
     pub moves: u32,
     /// From the first command to the moment the group came to rest, if it is at rest.
     pub time_to_balance_ms: Option<u64>,
+    /// From the first command to the moment the last task worked off the input that piled
+    /// up while it was down, if the group is at rest and every backlog drains (a task
+    /// processing no faster than its input never catches up).
+    pub time_to_catch_up_ms: Option<u64>,
+    /// Time spent working backlogs off, summed over tasks, so far.
+    pub catching_up_ms: u64,
     /// Downtime summed over tasks.
     pub total_task_downtime_ms: u64,
     /// The largest downtime of any one task.
@@ -110,6 +117,7 @@ impl Metrics {
     /// Reads the measures off the engine, counting outages still going on up to now.
     pub fn of(engine: &Engine) -> Metrics {
         let tally = engine.tally();
+        let replayed = engine.replayed();
         let now = engine.time();
         let task_downtime: Vec<TaskDowntime> = (0..engine.tasks().len())
             .map(|t| {
@@ -131,11 +139,20 @@ impl Metrics {
             (true, Some(rest)) => Some(rest.saturating_sub(tally.first_command_at.unwrap_or(0))),
             _ => None,
         };
+        let backlogs: Vec<Backlog> = (0..engine.tasks().len())
+            .map(|t| engine.backlog(TaskId(t as u32)))
+            .collect();
+        let time_to_catch_up_ms = at_rest
+            .then(|| caught_up(engine, &backlogs))
+            .flatten()
+            .map(|at| at.saturating_sub(tally.first_command_at.unwrap_or(0)));
         Metrics {
             at_ms: now,
             rebalances: tally.rebalances,
             moves: tally.moves,
             time_to_balance_ms,
+            time_to_catch_up_ms,
+            catching_up_ms: backlogs.iter().map(|b| b.catching_up_ms).sum(),
             total_task_downtime_ms: task_downtime.iter().map(|d| d.total_ms).sum(),
             max_task_downtime_ms: task_downtime.iter().map(|d| d.total_ms).max().unwrap_or(0),
             longest_outage_ms: task_downtime
@@ -144,9 +161,8 @@ impl Metrics {
                 .max()
                 .unwrap_or(0),
             task_downtime,
-            records_replayed: (tally.replayed_by_learners + tally.replayed_by_actives).round()
-                as u64,
-            standby_records_replayed: tally.replayed_by_standbys.round() as u64,
+            records_replayed: (replayed.learners + replayed.actives).round() as u64,
+            standby_records_replayed: replayed.standbys.round() as u64,
             at_rest,
             balanced: engine.balanced(),
             rest_since_ms: if at_rest { tally.rest_since } else { None },
@@ -154,6 +170,28 @@ impl Metrics {
             assignment,
         }
     }
+}
+
+/// When the last task of a group at rest works its backlog off: the latest moment a task did,
+/// or will at its processing rate less its input (nothing else happens at rest); `None` when a
+/// task processes no faster than its input and is behind.
+fn caught_up(engine: &Engine, backlogs: &[Backlog]) -> Option<u64> {
+    let mut last = 0;
+    for (t, b) in backlogs.iter().enumerate() {
+        let spec = &engine.tasks()[t];
+        let at = if b.behind() {
+            let process = spec.process_rate.unwrap_or(engine.config().process_rate) as f64;
+            let gain = process - spec.write_rate as f64;
+            if gain <= 0.0 {
+                return None;
+            }
+            b.since + (b.records / gain * 1000.0).ceil() as u64
+        } else {
+            b.caught_up_at.unwrap_or(0)
+        };
+        last = last.max(at);
+    }
+    Some(last)
 }
 
 /// How a measure's figures read: a duration, a count of rounds or moves, or records.
@@ -204,6 +242,7 @@ pub const MEASURES: &[Measure] = &[
     Measure { id: "worst_task_ms", column: "worst task ms", name: "worst task", unit: Unit::Ms, topology_only: false, swept_by_default: true, read: |m| Some(m.max_task_downtime_ms) },
     Measure { id: "rebalances", column: "rebalances", name: "rebalances", unit: Unit::Count, topology_only: false, swept_by_default: true, read: |m| Some(u64::from(m.rebalances)) },
     Measure { id: "time_to_balance_ms", column: "time to balance ms", name: "time to balance", unit: Unit::Ms, topology_only: false, swept_by_default: true, read: |m| m.time_to_balance_ms },
+    Measure { id: "time_to_catch_up_ms", column: "time to catch up ms", name: "time to catch up", unit: Unit::Ms, topology_only: false, swept_by_default: true, read: |m| m.time_to_catch_up_ms },
     Measure { id: "records_replayed", column: "records replayed", name: "records replayed", unit: Unit::Records, topology_only: false, swept_by_default: true, read: |m| Some(m.records_replayed) },
     Measure { id: "moves", column: "moves", name: "moves", unit: Unit::Count, topology_only: false, swept_by_default: true, read: |m| Some(u64::from(m.moves)) },
     Measure { id: "subtopology_spread", column: "subtopology spread", name: "subtopology spread", unit: Unit::Count, topology_only: true, swept_by_default: false, read: |m| Some(u64::from(m.subtopology_balance.iter().map(SubtopologyBalance::spread).max().unwrap_or(0))) },
@@ -289,6 +328,8 @@ mod tests {
             rebalances: 3,
             moves: 4,
             time_to_balance_ms: None,
+            time_to_catch_up_ms: Some(12),
+            catching_up_ms: 8,
             total_task_downtime_ms: 500,
             max_task_downtime_ms: 300,
             longest_outage_ms: 200,
@@ -307,7 +348,10 @@ mod tests {
             }],
         };
         let cells: Vec<String> = MEASURES.iter().map(|m| m.cell(&metrics)).collect();
-        assert_eq!(cells, ["500", "200", "300", "3", "never", "70", "4", "2"]);
+        assert_eq!(
+            cells,
+            ["500", "200", "300", "3", "never", "12", "70", "4", "2"]
+        );
     }
 
     #[test]

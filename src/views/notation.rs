@@ -297,6 +297,10 @@ pub fn cause_sentence(cause: &Cause, roster: &Roster) -> String {
             "Member {} comes back from its restart and joins the group as a new member",
             roster.member(*m)
         ),
+        Cause::Closed(m) => format!(
+            "{} closed without leaving the group; the coordinator removes it after the session timeout",
+            roster.member(*m)
+        ),
     }
 }
 

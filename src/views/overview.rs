@@ -213,6 +213,7 @@ impl TileState {
             MemberStatus::Live { .. } => TileState::Live,
             MemberStatus::Leaving { .. } => TileState::Draining,
             MemberStatus::Crashed { .. } => TileState::Crashed,
+            MemberStatus::Closed { .. } => TileState::Left,
             MemberStatus::Restarting { .. } => TileState::Restarting,
             MemberStatus::Left => TileState::Left,
         }

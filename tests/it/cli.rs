@@ -687,8 +687,8 @@ fn sweep_prints_a_row_per_run_as_markdown_csv_or_json() {
         ]
     );
     assert!(
-        rows.iter().all(|r| r.len() == 9),
-        "2 settings, the strategy, 6 measures"
+        rows.iter().all(|r| r.len() == 10),
+        "2 settings, the strategy, 7 measures"
     );
     // The row of the scenario's own values is the comparison's.
     let v: Value = serde_json::from_str(&args("json")).expect("json");

@@ -18,6 +18,7 @@ mod kip1071;
 mod kip441;
 mod kip441_migration;
 mod layering;
+mod mechanics;
 mod module_loops;
 mod operations;
 mod properties;

@@ -340,7 +340,7 @@ fn a_rolling_restart_skips_members_that_crashed_meanwhile() {
 fn a_zone_outage_crashes_its_live_members_at_once_and_standbys_elsewhere_take_over() {
     let scenario = preset("zone-failure");
     let session = scenario.config.session_timeout_ms;
-    let round = scenario.config.rebalance_ms;
+    let round = scenario.config.longest_round_ms();
     for &strategy in Strategy::ALL {
         let r = run(&scenario, strategy);
         let crashes: Vec<(u64, &str)> = r
@@ -426,7 +426,7 @@ fn eager_stops_every_task_while_a_returning_member_waits_for_its_old_session() {
 #[test]
 fn after_a_lost_disk_learners_replay_in_the_background_where_others_restore_while_down() {
     let scenario = preset("lost-disk");
-    let round = scenario.config.rebalance_ms;
+    let round = scenario.config.longest_round_ms();
     for &strategy in Strategy::ALL {
         let r = run(&scenario, strategy);
         let first_sync = r.rounds()[0].synced_at.expect("synced");

@@ -10,7 +10,10 @@
 //! measures, within a bounded number of rebalances and stays there; a
 //! planned handoff costs its task at most one rebalance round of downtime; any past moment
 //! replays exactly from snapshots, and acting there (joining, restarting, rolling, failing a
-//! zone) forks the history as if the commands after it had never happened.
+//! zone) forks the history as if the commands after it had never happened. Stepped event by
+//! event, no replay reads more than its task's log holds (compacted, windowed or append-only,
+//! under a shared disk or not), and a stream thread restoring an active task advances none of
+//! its standbys, warm-ups or learners.
 //!
 //! `PROPTEST_CASES` sets the number of cases (default 1000 per property).
 
@@ -18,10 +21,11 @@
 
 use handoff::engine::coordinator::Round;
 use handoff::engine::member::MemberStatus;
+use handoff::engine::replay::ReplayKind;
 use handoff::engine::{Engine, EventKind};
 use handoff::history::Run;
+use handoff::model::{Cleanup, Config, HandoffMode, Readiness, Strategy as Design, Task, TaskId};
 use handoff::model::{Command, MemberId, MemberSpec, Scenario, TimedCommand};
-use handoff::model::{Config, HandoffMode, Readiness, Strategy as Design, Task, TaskId};
 use handoff::views::series::{availability, AvailabilityScan};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
@@ -82,11 +86,21 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
         prop_oneof![Just(0u64), Just(200), Just(20_000)],
         0u32..3,
         prop_oneof![Just(None), (1u32..4).prop_map(Some)],
-        prop_oneof![Just(100u64), Just(500), Just(1000)],
+        prop_oneof![
+            Just(Some(100u64)),
+            Just(Some(500)),
+            Just(Some(1000)),
+            Just(None)
+        ],
         prop_oneof![Just(1000u64), Just(4000), Just(10_000)],
         prop_oneof![Just(None), (2000u64..30_000).prop_map(Some)],
         prop::bool::ANY,
         prop::bool::ANY,
+        (
+            prop_oneof![Just(0.5f64), Just(0.1)],
+            prop_oneof![Just(None), (500u64..5_000).prop_map(Some)],
+            prop_oneof![3 => Just(None), 1 => (10_000u64..40_000).prop_map(Some)],
+        ),
     )
         .prop_map(
             move |(
@@ -100,6 +114,7 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
                 timeout,
                 static_membership,
                 rack_aware_standbys,
+                (dirty_ratio, segment_records, disk_rate),
             )| {
                 let mut c = Config {
                     strategy,
@@ -109,11 +124,19 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
                     num_standby_replicas: standbys,
                     max_learners,
                     rebalance_ms: rebalance,
+                    // Kafka's rounds, scaled to the session: a heartbeat a quarter of it.
+                    heartbeat_interval_ms: session / 4,
+                    round_trip_ms: 20,
+                    assign_ms: 50,
+                    initial_rebalance_delay_ms: 300,
                     session_timeout_ms: session,
                     scale_down_timeout_ms: timeout,
                     static_membership,
                     rack_aware_standbys,
                     restore_rate: 20_000,
+                    dirty_ratio,
+                    segment_records,
+                    disk_rate,
                     ..Config::default()
                 };
                 c.kip441.probing_interval_ms = 5_000;
@@ -127,6 +150,20 @@ fn config(strategy: Design) -> impl Strategy<Value = Config> {
 /// name, each member's (capacity, restore rate, zone).
 type Tasks = Vec<((bool, u64, u64), String)>;
 type Members = Vec<(u32, Option<u64>, Option<&'static str>)>;
+
+/// How a generated task's changelog keeps records, the keys it gains a second and its
+/// processing rate: compacted most often, as Kafka Streams' stores are.
+fn keeping() -> impl Strategy<Value = (Cleanup, u64, Option<u64>)> {
+    (
+        prop_oneof![
+            3 => Just(Cleanup::Compact),
+            1 => (5_000u64..60_000).prop_map(|retention_ms| Cleanup::Windowed { retention_ms }),
+            1 => Just(Cleanup::Append),
+        ],
+        prop_oneof![3 => Just(0u64), 1 => 1u64..20],
+        prop_oneof![Just(None), (50u64..2_000).prop_map(Some)],
+    )
+}
 
 /// Up to `n` commands over the first 40 s.
 fn intents(n: usize) -> impl Strategy<Value = Vec<(u64, Intent)>> {
@@ -172,14 +209,15 @@ fn case(strategy: Design) -> impl Strategy<Value = Case> {
         prop::bool::ANY,
         intents(7),
         any::<u64>(),
+        prop::collection::vec(keeping(), 1..4),
     )
         .prop_map(into_case)
 }
 
 /// A group of an application's size: about a thousand tasks in two to four subtopologies
 /// (named `0_0`, `0_1`... as Kafka Streams names them), 10 to 40 members of 1 to 4 threads.
-/// No rolling restarts: forty members restored one after another from an empty disk, while
-/// the changelogs (never compacted here) grow, take longer than the day a run is given.
+/// No rolling restarts: forty members restored one after another make a case slow, and the
+/// small groups cover them.
 fn large_case(strategy: Design) -> impl Strategy<Value = Case> {
     let subtopologies = prop::collection::vec((200usize..450, prop::bool::weighted(0.75)), 2..5);
     let tasks = (subtopologies, any::<u64>()).prop_map(|(subtopologies, seed)| {
@@ -219,25 +257,38 @@ fn large_case(strategy: Design) -> impl Strategy<Value = Case> {
             intents
         }),
         any::<u64>(),
+        prop::collection::vec(keeping(), 1..4),
     )
         .prop_map(into_case)
 }
 
+/// What a generated case is drawn from: the configuration, the group, whether it starts
+/// stable, the intents, a salt, and how the tasks keep their changelogs.
+type Generated = (
+    Config,
+    Tasks,
+    Members,
+    bool,
+    Vec<(u64, Intent)>,
+    u64,
+    Vec<(Cleanup, u64, Option<u64>)>,
+);
+
 /// The case a generated group makes, its intents in time order.
 fn into_case(
-    (config, tasks, members, stable_start, mut intents, salt): (
-        Config,
-        Tasks,
-        Members,
-        bool,
-        Vec<(u64, Intent)>,
-        u64,
-    ),
+    (config, tasks, members, stable_start, mut intents, salt, keeping): Generated,
 ) -> Case {
     let tasks: Vec<Task> = tasks
         .into_iter()
-        .map(|((stateful, changelog, write_rate), name)| {
-            Task::new(name, stateful, changelog, write_rate)
+        .enumerate()
+        .map(|(i, ((stateful, changelog, write_rate), name))| {
+            let (cleanup, key_growth, process_rate) = keeping[i % keeping.len()];
+            Task {
+                cleanup,
+                key_growth: if stateful { key_growth } else { 0 },
+                process_rate,
+                ..Task::new(name, stateful, changelog, write_rate)
+            }
         })
         .collect();
     let members: Vec<MemberSpec> = members
@@ -525,7 +576,8 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
         checked.balanced += 1;
     }
 
-    // Drained members end with nothing and leave (or crashed meanwhile).
+    // Drained members end with nothing and leave: a static or learner member at once, a
+    // dynamic one of another strategy by closing (or they crashed meanwhile).
     for (i, m) in engine.members().iter().enumerate() {
         let drained = run
             .events()
@@ -533,7 +585,10 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
             .any(|e| e.kind == EventKind::DrainStarted(MemberId(i as u32)));
         if drained {
             prop_assert!(
-                matches!(m.status, MemberStatus::Left | MemberStatus::Crashed { .. }),
+                matches!(
+                    m.status,
+                    MemberStatus::Left | MemberStatus::Closed { .. } | MemberStatus::Crashed { .. }
+                ),
                 "{} drained but is {:?}",
                 m.name,
                 m.status
@@ -585,7 +640,7 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
             let Some(synced) = round.synced_at else {
                 continue;
             };
-            let join_ms = config.rebalance_ms / 2;
+            let join_ms = config.longest_join_ms();
             let previous_waited = i > 0 && {
                 let p = &run.rounds()[i - 1];
                 p.assigned_at - p.started_at > join_ms
@@ -640,7 +695,8 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
                     continue;
                 }
                 let replays = engine.tasks().len() as f64;
-                let rate = engine.member(*member).restore_rate / replays;
+                let disk = config.disk_rate.map_or(f64::INFINITY, |d| d as f64);
+                let rate = engine.member(*member).restore_rate.min(disk) / replays;
                 let catch_up = (ready_lag as f64 / rate * 1000.0).ceil() as u64 + 1;
                 // Under `release_at_join` a new owner still restoring the task releases it at
                 // each join while another learner learns it; its restore pauses for that
@@ -656,11 +712,12 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
                             .any(|m| m.member == *member && m.revoked.contains(&t))
                     })
                     .map(|r| {
-                        (r.synced_at.unwrap_or(up).min(up) - r.started_at).max(config.rebalance_ms)
+                        (r.synced_at.unwrap_or(up).min(up) - r.started_at)
+                            .max(config.longest_round_ms())
                     })
                     .sum();
                 prop_assert!(
-                    up - down <= config.rebalance_ms + paused + catch_up,
+                    up - down <= config.longest_round_ms() + paused + catch_up,
                     "{} was down {} ms around its handoff at {} ms (round {})",
                     engine.roster().task(t),
                     up - down,
@@ -672,6 +729,92 @@ fn check_run(run: &Run, commands: &[TimedCommand]) -> Result<Checked, TestCaseEr
         }
     }
     Ok(checked)
+}
+
+/// Everything replayed so far, by every kind of replica.
+fn replayed(engine: &Engine) -> f64 {
+    let r = engine.replayed();
+    r.learners + r.actives + r.standbys
+}
+
+/// Checks the replays of the moment: none has more to read than its task's log holds, and a
+/// stream thread restoring an active task advances none of its standbys, warm-ups or
+/// learners (Kafka's state updater reads only active changelogs then). Returns the most the
+/// replays can read in the next `dt_ms`: each its rate, and no more than it has to read plus
+/// what is written meanwhile.
+fn check_replays_now(engine: &Engine, dt_ms: u64) -> Result<f64, TestCaseError> {
+    let dt = dt_ms as f64 / 1000.0;
+    let mut most = 0.0;
+    for (i, member) in engine.members().iter().enumerate() {
+        let id = MemberId(i as u32);
+        let replays = engine.replays(id);
+        for r in replays {
+            let to_read = engine.progress(id, r.task, false).lag;
+            let held = engine.changelog_records(r.task);
+            prop_assert!(
+                to_read <= held + 1e-6,
+                "{} has {to_read} records of {} to read, its log holds {held}",
+                member.name,
+                engine.roster().task(r.task)
+            );
+            most += (r.rate * dt).min(to_read + r.write_rate * dt);
+        }
+        for thread in &member.threads {
+            let restoring = replays
+                .iter()
+                .any(|r| r.kind == ReplayKind::Active && thread.active.contains(&r.task));
+            for r in replays.iter().filter(|r| thread.replicas.contains(&r.task)) {
+                prop_assert!(
+                    !restoring || r.rate == 0.0,
+                    "{} replicates {} at {} records/s on a thread restoring an active",
+                    member.name,
+                    engine.roster().task(r.task),
+                    r.rate
+                );
+            }
+        }
+    }
+    Ok(most)
+}
+
+/// Steps a case's commands through an engine event by event, checking the replays after
+/// every step and that each step read no more than they allowed.
+fn check_replays(case: &Case) -> Result<u64, TestCaseError> {
+    let (run, commands) = play(case);
+    let end = run.frontier();
+    let mut out = Vec::new();
+    let mut engine = Engine::new(&case.scenario, &mut out);
+    let mut commands = commands.iter().peekable();
+    let mut steps = 0;
+    loop {
+        let event = engine.next_event_time();
+        let command = commands.peek().map(|c| c.at_ms);
+        let Some(t) = event.into_iter().chain(command).min().filter(|&t| t <= end) else {
+            break;
+        };
+        let most = check_replays_now(&engine, t - engine.time())?;
+        let before = replayed(&engine);
+        if event == Some(t) {
+            engine.step(t, &mut out);
+        } else {
+            engine.advance_to(t, &mut out);
+            let c = commands.next().expect("a command is due");
+            engine
+                .apply(&c.command, &mut out)
+                .map_err(|e| TestCaseError::fail(format!("{}: {e}", c.command)))?;
+        }
+        let read = replayed(&engine) - before;
+        prop_assert!(
+            read <= most * (1.0 + 1e-9) + 1e-6,
+            "{read} records replayed up to {t} ms where the replays allowed {most}"
+        );
+        steps += 1;
+        prop_assert!(steps < 200_000, "no end of events by {t} ms");
+    }
+    engine.advance_to(end, &mut out);
+    check_replays_now(&engine, 0)?;
+    prop_assert!(engine == *run.engine(), "stepping gives the run's end");
+    Ok(steps)
 }
 
 proptest! {
@@ -691,6 +834,20 @@ proptest! {
         case in prop_oneof![case(Design::Kip441), case(Design::Cooperative), case(Design::Eager)]
     ) {
         check_case(&case)?;
+    }
+
+    /// No restore or replay reads more than its task's log holds, and a stream thread
+    /// restoring an active task advances no standby-type replica.
+    #[test]
+    fn replays_stay_within_the_log_and_actives_restore_first(
+        case in prop_oneof![
+            case(Design::Learner),
+            case(Design::Kip441),
+            case(Design::Cooperative),
+            case(Design::Eager)
+        ]
+    ) {
+        check_replays(&case)?;
     }
 
     /// The task timeline's reading of availability, read on in steps while the history

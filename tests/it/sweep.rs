@@ -294,7 +294,7 @@ fn crash_case() -> impl proptest::strategy::Strategy<Value = Scenario> {
                     handoff,
                     readiness,
                     acceptable_recovery_lag: lag,
-                    rebalance_ms,
+                    rebalance_ms: Some(rebalance_ms),
                     session_timeout_ms,
                     ..Config::default()
                 };
@@ -373,8 +373,13 @@ proptest! {
 /// - two standbys: S3 holds both copies, and T2 goes to it at once: 10,500 ms.
 #[test]
 fn one_standby_can_make_a_crash_cost_more() {
+    let teaching = Config {
+        rebalance_ms: Some(500),
+        session_timeout_ms: 10_000,
+        ..Config::default()
+    };
     let scenario = at_rest(
-        Config::default(),
+        teaching,
         &[(100_000, 0), (2_000, 0)],
         (1, &[10_000; 3]),
         (1, 1_000),

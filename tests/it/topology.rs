@@ -36,6 +36,7 @@ fn subtopology() -> impl Strategy<Value = Subtopology> {
                 cleanup: CleanupPolicy::Compact,
                 retention_ms: None,
                 key_growth: 0,
+                process_rate: None,
             },
         )
 }

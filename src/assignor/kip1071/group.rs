@@ -100,6 +100,20 @@ pub struct GroupSpec {
     pub members: Vec<(String, MemberSpec)>,
     /// `num.standby.replicas`.
     pub num_standby_replicas: u32,
+    /// Which Kafka's assignor to be.
+    pub release: Release,
+}
+
+/// The Kafka release whose `StickyTaskAssignor` runs. Without task offsets (which 4.1 to 4.3
+/// do not report) trunk's differs from 4.3's only by KAFKA-20899.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Release {
+    /// 4.1.0 to 4.3.0: `findPrevMemberWithLeastLoad` judges a standby candidate by the first
+    /// previous holder's process, so a task that process holds gets no sticky standby.
+    Kafka43,
+    /// Trunk (August 2026), after KAFKA-20899: every previous holder is tried.
+    #[default]
+    Trunk,
 }
 
 /// What the assignor gives one member.

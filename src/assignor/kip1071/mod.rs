@@ -17,8 +17,8 @@ pub mod refiner;
 mod sticky;
 
 pub use group::{
-    AssignorError, GroupAssignment, GroupSpec, MemberAssignment, MemberSpec, Offsets, Subtopology,
-    TaskId, Tasks, Topology,
+    AssignorError, GroupAssignment, GroupSpec, MemberAssignment, MemberSpec, Offsets, Release,
+    Subtopology, TaskId, Tasks, Topology,
 };
 pub use sticky::assign;
 

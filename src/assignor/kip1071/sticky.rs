@@ -4,7 +4,7 @@
 //! process), with per-member quotas recomputed as members fill up.
 
 use super::group::{
-    AssignorError, GroupAssignment, GroupSpec, MemberAssignment, TaskId, Tasks, Topology,
+    AssignorError, GroupAssignment, GroupSpec, MemberAssignment, Release, TaskId, Tasks, Topology,
 };
 use super::java::{compare_strings, string_map_order, HashMapCapacity, PriorityQueue};
 use super::process::Processes;
@@ -149,6 +149,7 @@ impl Quotas {
 struct LocalState<'a> {
     table: TaskTable<'a>,
     num_standby_replicas: u32,
+    release: Release,
     quotas: Quotas,
     processes: Processes,
     /// The processes in the iteration order of `processIdToState`.
@@ -238,6 +239,7 @@ impl<'a> LocalState<'a> {
             processes: Processes::new(members_of, members, task_count),
             table,
             num_standby_replicas: group.num_standby_replicas,
+            release: group.release,
             quotas,
             process_order,
             active_prev: vec![None; task_count],
@@ -329,6 +331,9 @@ impl<'a> LocalState<'a> {
         members: &[usize],
         standby_task: Option<usize>,
     ) -> Option<usize> {
+        if self.release == Release::Kafka43 {
+            return self.find_prev_member_with_least_load_4_3(members, standby_task);
+        }
         let mut candidate = None;
         let (mut candidate_process_load, mut candidate_member_load) = (f64::MAX, f64::MAX);
         for &member in members {
@@ -347,6 +352,37 @@ impl<'a> LocalState<'a> {
             }
         }
         candidate
+    }
+
+    /// 4.3.0's `findPrevMemberWithLeastLoad`: the first holder is the candidate, replaced by
+    /// one strictly less loaded whose process lacks the task; but the last check reads the first
+    /// holder's process, so when that one holds the task no candidate is returned.
+    fn find_prev_member_with_least_load_4_3(
+        &self,
+        members: &[usize],
+        task: Option<usize>,
+    ) -> Option<usize> {
+        let (&first, rest) = members.split_first()?;
+        let first_process = self.processes.member_process[first];
+        let mut candidate = first;
+        let mut candidate_process_load = self.processes.load(first_process);
+        let mut candidate_member_load = f64::from(self.processes.member_tasks[first]);
+        for &member in rest {
+            let process = self.processes.member_process[member];
+            let process_load = self.processes.load(process);
+            if process_load < candidate_process_load
+                && task.is_none_or(|t| !self.processes.has_task(process, t))
+            {
+                let member_load = f64::from(self.processes.member_tasks[member]);
+                if member_load < candidate_member_load {
+                    candidate_process_load = process_load;
+                    candidate_member_load = member_load;
+                    candidate = member;
+                }
+            }
+        }
+        task.is_none_or(|t| !self.processes.has_task(first_process, t))
+            .then_some(candidate)
     }
 
     /// `assignActive`: by (partition, subtopology), each task to its previous owner if under

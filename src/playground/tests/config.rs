@@ -25,20 +25,23 @@ fn the_configuration_form_keeps_what_was_typed_and_names_each_problem_beside_its
     config(&mut pg, ConfigAction::Open);
     let form = pg.config_form().expect("open");
     assert!(form.errors.is_empty(), "{:?}", form.errors);
-    let rebalance = pg.session().scenario().config.rebalance_ms.to_string();
-    assert_eq!(form.draft.get(ConfigField::Rebalance), rebalance);
+    let rebalance = pg.session().scenario().config.rebalance_ms;
+    assert_eq!(
+        form.draft.get(ConfigField::Rebalance),
+        rebalance.map(|r| r.to_string()).unwrap_or_default()
+    );
     assert_eq!(form.draft.get(ConfigField::Handoff), "release_at_join");
-    // An empty rebalance, a capacity of -3, a malformed cap: each refused, none rewritten.
-    edit(&mut pg, ConfigField::Rebalance, "");
+    // A rebalance of "fast", a capacity of -3, a malformed cap: each refused, none rewritten.
+    edit(&mut pg, ConfigField::Rebalance, "fast");
     edit(&mut pg, ConfigField::MemberCapacity(0), "-3");
     edit(&mut pg, ConfigField::MaxLearners, "two");
     let form = pg.config_form().expect("open");
-    assert_eq!(form.draft.get(ConfigField::Rebalance), "");
+    assert_eq!(form.draft.get(ConfigField::Rebalance), "fast");
     assert_eq!(form.draft.get(ConfigField::MemberCapacity(0)), "-3");
     assert_eq!(form.draft.get(ConfigField::MaxLearners), "two");
     assert_eq!(
         error_of(&pg, ConfigField::Rebalance).as_deref(),
-        Some("config.rebalance_ms: give a whole number")
+        Some("config.rebalance_ms: \"fast\" is not a whole number")
     );
     assert_eq!(
         error_of(&pg, ConfigField::MemberCapacity(0)).as_deref(),
@@ -57,7 +60,7 @@ fn the_configuration_form_keeps_what_was_typed_and_names_each_problem_beside_its
         .problem
         .as_deref()
         .is_some_and(|p| p.starts_with("Not applied: ")
-            && p.contains("config.rebalance_ms: give a whole number")
+            && p.contains("config.rebalance_ms: \"fast\" is not a whole number")
             && p.contains("members[0].capacity")));
     assert_eq!(pg.session().scenario().config.rebalance_ms, before);
     assert_eq!(pg.session().clock(), clock);
@@ -73,7 +76,7 @@ fn the_configuration_form_keeps_what_was_typed_and_names_each_problem_beside_its
     config(&mut pg, ConfigAction::AddTask);
     config(&mut pg, ConfigAction::Apply);
     let scenario = pg.session().scenario();
-    assert_eq!(scenario.config.rebalance_ms, 2000);
+    assert_eq!(scenario.config.rebalance_ms, Some(2000));
     assert_eq!(scenario.config.max_learners, None);
     assert_eq!(scenario.members[0].capacity, 2);
     assert_eq!(scenario.tasks.last().map(|t| t.name.as_str()), Some("T6"));

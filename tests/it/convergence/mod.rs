@@ -126,6 +126,7 @@ fn churn(strategy: Design) -> impl Strategy<Value = Churn> {
                             TaskInfo {
                                 stateful,
                                 changelog: if stateful { changelog } else { 0 },
+                                records: if stateful { changelog } else { 0 },
                                 subtopology: if one { 0 } else { group as u32 },
                             }
                         })

@@ -328,6 +328,7 @@ impl Scenario {
         GroupSpec {
             members,
             num_standby_replicas: self.num_standby_replicas,
+            ..GroupSpec::default()
         }
     }
 
@@ -503,6 +504,7 @@ fn trunk_can_exceed_the_stateful_quota() {
             .map(|(m, s)| (m.to_string(), s))
             .collect(),
         num_standby_replicas: 0,
+        ..GroupSpec::default()
     };
     let topology = Topology {
         subtopologies: vec![

@@ -106,6 +106,7 @@ pub(super) fn group(members: Vec<(&str, MemberSpec)>, standbys: u32) -> GroupSpe
             .map(|(id, m)| (id.to_string(), m))
             .collect(),
         num_standby_replicas: standbys,
+        ..GroupSpec::default()
     }
 }
 

@@ -11,7 +11,7 @@
 
 use super::*;
 use handoff::assignor::kip1071::java::{string_map_order, HashMapCapacity};
-use handoff::assignor::kip1071::{AssignorError, MemberAssignment, TaskId, NAME};
+use handoff::assignor::kip1071::{AssignorError, MemberAssignment, Release, TaskId, NAME};
 
 fn assignment<'a>(result: &'a GroupAssignment, member: &str) -> &'a MemberAssignment {
     result
@@ -121,6 +121,7 @@ fn hash_map_group(n: usize, standbys: u32) -> GroupSpec {
     GroupSpec {
         members: hash_map_members(n),
         num_standby_replicas: standbys,
+        ..GroupSpec::default()
     }
 }
 
@@ -1418,6 +1419,46 @@ fn should_assign_standby_to_previous_standby_that_does_not_hold_the_active_task(
         .find(|o| o.0 == got.0)
         .unwrap_or(&outcomes[2]);
     assert_eq!(&got, expected);
+}
+
+/// The same group under 4.3.0's assignor (before KAFKA-20899): task 2's first previous standby
+/// is member1, whose process now runs task 2, so 4.3 finds no sticky standby for it: the
+/// standby leaves member2, which still had its state, for the least loaded process (member4).
+#[test]
+fn before_kafka_20899_a_standby_whose_first_previous_holder_runs_the_task_moves() {
+    let mut g = group(
+        vec![
+            (
+                "member1",
+                member_with("process1", Tasks::new(), tasks(&[(ST, &[2])]), Tasks::new()),
+            ),
+            (
+                "member2",
+                member_with(
+                    "process2",
+                    tasks(&[(ST, &[0])]),
+                    tasks(&[(ST, &[2])]),
+                    Tasks::new(),
+                ),
+            ),
+            (
+                "member3",
+                member_with("process3", tasks(&[(ST, &[1])]), Tasks::new(), Tasks::new()),
+            ),
+            ("member4", member("process4")),
+        ],
+        1,
+    );
+    g.release = Release::Kafka43;
+    let result = run(&g, &topology(3, true, &[ST]));
+    assert_eq!(active_of(&result, ST, &["member1"]), set(&[2]));
+    assert_eq!(active_of(&result, ST, &["member2"]), set(&[0]));
+    assert_eq!(active_of(&result, ST, &["member3"]), set(&[1]));
+    let standbys: Vec<Vec<i32>> = ["member1", "member2", "member3", "member4"]
+        .iter()
+        .map(|m| standby_ids(&result, &[m]))
+        .collect();
+    assert_eq!(standbys, [vec![], vec![1], vec![], vec![0, 2]]);
 }
 
 #[test]

@@ -99,6 +99,7 @@ pub(super) fn hata(
             TaskInfo {
                 stateful: s,
                 changelog: if s { NONE } else { 0 },
+                records: if s { NONE } else { 0 },
                 subtopology: 0,
             }
         })

@@ -307,6 +307,7 @@ impl<'a> Simulator<'a> {
         let group = GroupSpec {
             members,
             num_standby_replicas: self.num_standby_replicas as u32,
+            ..GroupSpec::default()
         };
         let topology = Topology {
             subtopologies: self
