@@ -107,6 +107,17 @@ pub enum Redraw {
     No,
 }
 
+impl Redraw {
+    /// Once the action is carried out (`waiting`: the page still awaits the worker): a reply
+    /// that leaves nothing awaited is drawn at once, for the reader's wait ends there.
+    pub fn settled(self, waiting: bool) -> Redraw {
+        match self {
+            Redraw::NextFrame if !waiting => Redraw::Now,
+            other => other,
+        }
+    }
+}
+
 impl Action {
     /// When the page is drawn again after this action (`playing`: frames draw it).
     pub fn redraw(&self, playing: bool) -> Redraw {
@@ -233,5 +244,16 @@ mod tests {
         for playing in [false, true] {
             assert_eq!(Action::Help(true).redraw(playing), Redraw::Now);
         }
+        assert_eq!(
+            reply.redraw(false).settled(false),
+            Redraw::Now,
+            "the last awaited"
+        );
+        assert_eq!(reply.redraw(false).settled(true), Redraw::NextFrame);
+        assert_eq!(
+            reply.redraw(true).settled(false),
+            Redraw::No,
+            "frames of play draw it"
+        );
     }
 }

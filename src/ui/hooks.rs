@@ -110,8 +110,12 @@ where
                 let effects = shared.borrow_mut().act(action);
                 dom::measure(ACT);
                 run(&shared, &pending, effects);
-                match when {
-                    Redraw::Now => redraw.force_update(),
+                match when.settled(shared.borrow().waiting()) {
+                    Redraw::Now => {
+                        // A frame asked for earlier has nothing left to draw.
+                        next_frame.borrow_mut().take();
+                        redraw.force_update();
+                    }
                     Redraw::NextFrame if next_frame.borrow().is_none() => {
                         let (redraw, slot) = (redraw.clone(), next_frame.clone());
                         *next_frame.borrow_mut() =
