@@ -29,27 +29,44 @@ pub struct SweepProps {
 struct CanvasProps {
     figure: SweepFigure,
     dark: bool,
+    /// Its place among the charts: which frame draws it.
+    index: usize,
 }
 
+/// The sweep's charts drawn in one frame at most: each canvas drawn adds its pixels to the
+/// frame's commit (a few ms each without a GPU), and one cell can change every chart.
+const CHARTS_PER_FRAME: usize = 3;
+
+/// A frame, in ms (60 Hz).
+const FRAME_MS: usize = 17;
+
 /// One of the sweep's charts on a canvas, drawn by the files' own function, again only when
-/// its data changed (a cell changes a few charts).
+/// its data changed (a cell changes a few charts). Each chart is drawn in a task of its own,
+/// [`CHARTS_PER_FRAME`] a frame: a cell that changes every chart would otherwise draw them
+/// all in one task and one frame, over 50 ms on a busy machine.
 #[function_component(SweepCanvas)]
 fn sweep_canvas(props: &CanvasProps) -> Html {
     let canvas = use_node_ref();
     {
         let canvas = canvas.clone();
+        let after = (props.index / CHARTS_PER_FRAME * FRAME_MS) as u32;
         use_effect_with(
             (props.figure.chart.clone(), props.dark),
             move |(chart, dark)| {
-                if let Some(area) = canvas
-                    .cast::<web_sys::HtmlCanvasElement>()
-                    .and_then(CanvasBackend::with_canvas_object)
-                    .map(IntoDrawingArea::into_drawing_area)
-                {
-                    if chart.draw(&area, paper(*dark)).is_ok() {
-                        let _ = area.present();
+                let (chart, dark) = (chart.clone(), *dark);
+                let draw = gloo_timers::callback::Timeout::new(after, move || {
+                    if let Some(area) = canvas
+                        .cast::<web_sys::HtmlCanvasElement>()
+                        .and_then(CanvasBackend::with_canvas_object)
+                        .map(IntoDrawingArea::into_drawing_area)
+                    {
+                        if chart.draw(&area, paper(dark)).is_ok() {
+                            let _ = area.present();
+                        }
                     }
-                }
+                });
+                // A chart changed again before it was drawn is drawn once, as it is now.
+                move || drop(draw)
             },
         );
     }
@@ -188,8 +205,8 @@ pub fn sweep_panel(props: &SweepProps) -> Html {
             }
             { table(v, on) }
             <div class="sweep-charts">
-                { for v.charts.iter().map(|c| html! {
-                    <SweepCanvas key={c.id.clone()} figure={c.clone()} dark={props.dark} />
+                { for v.charts.iter().enumerate().map(|(index, c)| html! {
+                    <SweepCanvas key={c.id.clone()} figure={c.clone()} dark={props.dark} {index} />
                 }) }
             </div>
         </section>
