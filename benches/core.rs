@@ -20,8 +20,7 @@ mod native {
     use handoff::model::{
         AssignorConfig, JoinMetadata, MemberId, Scenario, Strategy, TaskId, TaskInfo,
     };
-    use handoff::playground::session::Session;
-    use handoff::playground::{Action, Playback, Playground};
+    use handoff::playground::{Action, Local, Playback};
     use handoff::presets::scale_out;
     use handoff::sweep::{Axis, Question, Sweep};
     use std::hint::black_box;
@@ -201,12 +200,14 @@ mod native {
         let scenario = scale_out(280, 300, 3000);
         let mut group = c.benchmark_group("playground 300 members x 3000 tasks");
         group.sample_size(20);
-        let mut playground = Playground::new(Session::new(scenario, &[]).expect("starts"), None);
+        // The page and its worker in one thread: the views are the page's, read off what
+        // the worker sent.
+        let mut playground = Local::with(scenario, None);
         playground.act(Action::Playback(Playback::Speed(16.0)));
         playground.act(Action::Playback(Playback::Play(true)));
         let mut now = 0.0;
         // Into the scale-out, with learners replaying and tasks restoring.
-        while playground.session().clock() < 2_000 {
+        while playground.clock() < 2_000 {
             now += 1000.0 / 60.0;
             playground.act(Action::Playback(Playback::Frame(now)));
         }

@@ -89,6 +89,44 @@ pub enum Action {
     Preference(Preference),
     /// Start, step through or leave a tour (`loading.rs`).
     Tour(TourAction),
+    /// What the worker said (`requests.rs`).
+    Reply(super::wire::Reply),
+    /// Edit, run, cancel or open a cell of the sweep panel (`sweep.rs`).
+    Sweep(super::sweep::SweepAction),
+}
+
+/// When the page is drawn again after an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Redraw {
+    /// At once (a reader's action).
+    Now,
+    /// At the next animation frame, once for every reply until then: the worker's replies
+    /// come in runs, and a frame draws them together (and in a task of its own).
+    NextFrame,
+    /// Not for this action: the next frame of play draws it.
+    No,
+}
+
+impl Redraw {
+    /// Once the action is carried out (`waiting`: the page still awaits the worker): a reply
+    /// that leaves nothing awaited is drawn at once, for the reader's wait ends there.
+    pub fn settled(self, waiting: bool) -> Redraw {
+        match self {
+            Redraw::NextFrame if !waiting => Redraw::Now,
+            other => other,
+        }
+    }
+}
+
+impl Action {
+    /// When the page is drawn again after this action (`playing`: frames draw it).
+    pub fn redraw(&self, playing: bool) -> Redraw {
+        match (self, playing) {
+            (Action::Reply(_), true) => Redraw::No,
+            (Action::Reply(_), false) => Redraw::NextFrame,
+            _ => Redraw::Now,
+        }
+    }
 }
 
 /// The clock.
@@ -154,6 +192,17 @@ pub enum TourAction {
 /// What the browser must do after an action.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
+    /// Send a request to the simulation worker.
+    Send(super::wire::Request),
+    /// Send a request to the sweep's worker `slot` (started if it is not).
+    SweepSend {
+        /// Which of the sweep's workers.
+        slot: usize,
+        /// A cell to run.
+        request: super::wire::Request,
+    },
+    /// Stop the sweep's workers (a cancel): what they run is dropped.
+    SweepStop,
     /// Something worth keeping changed: save [`crate::playground::Playground::autosave_text`]
     /// under the autosave key.
     Autosave,
@@ -171,8 +220,40 @@ pub enum Effect {
         /// The file name.
         name: String,
         /// Its media type.
-        mime: &'static str,
+        mime: String,
         /// Its contents.
         text: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playground::wire::{Body, Progress, Reply};
+
+    #[test]
+    fn a_reply_waits_for_a_frame_and_a_readers_action_is_drawn_at_once() {
+        let reply = Action::Reply(Reply {
+            session: 1,
+            body: Body::Nowhere(7),
+            history: None,
+            progress: Progress::default(),
+        });
+        assert_eq!(reply.redraw(false), Redraw::NextFrame);
+        assert_eq!(reply.redraw(true), Redraw::No);
+        for playing in [false, true] {
+            assert_eq!(Action::Help(true).redraw(playing), Redraw::Now);
+        }
+        assert_eq!(
+            reply.redraw(false).settled(false),
+            Redraw::Now,
+            "the last awaited"
+        );
+        assert_eq!(reply.redraw(false).settled(true), Redraw::NextFrame);
+        assert_eq!(
+            reply.redraw(true).settled(false),
+            Redraw::No,
+            "frames of play draw it"
+        );
+    }
 }

@@ -323,7 +323,7 @@ impl Playground {
                 self.command_editor = Some(CommandEditor::new(None, draft));
             }
             EditorAction::Scheduled(index) => {
-                let Some(command) = self.session.main().run.commands().get(index).cloned() else {
+                let Some(command) = self.commands().get(index).cloned() else {
                     return Vec::new();
                 };
                 self.selected_command = Some(index);
@@ -360,7 +360,7 @@ impl Playground {
         let Ok(command) = editor.draft.command() else {
             return Vec::new();
         };
-        let commands = self.session.main().run.commands();
+        let commands = self.commands();
         let edit = match editor.index {
             Some(index) if commands.get(index) == Some(&command) => {
                 self.command_editor = None;

@@ -1,10 +1,11 @@
 //! Links and downloads: a share link of this moment, the scenario, the log, a chart and the
 //! design-review report.
 
+use super::requests::Awaiting;
 use super::screen;
+use super::wire::Request;
 use super::{Effect, Export, Playground};
 use crate::views::charts::ChartKind;
-use crate::views::notation;
 
 impl Playground {
     /// Makes the link or the download asked for.
@@ -31,23 +32,17 @@ impl Playground {
 
     /// The scenario with the commands given so far, as a file.
     pub(super) fn export_scenario(&self) -> Vec<Effect> {
-        let s = &self.session;
         vec![Effect::Download {
             name: "handoff-scenario.json".into(),
-            mime: "application/json",
-            text: s.scenario().to_json(s.main().run.commands()),
+            mime: "application/json".into(),
+            text: self.scenario().to_json(self.commands()),
         }]
     }
 
-    /// The round log up to the clock, in the seed's notation.
-    pub(super) fn export_log(&self) -> Vec<Effect> {
-        let lane = self.session.main();
-        let rounds = lane.rounds_as_of(self.session.clock());
-        vec![Effect::Download {
-            name: "handoff-log.txt".into(),
-            mime: "text/plain",
-            text: notation::log(lane.view(), &rounds),
-        }]
+    /// The round log up to the clock, in the seed's notation (the worker writes it).
+    pub(super) fn export_log(&mut self) -> Vec<Effect> {
+        let seq = self.await_reply(Awaiting::Log);
+        vec![Effect::Send(Request::ExportLog { seq })]
     }
 
     /// A compare chart as SVG, with the clock marked.
@@ -55,34 +50,17 @@ impl Playground {
         match screen::chart_svg(self, kind) {
             Ok(text) => vec![Effect::Download {
                 name: format!("handoff-{}.svg", kind.id()),
-                mime: "image/svg+xml",
+                mime: "image/svg+xml".into(),
                 text,
             }],
             Err(e) => self.fail(format!("the chart could not be drawn: {e}")),
         }
     }
 
-    /// The design-review report of the session under its strategies, as one HTML page.
+    /// The design-review report of the session under its strategies, as one HTML page (the
+    /// worker runs the comparison).
     pub(super) fn export_report(&mut self) -> Vec<Effect> {
-        match self.session.report() {
-            Ok(text) => {
-                self.notice = Some(format!(
-                    "Report saved: {} under {}, as one HTML page.",
-                    self.session.scenario().name,
-                    self.session
-                        .strategies()
-                        .iter()
-                        .map(|s| s.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-                vec![Effect::Download {
-                    name: "handoff-report.html".into(),
-                    mime: "text/html",
-                    text,
-                }]
-            }
-            Err(e) => self.fail(format!("the report could not be made: {e}")),
-        }
+        let seq = self.await_reply(Awaiting::Report);
+        vec![Effect::Send(Request::Report { seq })]
     }
 }

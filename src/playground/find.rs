@@ -1,7 +1,6 @@
 //! Finding a task or a member by name in the group (a large group is drawn compactly, so
 //! the reader asks where something is): what it is and where, in words.
 
-use crate::model::Roster;
 use crate::views::frame::{ChipRole, Frame};
 
 /// Where a task or a member looked for by name is.
@@ -20,8 +19,9 @@ pub struct Found {
 /// frame, and no eye reads them one by one.
 pub const COMPACT_TASKS: usize = 150;
 
-/// Looks a task or a member up by name (case does not matter) in a frame.
-pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
+/// Looks a task or a member up by name (case does not matter) in a frame, whose tasks are
+/// named `tasks`.
+pub fn find(frame: &Frame, tasks: &[String], query: &str) -> Option<Found> {
     let query = query.trim();
     if query.is_empty() {
         return None;
@@ -62,7 +62,7 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
             member: Some(card.name.clone()),
         });
     }
-    let Some(task) = roster.tasks.iter().find(|t| same(t)) else {
+    let Some(task) = tasks.iter().find(|t| same(t)) else {
         return Some(Found {
             name: query.to_string(),
             text: format!("No task or member is named \"{query}\"."),
@@ -72,7 +72,7 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
     let mut places = Vec::new();
     let mut owner = None;
     for card in frame.cards.iter() {
-        for chip in card.chips.iter().filter(|c| &c.name == task) {
+        for chip in card.chips.iter().filter(|c| *c.name == **task) {
             let state = match chip.role {
                 ChipRole::Active if chip.up => "running".to_string(),
                 ChipRole::Active => format!("restoring, {}% replayed", chip.progress),
@@ -85,7 +85,7 @@ pub fn find(frame: &Frame, roster: &Roster, query: &str) -> Option<Found> {
             places.push(format!("{} on {} ({state})", chip.role.name(), card.name));
         }
     }
-    if frame.unowned.iter().any(|c| &c.name == task) {
+    if frame.unowned.iter().any(|c| *c.name == **task) {
         places.push("no member runs it (down)".to_string());
     }
     Some(Found {

@@ -111,7 +111,7 @@ impl Playground {
             FormAction::Open => {
                 if self.application.is_none() {
                     let file = self.scenario_file();
-                    let commands = self.session.main().run.commands().len();
+                    let commands = self.commands().len();
                     self.application =
                         Some(ApplicationForm::new(ApplicationDraft::of(&file), commands));
                 }
@@ -143,10 +143,7 @@ impl Playground {
         let Some(form) = &self.application else {
             return Vec::new();
         };
-        let base = self
-            .session
-            .scenario()
-            .to_file(self.session.main().run.commands());
+        let base = self.scenario().to_file(self.commands());
         let scenario = form
             .draft
             .file(&base)
@@ -162,10 +159,11 @@ impl Playground {
                         "Restarted with your application: {tasks} tasks on {members} instances."
                     ),
                 );
-                match self.error.take() {
-                    None => return effects,
-                    Some(e) => e,
+                // If the worker cannot run it, the form says so and stays open.
+                if let Some(opening) = self.pending_open() {
+                    opening.refused = super::requests::Refused::Application;
                 }
+                return effects;
             }
             Err(e) => e,
         };
@@ -181,7 +179,7 @@ impl Playground {
 impl Playground {
     /// The application in a few words, for the button that opens the form.
     pub fn application_summary(&self) -> String {
-        let s = self.session.scenario();
+        let s = self.scenario();
         let tasks = s.tasks.len();
         match (&s.topology, &s.instances) {
             (Some(t), Some(i)) => format!(

@@ -80,7 +80,7 @@ impl Playground {
             .zone
             .clone()
             .filter(|z| z.is_empty() || zones.contains(z))
-            .or_else(|| super::suggested_zone(self.session.main().view(), zones))
+            .or_else(|| super::suggested_zone(&self.shown.main().frame, zones))
             .filter(|z| !z.is_empty())
     }
 
@@ -116,11 +116,12 @@ impl Playground {
             JoinAction::Edit(JoinField::Capacity, text) => self.join.capacity = text,
             JoinAction::Edit(JoinField::Zone, text) => self.join.zone = Some(text),
             JoinAction::Add => {
-                let view = self.session.main().view();
-                let name = super::screen::next_member_name(&view.roster().members);
-                let zone = self.join_zone(&view.zones());
+                let toolbar = self.toolbar();
+                let (name, zone) = (toolbar.next_name, toolbar.zone);
+                // Named from the group drawn, which may be behind the clock: the member takes
+                // the first free name when it joins.
                 return match self.join_spec(&name, zone.as_deref()) {
-                    Ok(spec) => self.carry_out(super::Action::Command(Command::Join(spec))),
+                    Ok(spec) => self.send_command(Command::Join(spec), true),
                     Err(_) => Vec::new(),
                 };
             }

@@ -4,9 +4,9 @@
 
 use crate::format::{ScenarioError, ScenarioFile};
 use crate::history::RunError;
-use crate::model::Scenario;
-use crate::model::Strategy;
+use crate::model::{Scenario, Strategy, TimedCommand};
 use crate::playground::session::{Session, MAX_LANES};
+use crate::sweep::Question;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -22,6 +22,20 @@ pub enum ViewMode {
     Single,
     /// Several strategies side by side.
     Compare,
+    /// A setting swept: its runs in a table and charts.
+    Sweep,
+}
+
+impl ViewMode {
+    /// The view a button of the view `button` leads to: that view, or back to the single
+    /// view when it is the one shown.
+    pub fn toggled(self, button: ViewMode) -> ViewMode {
+        if self == button {
+            ViewMode::Single
+        } else {
+            button
+        }
+    }
 }
 
 /// Where a reader is in a guided tour.
@@ -51,6 +65,9 @@ pub struct SavedSession {
     /// The tour step being read, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tour: Option<TourPosition>,
+    /// The sweep's question, if the session has one (its results are run again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<Question>,
 }
 
 /// Only the format version of a saved session, read before the rest.
@@ -93,25 +110,52 @@ pub enum LinkError {
 impl SavedSession {
     /// Captures a session and how it is viewed.
     pub fn capture(session: &Session, view: ViewMode, tour: Option<TourPosition>) -> SavedSession {
-        SavedSession {
-            v: VERSION,
-            scenario: session.scenario().to_file(session.main().run.commands()),
-            strategies: session.strategies(),
-            clock: session.clock(),
+        SavedSession::of(
+            session.scenario(),
+            session.main().run.commands(),
+            session.strategies(),
+            session.clock(),
             view,
             tour,
+        )
+    }
+
+    /// A session as the page holds it: its scenario with these commands, its strategies,
+    /// clock, view and tour.
+    pub fn of(
+        scenario: &Scenario,
+        commands: &[TimedCommand],
+        strategies: Vec<Strategy>,
+        clock: u64,
+        view: ViewMode,
+        tour: Option<TourPosition>,
+    ) -> SavedSession {
+        SavedSession {
+            v: VERSION,
+            scenario: scenario.to_file(commands),
+            strategies,
+            clock,
+            view,
+            tour,
+            sweep: None,
         }
     }
 
     /// Rebuilds the session at the saved moment.
     pub fn restore(&self) -> Result<Session, LinkError> {
+        let mut session = self.start()?;
+        session.seek(self.clock)?;
+        Ok(session)
+    }
+
+    /// Starts the saved session at its first moment (the worker computes it to the saved
+    /// moment in slices).
+    pub fn start(&self) -> Result<Session, LinkError> {
         if self.strategies.is_empty() || self.strategies.len() > MAX_LANES {
             return Err(LinkError::Strategies(self.strategies.len()));
         }
         let scenario = Scenario::from_file(self.scenario.clone())?;
-        let mut session = Session::new(scenario, &self.strategies)?;
-        session.seek(self.clock)?;
-        Ok(session)
+        Ok(Session::new(scenario, &self.strategies)?)
     }
 
     /// The compressed text that goes after `#s=`.

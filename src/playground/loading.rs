@@ -1,11 +1,13 @@
 //! How the playground replaces its session: a preset, a scenario file, a saved session (a
-//! link or the autosave), other strategies for the same commands, a tour's preset; and the
-//! fallback that always starts.
+//! link or the autosave), other strategies for the same commands, a tour's preset; each
+//! asked of the worker, and shown once it is open (`requests.rs`).
 
+use super::requests::{Awaiting, Opening, Refused, SweepThen};
+use super::wire::Request;
 use super::{Effect, Playground, TourAction};
 use crate::model::{Scenario, Strategy};
-use crate::playground::link::{SavedSession, TourPosition, ViewMode};
-use crate::playground::session::{Session, MAX_LANES};
+use crate::playground::link::{LinkError, SavedSession, TourPosition, ViewMode};
+use crate::playground::session::MAX_LANES;
 use crate::playground::tour::Tour;
 use crate::presets::{Preset, PRESETS};
 
@@ -65,7 +67,7 @@ impl Playground {
 
     /// Adds a strategy's lane to the comparison or takes it out (two to [`MAX_LANES`]).
     pub(super) fn toggle_strategy(&mut self, strategy: Strategy) -> Vec<Effect> {
-        match toggled(&self.session.strategies(), strategy) {
+        match toggled(self.strategies(), strategy) {
             Some(next) => self.relane(next),
             None => Vec::new(),
         }
@@ -74,50 +76,53 @@ impl Playground {
     /// Each strategy the compare view offers: whether it is compared, and whether a click
     /// can add it or take it out.
     pub fn strategy_choices(&self) -> Vec<StrategyChoice> {
-        let compared = self.session.strategies();
+        let compared = self.strategies();
         Strategy::ALL
             .iter()
             .map(|&strategy| StrategyChoice {
                 strategy,
                 compared: compared.contains(&strategy),
-                can_toggle: toggled(&compared, strategy).is_some(),
+                can_toggle: toggled(compared, strategy).is_some(),
             })
             .collect()
     }
 
-    /// The first preset, as a fallback that always works.
-    pub fn default_session() -> (Session, &'static str) {
-        let preset = PRESETS[0];
-        let scenario = preset
-            .scenario()
-            .unwrap_or_else(|_| crate::presets::scale_out(1, 1, 1));
-        let session =
-            Session::new(scenario.clone(), &[]).unwrap_or_else(|_| fallback_session(scenario));
-        (session, preset.id)
-    }
-
-    pub(super) fn load(&mut self, scenario: Scenario, strategies: &[Strategy]) -> Vec<Effect> {
-        match Session::new(scenario, strategies) {
-            Ok(session) => {
-                self.replace_session(session);
-                self.playing = false;
-                self.last_frame = None;
-                self.error = None;
-                vec![Effect::Autosave]
-            }
-            Err(e) => self.fail(format!("the scenario cannot run: {e}")),
-        }
+    /// Opens a scenario at its first moment under `strategies`, as it is loaded: drafts made
+    /// on the one before are forgotten once it is open. `preset`, `notice` and `tour` are
+    /// the page's then.
+    pub(super) fn load(
+        &mut self,
+        scenario: Scenario,
+        strategies: &[Strategy],
+        (preset, notice, tour): (Option<&'static str>, Option<String>, Option<TourPosition>),
+    ) -> Vec<Effect> {
+        let strategies = if strategies.is_empty() {
+            vec![scenario.config.strategy]
+        } else {
+            strategies.iter().copied().take(MAX_LANES).collect()
+        };
+        self.open(Opening {
+            scenario,
+            strategies,
+            clock: 0,
+            preset,
+            notice,
+            error: None,
+            tour,
+            view: self.view,
+            play: false,
+            tour_step: false,
+            sweep: SweepThen::Clear,
+            refused: Refused::Line("the scenario cannot run: ".into()),
+        })
     }
 
     /// Loads a preset; `problem` names what to say if there is no such preset.
     pub(super) fn load_preset(&mut self, id: &str, problem: Option<String>) -> Vec<Effect> {
         match Preset::find(id).map(|p| (p.id, p.scenario())) {
             Some((id, Ok(scenario))) => {
-                self.preset = Some(id);
-                self.notice = None;
-                self.tour = None;
                 let strategies = self.strategies_for(self.view);
-                self.load(scenario, &strategies)
+                self.load(scenario, &strategies, (Some(id), None, None))
             }
             Some((_, Err(e))) => self.fail(format!("preset {id}: {e}")),
             None => self.fail(problem.unwrap_or_else(|| format!("there is no preset {id}"))),
@@ -125,38 +130,53 @@ impl Playground {
     }
 
     pub(super) fn load_scenario(&mut self, scenario: Scenario, notice: String) -> Vec<Effect> {
-        self.preset = None;
-        self.notice = Some(notice);
-        self.tour = None;
         let strategies = self.strategies_for(self.view);
-        self.load(scenario, &strategies)
+        self.load(scenario, &strategies, (None, Some(notice), None))
     }
 
-    /// Opens a saved session (a link or the autosave); `note` says which.
-    pub(super) fn restore(&mut self, saved: &SavedSession, note: String) -> Vec<Effect> {
-        match saved.restore() {
-            Ok(session) => {
-                self.replace_session(session);
-                self.view = saved.view;
-                self.tour = saved.tour.clone();
-                self.preset = PRESETS
-                    .iter()
-                    .find(|p| p.name == saved.scenario.name)
-                    .map(|p| p.id);
-                self.playing = false;
-                self.error = None;
-                self.notice = Some(note);
-                vec![Effect::Autosave]
+    /// Opens a saved session (a link or the autosave); `note` says which. If it cannot be
+    /// opened the current session is kept, or, with `fallback` (at start, with nothing open),
+    /// the first preset is opened.
+    pub(super) fn restore(
+        &mut self,
+        saved: &SavedSession,
+        note: String,
+        fallback: bool,
+    ) -> Vec<Effect> {
+        let prefix = format!("{note}: ");
+        let opening = Self::opening_of(saved).and_then(|o| {
+            if saved.strategies.is_empty() || saved.strategies.len() > MAX_LANES {
+                return Err(LinkError::Strategies(saved.strategies.len()).to_string());
             }
-            Err(e) => self.fail(format!("{note}: {e}. The current session is kept.")),
+            Ok(o)
+        });
+        match opening {
+            Ok(opening) => self.open(Opening {
+                notice: Some(note),
+                refused: match fallback {
+                    true => Refused::Fallback(prefix),
+                    false => Refused::Line(prefix),
+                },
+                ..opening
+            }),
+            Err(e) if fallback => {
+                let message = format!("{prefix}{e}. Showing the default scenario instead.");
+                let effects = self.load_preset(PRESETS[0].id, None);
+                if let Some(opening) = self.pending_open() {
+                    opening.error = Some(message);
+                }
+                effects
+            }
+            Err(e) => self.fail(format!("{prefix}{e}. The current session is kept.")),
         }
     }
 
     pub(super) fn strategies_for(&self, view: ViewMode) -> Vec<Strategy> {
-        let current = self.session.strategies();
+        let current = self.strategies();
         match view {
             ViewMode::Single => vec![current[0]],
-            ViewMode::Compare if current.len() >= 2 => current,
+            ViewMode::Sweep => current.to_vec(),
+            ViewMode::Compare if current.len() >= 2 => current.to_vec(),
             ViewMode::Compare => vec![
                 Strategy::Learner,
                 Strategy::Kip441,
@@ -166,17 +186,13 @@ impl Playground {
         }
     }
 
-    /// Rebuilds the session with other strategies, keeping the commands and the clock.
+    /// Other lanes for the same commands and clock: the worker keeps those it has.
     pub(super) fn relane(&mut self, strategies: Vec<Strategy>) -> Vec<Effect> {
-        let mut saved = self.saved();
-        saved.strategies = strategies;
-        match saved.restore() {
-            Ok(session) => {
-                self.rebuild_session(session);
-                vec![Effect::Autosave]
-            }
-            Err(e) => self.fail(e.to_string()),
+        if strategies == self.strategies() {
+            return Vec::new();
         }
+        let seq = self.await_reply(Awaiting::Lanes);
+        vec![Effect::Send(Request::Lanes { seq, strategies })]
     }
 
     /// Starts, steps through or leaves a tour.
@@ -197,51 +213,24 @@ impl Playground {
             return self.fail(format!("there is no tour {id}"));
         };
         match Preset::find(tour.preset).map(|p| p.scenario()) {
-            Some(Ok(scenario)) => match Session::new(scenario, &[]) {
-                Ok(session) => {
-                    self.replace_session(session);
-                    self.preset = Some(tour.preset);
-                    self.view = ViewMode::Single;
-                    self.error = None;
-                    self.notice = None;
-                    self.tour = Some(TourPosition {
-                        tour: tour.id.to_string(),
-                        step: 0,
-                    });
-                    self.tour_step(0)
-                }
-                Err(e) => self.fail(e.to_string()),
-            },
+            Some(Ok(scenario)) => self.open(Opening {
+                strategies: vec![scenario.config.strategy],
+                scenario,
+                clock: 0,
+                preset: Some(tour.preset),
+                notice: None,
+                error: None,
+                tour: Some(TourPosition {
+                    tour: tour.id.to_string(),
+                    step: 0,
+                }),
+                view: ViewMode::Single,
+                play: false,
+                tour_step: true,
+                sweep: SweepThen::Clear,
+                refused: Refused::Line(String::new()),
+            }),
             _ => self.fail(format!("tour {id} names a missing preset")),
         }
     }
-
-    pub(super) fn tour_step(&mut self, step: usize) -> Vec<Effect> {
-        let Some(tour) = self.tour.as_ref().and_then(|p| Tour::find(&p.tour)) else {
-            return Vec::new();
-        };
-        let step = step.min(tour.steps.len().saturating_sub(1));
-        self.tour = Some(TourPosition {
-            tour: tour.id.to_string(),
-            step,
-        });
-        self.playing = false;
-        // A tour step is a moment of the real simulation: find it and go there.
-        match tour.moment(&mut self.session, step) {
-            Ok(time) => self.seek(time),
-            Err(e) => self.fail(e),
-        }
-    }
-}
-
-/// A session that cannot fail to start: the scenario without its commands.
-fn fallback_session(mut scenario: Scenario) -> Session {
-    scenario.commands.clear();
-    Session::new(scenario, &[]).unwrap_or_else(|_| {
-        let empty = crate::presets::scale_out(0, 0, 0);
-        // Not `expect`: that would format the error's Debug, taking the Debug code of every
-        // error type into the browser build for a case that cannot happen.
-        Session::new(empty, &[])
-            .unwrap_or_else(|_| unreachable!("an empty scenario has nothing that can fail"))
-    })
 }

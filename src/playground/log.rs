@@ -1,26 +1,52 @@
 //! The log in the seed's notation as the playground shows it: the rounds as known at the
 //! clock (kept between frames), violations, the round still joining, the last lines at rest;
-//! in a large group, only the members with news.
+//! in a large group, only the members with news. The worker writes it ([`log_of`]); the page
+//! keeps the rounds it was sent and takes only the new ones.
 
-use super::Playground;
 use crate::engine::coordinator::Round;
 use crate::history::invariants::Violation;
 use crate::playground::session::Lane;
 use crate::views::frame::{Frame, PhaseView};
 use crate::views::notation;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// A broken invariant as the log shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Broken {
+    /// When it was seen.
+    pub at_ms: u64,
+    /// The rule, by its name.
+    pub invariant: String,
+    /// The round it belongs to, for a decision of the leader.
+    pub round: Option<u32>,
+    /// What exactly, in words.
+    pub detail: String,
+}
+
+impl Broken {
+    /// A violation as the log shows it.
+    pub fn of(v: &Violation) -> Broken {
+        Broken {
+            at_ms: v.at_ms,
+            invariant: v.invariant.name().to_string(),
+            round: v.round,
+            detail: v.detail.clone(),
+        }
+    }
+}
+
 /// The log in the seed's notation, as known at the clock. (`Eq`, so that comparing the same
 /// shared rounds is a pointer comparison.)
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Log {
     /// One entry per round assigned by the clock (shared: a round of a large group runs to
     /// tens of thousands of characters, and the log is read again on every turn of play, so
     /// a new round must not copy the earlier ones).
     pub rounds: Rc<Vec<Rc<LogRound>>>,
     /// Invariant violations seen by the clock.
-    pub violations: Vec<Violation>,
+    pub violations: Vec<Broken>,
     /// The round in its join phase, not yet assigned, in words.
     pub pending: Option<String>,
     /// The last lines when the group is at rest.
@@ -28,7 +54,7 @@ pub struct Log {
 }
 
 /// One round of the log.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogRound {
     /// Its index (1 = first).
     pub index: u32,
@@ -128,48 +154,53 @@ impl Log {
     }
 }
 
-impl Playground {
-    /// The log of the main lane as known at the clock.
-    pub(super) fn log(&self, frame: &Frame, at_rest: bool) -> Log {
-        let lane = self.session.main();
-        let clock = self.session.clock();
-        let known = lane.rounds_until(clock);
-        let synced = known
+/// What the log's rounds were last read from (see [`log_of`]): the key of the rounds as
+/// known at the clock, the rounds, and each round's entry with what it was written from.
+#[derive(Debug, Default)]
+pub struct LogMemo {
+    /// The rounds: by rounds assigned, synced and abandoned by the clock, and forks.
+    rounds: super::memo::Memo<(usize, usize, usize, usize), Vec<Rc<LogRound>>>,
+    /// Each round's entry with what it was written from: a new round writes only its own.
+    entries: RefCell<Vec<(EntryKey, Rc<LogRound>)>>,
+}
+
+/// The log of a lane as known at the clock, with the group's `frame` there (`at_rest`);
+/// rounds already written are taken from `memo`.
+pub fn log_of(lane: &Lane, clock: u64, frame: &Frame, at_rest: bool, memo: &LogMemo) -> Log {
+    let known = lane.rounds_until(clock);
+    let synced = known
+        .iter()
+        .filter(|r| r.synced_at.is_some_and(|s| s <= clock))
+        .count();
+    let abandoned = known.iter().filter(|r| r.abandoned).count();
+    let key = (known.len(), synced, abandoned, lane.run.forks().len());
+    let rounds = memo
+        .rounds
+        .get(key, || log_rounds(lane, clock, &memo.entries));
+    Log {
+        violations: lane
+            .run
+            .violations()
             .iter()
-            .filter(|r| r.synced_at.is_some_and(|s| s <= clock))
-            .count();
-        let abandoned = known.iter().filter(|r| r.abandoned).count();
-        let key = (known.len(), synced, abandoned, lane.run.forks().len());
-        let rounds = self
-            .memos
-            .log
-            .get(key, || log_rounds(lane, clock, &self.memos.log_entries));
-        let view = lane.view();
-        Log {
-            violations: lane
-                .run
-                .violations()
-                .iter()
-                .filter(|v| v.at_ms <= clock)
-                .cloned()
-                .collect(),
-            pending: (frame.round.phase == PhaseView::Joining).then(|| {
-                format!(
-                    "{}\n{}\nMembers joining\u{2026}",
-                    notation::heading(frame.round.index.unwrap_or(0)),
-                    frame.round.causes.join("\n")
-                )
-            }),
-            ending: (at_rest && !rounds.is_empty())
-                .then(|| notation::log(view, &[]).trim().to_string()),
-            rounds,
-        }
+            .filter(|v| v.at_ms <= clock)
+            .map(Broken::of)
+            .collect(),
+        pending: (frame.round.phase == PhaseView::Joining).then(|| {
+            format!(
+                "{}\n{}\nMembers joining\u{2026}",
+                notation::heading(frame.round.index.unwrap_or(0)),
+                frame.round.causes.join("\n")
+            )
+        }),
+        ending: (at_rest && !rounds.is_empty())
+            .then(|| notation::log(lane.view(), &[]).trim().to_string()),
+        rounds,
     }
 }
 
 /// What a round's entry depends on, as known at the clock: which round (in which branch of
 /// the history), and whether its sync, departures and abandonment are known yet.
-pub(super) type EntryKey = (usize, u32, u64, u64, Option<u64>, bool, usize);
+type EntryKey = (usize, u32, u64, u64, Option<u64>, bool, usize);
 
 fn entry_key(round: &Round, clock: u64, forks: usize) -> EntryKey {
     let synced = round.synced_at.filter(|&s| s <= clock);

@@ -1,10 +1,13 @@
-//! The playground's state machine, without the browser: the session (histories, clock) and
-//! everything the page shows around it (playing, speed, view, tour, notices, theme...).
-//! [`Playground::act`] takes an [`Action`] and returns the [`Effect`]s the browser must carry
-//! out (save, copy, download), so every behaviour of the page is tested natively; the UI
-//! only renders what this holds and runs the effects. Its building blocks serve only it: the
-//! session of lanes ([`session`]), share links and the autosave ([`link`]), guided tours
-//! ([`tour`]) and the glossary ([`glossary`]).
+//! The playground's state machine, without the browser, in two halves that talk in messages
+//! ([`wire`]; docs/design.md, "Off the page's thread"). The page's: [`Playground`], the clock
+//! and everything the page shows around the group (playing, speed, view, tour, notices,
+//! theme...) and what the worker last sent ([`shown`]); [`Playground::act`] takes an
+//! [`Action`] and returns the [`Effect`]s the browser must carry out (send to the worker, save,
+//! copy, download). The worker's: [`Simulation`], the session of lanes ([`session`]) computed
+//! ahead of the clock, and the views read off it. [`Local`] joins the two in one thread, so
+//! every behaviour of the page is tested natively; the UI only renders what the playground
+//! holds and runs the effects. Their building blocks serve only them: share links and the
+//! autosave ([`link`]), guided tours ([`tour`]) and the glossary ([`glossary`]).
 
 mod action;
 mod application;
@@ -18,11 +21,14 @@ mod join;
 pub mod keys;
 pub mod link;
 mod loading;
+mod local;
 mod log;
+mod memo;
 mod operations;
 mod over_time;
 mod playback;
 mod preferences;
+mod requests;
 #[cfg(test)]
 mod review_tests;
 mod schedule;
@@ -30,15 +36,19 @@ mod schedule;
 mod schedule_tests;
 pub mod screen;
 pub mod session;
+pub mod shown;
+mod simulation;
 mod startup;
+pub mod sweep;
 #[cfg(test)]
 mod tests;
 pub mod timeline;
 pub mod tour;
 mod track;
+pub mod wire;
 
 pub use action::{
-    Action, Effect, Export, Playback, Preference, Theme, TourAction, SPEEDS, SPEED_LABELS,
+    Action, Effect, Export, Playback, Preference, Redraw, Theme, TourAction, SPEEDS, SPEED_LABELS,
 };
 pub use application::{ApplicationDraft, Field, FieldError, SubtopologyDraft, Totals};
 pub use command_editor::{CommandDraft, CommandEditor, DraftError, DraftField, EditorAction};
@@ -46,13 +56,17 @@ pub use config_form::{ConfigAction, ConfigDraft, ConfigField, ConfigForm, Member
 pub use form::{ApplicationForm, FormAction};
 pub use join::{JoinAction, JoinDraft, JoinField};
 pub use loading::{StrategyChoice, MIN_COMPARED};
+pub use local::Local;
 pub use operations::{suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{CommandKind, Schedule, ScheduleEdit, ScheduleMark};
+pub use simulation::Simulation;
 pub use startup::{Query, Startup};
 
+use crate::model::{Scenario, Strategy, TimedCommand};
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};
-use crate::playground::session::Session;
+use crate::playground::shown::Shown;
+use crate::playground::wire::{Seq, Target};
 use crate::presets::PRESETS;
 use crate::views::scene::{Centre, Zoom};
 use crate::views::travel::travel_ms;
@@ -76,8 +90,10 @@ const SAVE_WHILE_PLAYING_MS: f64 = 5_000.0;
 /// [`PanelTurns`]).
 pub const PANELS_EVERY_MS: f64 = 250.0;
 
-/// The most frames in a row the panels' turns wait for a frame in which nothing happened
-/// (at 60 frames a second, 50 ms): events come in runs (members ready one after another).
+/// The most moments in a row the panels read at their turn wait, while playing, for a moment
+/// in which nothing happened (at 60 frames a second, 50 ms): events come in runs (members
+/// ready one after another), and a moment in which something happened draws the group, the
+/// banner and the protocol strip anew.
 const TURNS_WAIT_FRAMES: u8 = 3;
 
 /// The notice shown when the playground paused itself because nothing more will happen.
@@ -96,7 +112,7 @@ enum Panel {
 
 /// While playing, the panels beside the group follow the clock in turns: the log every
 /// [`PANELS_EVERY_MS`], the measures a third of that later, the task timeline two thirds,
-/// so that one frame reads (and the browser lays out) one panel, not all three with the
+/// so that one frame shows (and the browser lays out) one panel, not all three with the
 /// group (in a group of hundreds of tasks each costs a frame milliseconds).
 #[derive(Debug, Default)]
 struct PanelTurns {
@@ -106,8 +122,6 @@ struct PanelTurns {
     epochs: [u64; 3],
     /// By [`Panel`]: the panel's turn in this period is still to come.
     behind: [bool; 3],
-    /// The frames in a row in which something happened and the panels' turns waited.
-    held: u8,
 }
 
 impl PanelTurns {
@@ -117,20 +131,11 @@ impl PanelTurns {
             *epoch += 1;
         }
         self.behind = [false; 3];
-        self.held = 0;
     }
 
     /// A frame of play at `now` (real ms): the panels whose turn came follow the clock (all
-    /// of those due, when frames are far apart). A frame in which something `happened` (a
-    /// member ready, a step of a round) draws the group, the banner and the protocol strip
-    /// anew: the turns wait for a frame in which nothing happened ([`TURNS_WAIT_FRAMES`] at
-    /// most).
-    fn frame(&mut self, now: f64, happened: bool) {
-        if happened && self.held < TURNS_WAIT_FRAMES {
-            self.held += 1;
-            return;
-        }
-        self.held = 0;
+    /// of those due, when frames are far apart).
+    fn frame(&mut self, now: f64) {
         let since = now - self.at;
         for panel in [Panel::Measures, Panel::Timeline] {
             let i = panel as usize;
@@ -152,10 +157,36 @@ impl PanelTurns {
     }
 }
 
+/// Where the page wants the clock: a moment to draw, and whether the clock goes to the
+/// moment's time when it comes (playing, a step, a tour: the worker says when that is).
+#[derive(Clone, Debug, PartialEq)]
+struct Want {
+    /// The moment.
+    target: Target,
+    /// The clock follows the answer.
+    follow: bool,
+}
+
 /// The whole state of the page.
 #[derive(Debug)]
 pub struct Playground {
-    session: Session,
+    /// What the worker computed, as last sent, and the scenario.
+    shown: Shown,
+    /// The moment viewed (virtual ms).
+    clock: u64,
+    /// The moment to draw next.
+    want: Want,
+    /// Steps taken while one was on its way, taken in turn from where it lands.
+    steps: std::collections::VecDeque<Target>,
+    /// Virtual ms of play owed while the page waited for a moment (at most a frame's worth
+    /// of 100 ms: a long wait is not played through).
+    owed: f64,
+    /// The panels' epochs the moment asked for was read at, and the last received.
+    epochs: ([u64; 3], [u64; 3]),
+    /// The number of the last request sent, and of the last session.
+    counts: (Seq, u64),
+    /// Requests sent whose reply is awaited, and what to do then.
+    awaiting: Vec<(Seq, requests::Awaiting)>,
     playing: bool,
     speed: f64,
     /// The last animation frame's timestamp, while playing.
@@ -164,6 +195,8 @@ pub struct Playground {
     last_save: f64,
     /// When each panel beside the group is to be read again.
     turns: PanelTurns,
+    /// The moments in a row in which something happened while panels read waited.
+    held: u8,
     /// The playground paused itself at rest; a reader's command plays on.
     paused_at_rest: bool,
     view: ViewMode,
@@ -202,26 +235,51 @@ pub struct Playground {
     selected_command: Option<usize>,
     /// The command editor, while it is open.
     command_editor: Option<CommandEditor>,
-    /// Views read off the session, kept between frames.
+    /// The sweep panel: its form and the last sweep run.
+    sweep: sweep::SweepPanel,
+    /// How many workers the browser offers a sweep's runs.
+    workers: usize,
+    /// Views read off the scenario, kept between frames.
     memos: screen::Memos,
 }
 
+impl Default for Playground {
+    fn default() -> Playground {
+        Playground::new()
+    }
+}
+
 impl Playground {
-    /// A playground showing a session, paused at its clock.
-    pub fn new(session: Session, preset: Option<&'static str>) -> Playground {
+    /// A playground with nothing open yet: it shows a group of nobody until the worker
+    /// sends the first moment of the session it is asked to open ([`Playground::open`]).
+    pub fn new() -> Playground {
+        let placeholder = PRESETS[0]
+            .scenario()
+            .unwrap_or_else(|_| crate::presets::scale_out(0, 0, 0));
         Playground {
-            session,
+            shown: Shown::new(placeholder),
+            clock: 0,
+            want: Want {
+                target: Target::At(0),
+                follow: false,
+            },
+            steps: std::collections::VecDeque::new(),
+            owed: 0.0,
+            epochs: ([0; 3], [u64::MAX; 3]),
+            counts: (0, 0),
+            awaiting: Vec::new(),
             playing: false,
             speed: 1.0,
             last_frame: None,
             last_save: 0.0,
             turns: PanelTurns::default(),
+            held: 0,
             paused_at_rest: false,
             view: ViewMode::Single,
             chart_lane: 0,
             find: String::new(),
             zoom: None,
-            preset,
+            preset: None,
             error: None,
             notice: None,
             share_link: None,
@@ -241,13 +299,35 @@ impl Playground {
             join: JoinDraft::default(),
             selected_command: None,
             command_editor: None,
+            sweep: sweep::SweepPanel::default(),
+            workers: 1,
             memos: screen::Memos::default(),
         }
     }
 
-    /// The session: histories of every lane and the clock.
-    pub fn session(&self) -> &Session {
-        &self.session
+    /// The moment viewed (virtual ms).
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+    /// How far the reader has been: the history as the scrubber shows it.
+    pub fn frontier(&self) -> u64 {
+        self.shown.progress().reached
+    }
+    /// The scenario as loaded (before any command a person added).
+    pub fn scenario(&self) -> &Scenario {
+        self.shown.scenario()
+    }
+    /// The strategies of the lanes.
+    pub fn strategies(&self) -> &[Strategy] {
+        self.shown.strategies()
+    }
+    /// Every command of the history viewed, in time order.
+    pub fn commands(&self) -> &[TimedCommand] {
+        self.shown.commands()
+    }
+    /// What the worker last sent: the moment drawn, the panels, the history's summary.
+    pub fn shown(&self) -> &Shown {
+        &self.shown
     }
     /// The clock runs.
     pub fn playing(&self) -> bool {
@@ -261,14 +341,14 @@ impl Playground {
     pub fn view(&self) -> ViewMode {
         self.view
     }
-    /// Whether the compare view is shown (asked for, with at least two lanes).
+    /// Whether the compare view is shown (asked for, with at least two lanes drawn).
     pub fn comparing(&self) -> bool {
-        self.view == ViewMode::Compare && self.session.lanes().len() > 1
+        self.view == ViewMode::Compare && self.shown.moment().lanes.len() > 1
     }
     /// The lane whose per-lane charts the compare view shows.
     pub fn chart_lane(&self) -> usize {
         self.chart_lane
-            .min(self.session.lanes().len().saturating_sub(1))
+            .min(self.shown.strategies().len().saturating_sub(1))
     }
     /// What the reader looks for in the group (a task or member name), if anything.
     pub fn find(&self) -> &str {
@@ -341,31 +421,50 @@ impl Playground {
     }
 
     /// The text to autosave (the session's JSON), or `None` in an embed, which never
-    /// overwrites the full playground's session.
+    /// overwrites the full playground's session, and before any session is open.
     pub fn autosave_text(&self) -> Option<String> {
-        (!self.embed).then(|| self.saved().to_json())
+        self.saving().then(|| self.saved().to_json())
     }
 
     /// The autosave compressed as a share link's text, for a storage too full for the JSON
     /// (about a fifth of its length, and slow to write: see [`SavedSession::to_json`]).
     pub fn autosave_compressed(&self) -> Option<String> {
-        (!self.embed).then(|| self.saved().encode())
+        self.saving().then(|| self.saved().encode())
+    }
+
+    fn saving(&self) -> bool {
+        !self.embed && self.shown.session() > 0
     }
 
     fn saved(&self) -> SavedSession {
-        SavedSession::capture(&self.session, self.view, self.tour.clone())
+        SavedSession {
+            sweep: self.sweep_question(),
+            ..SavedSession::of(
+                self.scenario(),
+                self.commands(),
+                self.strategies().to_vec(),
+                self.clock,
+                self.view,
+                self.tour.clone(),
+            )
+        }
     }
 
     /// Carries out an action; returns what the browser must do.
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
-        self.continuous = matches!(
-            action,
-            Action::Playback(Playback::Frame(_))
-                | Action::Playback(Playback::StepEvent)
-                | Action::Playback(Playback::StepRound)
-                | Action::Command(_)
-                | Action::Tour(TourAction::Step(_))
-        );
+        let reply = matches!(action, Action::Reply(_));
+        // A reply draws what the action that asked for it started (a step moves, a scrub
+        // jumps).
+        if !reply {
+            self.continuous = matches!(
+                action,
+                Action::Playback(Playback::Frame(_))
+                    | Action::Playback(Playback::StepEvent)
+                    | Action::Playback(Playback::StepRound)
+                    | Action::Command(_)
+                    | Action::Tour(TourAction::Step(_))
+            );
+        }
         // Taking the clock in hand (or loading anything) ends "play on when the reader acts".
         if matches!(
             action,
@@ -396,20 +495,23 @@ impl Playground {
         let commands = self
             .command_editor
             .is_some()
-            .then(|| self.session.main().run.commands().to_vec());
-        let effects = self.carry_out(action);
-        if commands.is_some_and(|c| c != self.session.main().run.commands()) {
+            .then(|| self.commands().to_vec());
+        let playing = self.playing;
+        let mut effects = self.carry_out(action);
+        if commands.is_some_and(|c| c != self.commands()) {
             self.command_editor = None;
         }
-        // Anything but a frame of play, or a frame that ends it, is shown everywhere at once;
-        // frames refresh the panels beside the group at their own pace (see `frame`).
-        if !frame || !self.playing {
+        // Anything a reader does but a frame of play, and whatever ends play, is shown
+        // everywhere at once; frames refresh the panels beside the group at their own pace
+        // (see `frame`).
+        if (playing && !self.playing) || (!reply && !frame) {
             self.turns.all();
         }
         // A share link is shown with the notice that announced it, and goes with it.
         if !sharing && self.notice != notice {
             self.share_link = None;
         }
+        effects.extend(self.ask());
         effects
     }
 
@@ -424,7 +526,9 @@ impl Playground {
             )),
             Action::NewSession => {
                 let effects = self.load_preset(PRESETS[0].id, None);
-                self.notice = Some("Started a clean session.".into());
+                if let Some(opening) = self.pending_open() {
+                    opening.notice = Some("Started a clean session.".into());
+                }
                 effects
             }
             Action::View(view) => self.show_view(view),
@@ -466,31 +570,45 @@ impl Playground {
             }
             Action::Export(action) => self.export(action),
             Action::Preference(preference) => self.set_preference(preference),
+            Action::Reply(reply) => self.receive(reply),
+            Action::Sweep(action) => self.sweep_action(action),
         }
     }
 
+    /// A command at the clock, sent to the worker (the reply says whether it was carried out).
     fn command(&mut self, command: crate::model::Command) -> Vec<Effect> {
-        let what = command.to_string();
-        match self.session.command(command) {
-            Ok(()) => {
-                self.error = None;
-                // After pausing itself at rest, the playground plays on when the reader acts.
-                if std::mem::take(&mut self.paused_at_rest) {
-                    self.playing = true;
-                    self.last_frame = None;
-                    if self.notice.as_deref() == Some(AT_REST) {
-                        self.notice = None;
-                    }
-                }
-                vec![Effect::Autosave]
-            }
-            Err(e) => self.fail(format!("{what}: {e}")),
-        }
+        self.send_command(command, false)
     }
 
-    /// Shows another session; drafts made on the previous scenario are forgotten.
-    fn replace_session(&mut self, session: Session) {
-        self.session = session;
+    /// Sends a command at the clock; a member who joins takes the first free name then
+    /// (`free_name`), if its own is taken by then.
+    fn send_command(&mut self, command: crate::model::Command, free_name: bool) -> Vec<Effect> {
+        let what = command.to_string();
+        let seq = self.await_reply(requests::Awaiting::Command(what));
+        vec![Effect::Send(wire::Request::Command {
+            seq,
+            at_ms: self.clock,
+            command,
+            free_name,
+        })]
+    }
+
+    /// A command was carried out.
+    fn commanded(&mut self) -> Vec<Effect> {
+        self.error = None;
+        // After pausing itself at rest, the playground plays on when the reader acts.
+        if std::mem::take(&mut self.paused_at_rest) {
+            self.playing = true;
+            self.last_frame = None;
+            if self.notice.as_deref() == Some(AT_REST) {
+                self.notice = None;
+            }
+        }
+        vec![Effect::Autosave]
+    }
+
+    /// Forgets the drafts made on the previous scenario (another session is shown).
+    fn forget_drafts(&mut self) {
         self.memos.clear();
         self.zoom = None;
         self.application = None;
@@ -502,13 +620,6 @@ impl Playground {
         self.join = JoinDraft::default();
         self.selected_command = None;
         self.command_editor = None;
-    }
-
-    /// Shows another session of the same scenario (other lanes, edited commands): the drafts
-    /// stay.
-    fn rebuild_session(&mut self, session: Session) {
-        self.session = session;
-        self.memos.clear();
     }
 
     fn fail(&mut self, message: String) -> Vec<Effect> {

@@ -4,7 +4,6 @@
 //! zone a new member is suggested.
 
 use super::{Effect, Playground};
-use crate::engine::Engine;
 use crate::model::{Command, MAX_DOWN_MS};
 use crate::views::frame::{Frame, RollingView, ZoneView};
 use crate::views::units::{back_in, exact_seconds};
@@ -167,12 +166,12 @@ pub struct Operations {
 /// The zone a new member is suggested among the group's `zones`: the one with the fewest
 /// live members (the first by name among equals), as a deployment spreads its members; none
 /// when no member has a zone.
-pub fn suggested_zone(engine: &Engine, zones: &[String]) -> Option<String> {
-    let live = engine
-        .members()
+pub fn suggested_zone(frame: &Frame, zones: &[String]) -> Option<String> {
+    let live = frame
+        .cards
         .iter()
-        .filter(|m| m.status.alive())
-        .filter_map(|m| m.zone.as_deref());
+        .filter(|c| c.status.alive())
+        .filter_map(|c| c.zone.as_deref());
     least_used_zone(zones, live)
 }
 
@@ -211,13 +210,8 @@ impl Playground {
     /// The operations controls, read off the main lane's frame (a command is refused unless
     /// every lane takes it, so a control is enabled only then).
     pub fn operations(&self, frame: &Frame) -> Operations {
-        let config = &self.session.scenario().config;
-        let every_lane = |command: &Command| {
-            self.session
-                .lanes()
-                .iter()
-                .all(|lane| lane.view().check(command).is_ok())
-        };
+        let config = &self.scenario().config;
+        let checks = &self.shown.moment().checks;
         let timeout = exact_seconds(config.session_timeout_ms);
         let outcome = match config.static_membership {
             true if self.restart.down_ms < config.session_timeout_ms => format!(
@@ -235,8 +229,7 @@ impl Playground {
             down_time: self.down_time.0.clone(),
             down_time_problem: self.down_time.1.clone(),
             outcome,
-            can_rolling_restart: frame.can_rolling_restart
-                && every_lane(&self.restart.rolling_restart()),
+            can_rolling_restart: frame.can_rolling_restart && checks.rolling_restart,
             rolling: frame
                 .rolling_restart
                 .as_ref()
@@ -244,8 +237,9 @@ impl Playground {
             zones: frame
                 .zones
                 .iter()
-                .map(|z| ZoneView {
-                    can_crash: z.can_crash && every_lane(&Command::CrashZone(z.name.clone())),
+                .enumerate()
+                .map(|(i, z)| ZoneView {
+                    can_crash: z.can_crash && checks.crash_zone.get(i).copied().unwrap_or(false),
                     ..z.clone()
                 })
                 .collect(),

@@ -1,10 +1,13 @@
 //! The views of the history over time: every lane at the clock for the compare view, its
-//! charts, and the task timeline; rebuilt only when the history they show grows by a step of
-//! the axis, forks, or another lane is chosen.
+//! charts, and the task timeline. The worker reads them off the histories ([`charts_of`],
+//! [`task_timeline_of`]), rebuilt only when the history they show grows by a step of the
+//! axis, forks, or another lane is chosen; the page draws what it was sent.
 
-use super::Panel;
+use super::memo::Memo;
+use super::session::Session;
 use super::Playground;
 use crate::compare::Table;
+use crate::engine::EventKind;
 use crate::model::Strategy;
 use crate::playground::session::Lane;
 use crate::views::charts::{ChartData, ChartKind, Series};
@@ -12,6 +15,8 @@ use crate::views::frame::Frame;
 use crate::views::metrics::Metrics;
 use crate::views::series::{self, AvailabilityScan};
 use plotters::drawing::DrawingAreaErrorKind;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// One strategy's lane in the compare view.
@@ -26,7 +31,7 @@ pub struct LaneView {
 }
 
 /// The compare view's three charts.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Charts {
     /// Downtime so far, every strategy.
     pub cumulative: ChartData,
@@ -38,7 +43,7 @@ pub struct Charts {
 
 /// The task timeline: one row per task over time, grouped by the member running it at the
 /// end of the history shown.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskTimeline {
     /// The end of the time axis (the scrubber's), in ms.
     pub end: u64,
@@ -53,9 +58,11 @@ pub struct TaskTimeline {
 }
 
 /// One task's row in the task timeline.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TimelineRow {
-    /// The task's name (shared with the roster).
+    /// The task's name (shared with the roster). Not sent: the page names the rows from its
+    /// own table of tasks.
+    #[serde(skip)]
     pub name: Rc<str>,
     /// The first row of a group: the group's member (or `None`: nobody runs these).
     pub group: Option<Option<String>>,
@@ -69,25 +76,32 @@ pub const AVAILABILITY_ROWS: usize = 40;
 /// How finely the charts follow a growing history: a redraw per this share of the axis.
 const CHART_STEPS: u64 = 200;
 
+impl Default for Charts {
+    /// No chart yet (before the worker sent the first).
+    fn default() -> Charts {
+        let empty = || ChartData {
+            end: 1,
+            series: Series::Cumulative(Vec::new()),
+        };
+        Charts {
+            cumulative: empty(),
+            availability: empty(),
+            load: empty(),
+        }
+    }
+}
+
 impl Playground {
-    /// Every lane's group and measures at the clock; `main` is the main lane's group, as
-    /// [`Playground::single`] read it now (the page reads it anyway: it is not read twice).
-    pub fn lanes(&self, main: &Frame) -> Vec<LaneView> {
-        self.session
-            .lanes()
+    /// Every lane's group and measures at the moment drawn, for the compare view.
+    pub fn lanes(&self) -> Vec<LaneView> {
+        self.shown
+            .moment()
+            .lanes
             .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                let frame = if i == 0 {
-                    main.clone()
-                } else {
-                    Frame::of(l.view())
-                };
-                LaneView {
-                    strategy: l.strategy,
-                    frame,
-                    metrics: Metrics::of(l.view()),
-                }
+            .map(|l| LaneView {
+                strategy: l.strategy,
+                frame: l.frame.clone(),
+                metrics: l.metrics.clone().unwrap_or_default(),
             })
             .collect()
     }
@@ -100,52 +114,61 @@ impl Playground {
         Table::of(&runs, false)
     }
 
-    /// The compare view's charts as shown: while playing, read again with the measures (see
-    /// [`Playground::measures`]).
+    /// The compare view's charts as last sent (while playing, read again with the measures).
     pub fn charts(&self) -> Rc<Charts> {
-        let shown = &self.memos.shown_charts;
-        shown.shared(self.turns.epoch(Panel::Measures), || self.charts_now())
+        self.shown.charts()
     }
 
-    /// The compare view's charts, rebuilt only when the history they show grew by a step
-    /// of the axis (or gained events up to there), forked, or another lane was chosen.
-    fn charts_now(&self) -> Rc<Charts> {
-        let session = &self.session;
-        let end = self.scale();
-        let step = (end / CHART_STEPS).max(1);
-        let until = ((session.frontier() / step) * step).max(1);
-        let events = session.lanes().iter().map(|l| events_by(l, until)).sum();
-        let forks = session.lanes().iter().map(|l| l.run.forks().len()).sum();
-        let key = (self.chart_lane(), until, events, forks, end);
-        self.memos
-            .charts
-            .get(key, || build_charts(self, until, end))
-    }
-
-    /// The task timeline as shown: while playing, read again at its turn (see
-    /// [`super::PanelTurns`]).
+    /// The task timeline as last sent (while playing, read again at its turn).
     pub fn task_timeline(&self) -> Rc<TaskTimeline> {
-        let shown = &self.memos.shown_timeline;
-        shown.shared(self.turns.epoch(Panel::Timeline), || {
-            self.task_timeline_now()
-        })
+        self.shown.timeline()
     }
+}
 
-    /// The task timeline of the main lane, rebuilt as the history grows by a step of the
-    /// axis (or forks): a 200th of it, up to a 25th for a group of thousands of tasks, where
-    /// a rebuild reads every task's history.
-    pub(super) fn task_timeline_now(&self) -> Rc<TaskTimeline> {
-        let lane = self.session.main();
-        let end = self.scale();
-        let tasks = lane.run.engine().tasks().len().max(1) as u64;
-        let steps = (CHART_STEPS * 500 / tasks).clamp(CHART_STEPS / 8, CHART_STEPS);
-        let step = (end / steps).max(1);
-        let until = ((lane.run.frontier() / step) * step).max(1);
-        let key = (until, events_by(lane, until), lane.run.forks().len(), end);
-        self.memos.timeline.get(key, || {
-            task_timeline(lane, until, end, &mut self.memos.timeline_scan.borrow_mut())
-        })
-    }
+/// What the views over time were last read from, in the worker.
+#[derive(Debug, Default)]
+pub struct OverTimeMemo {
+    /// The compare charts: by lane, history shown, events and forks, axis.
+    charts: Memo<(usize, u64, usize, usize, u64), Charts>,
+    /// The task timeline: by history shown, events and forks, axis.
+    timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
+    /// The main lane's availability as last read for the task timeline, with the forks it
+    /// had then: the next rebuild reads on from there.
+    timeline_scan: RefCell<Option<(usize, AvailabilityScan)>>,
+}
+
+/// The compare view's charts of `session` (for the lane `chart_lane`, on an axis to `end`),
+/// rebuilt only when the history they show grew by a step of the axis (or gained events up
+/// to there), forked, or another lane was chosen.
+pub fn charts_of(
+    session: &Session,
+    chart_lane: usize,
+    end: u64,
+    memo: &OverTimeMemo,
+) -> Rc<Charts> {
+    let chart_lane = chart_lane.min(session.lanes().len().saturating_sub(1));
+    let step = (end / CHART_STEPS).max(1);
+    let until = ((session.frontier() / step) * step).max(1);
+    let events = session.lanes().iter().map(|l| events_by(l, until)).sum();
+    let forks = session.lanes().iter().map(|l| l.run.forks().len()).sum();
+    let key = (chart_lane, until, events, forks, end);
+    memo.charts
+        .get(key, || build_charts(session, chart_lane, until, end))
+}
+
+/// The task timeline of the main lane on an axis to `end`, rebuilt as the history grows by a
+/// step of the axis (or forks): a 200th of it, up to a 25th for a group of thousands of tasks,
+/// where a rebuild reads every task's history.
+pub fn task_timeline_of(session: &Session, end: u64, memo: &OverTimeMemo) -> Rc<TaskTimeline> {
+    let lane = session.main();
+    let tasks = lane.run.engine().tasks().len().max(1) as u64;
+    let steps = (CHART_STEPS * 500 / tasks).clamp(CHART_STEPS / 8, CHART_STEPS);
+    let step = (end / steps).max(1);
+    let until = ((session.frontier() / step) * step).max(1);
+    let key = (until, events_by(lane, until), lane.run.forks().len(), end);
+    memo.timeline.get(key, || {
+        task_timeline(lane, until, end, &mut memo.timeline_scan.borrow_mut())
+    })
 }
 
 /// How many of a lane's events happened by `until`: what a view of the history up to there
@@ -199,20 +222,33 @@ pub(super) fn task_timeline(
         end,
         until,
         rows,
+        // Rounds as known by then: assigned (the history's end may be computed beyond).
         rounds: lane
             .run
             .rounds()
             .iter()
-            .filter(|r| r.started_at <= until)
+            .filter(|r| r.started_at <= until && r.assigned_at <= until)
             .map(|r| (r.started_at, r.synced_at.filter(|&s| s <= until)))
             .collect(),
-        members: roster.members.clone(),
+        members: roster.members[..members_by(lane, until).min(roster.members.len())].to_vec(),
     }
 }
 
-fn build_charts(pg: &Playground, until: u64, end: u64) -> Charts {
-    let session = &pg.session;
-    let lane = &session.lanes()[pg.chart_lane()];
+/// How many members had joined by `until`: the history's end may be computed beyond, with
+/// members who join later.
+fn members_by(lane: &Lane, until: u64) -> usize {
+    let joined = lane.run.events()[..events_by(lane, until)]
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::MemberJoined(m) => Some(m.index() + 1),
+            _ => None,
+        })
+        .max();
+    joined.unwrap_or(0).max(lane.run.scenario().members.len())
+}
+
+fn build_charts(session: &Session, chart_lane: usize, until: u64, end: u64) -> Charts {
+    let lane = &session.lanes()[chart_lane];
     let cumulative = session
         .lanes()
         .iter()
@@ -267,5 +303,5 @@ pub fn chart_svg(
         ChartKind::Availability => &charts.availability,
         ChartKind::Load => &charts.load,
     };
-    data.svg(CHART_SIZE, Some(pg.session.clock()))
+    data.svg(CHART_SIZE, Some(pg.clock()))
 }

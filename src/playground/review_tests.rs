@@ -6,16 +6,16 @@ use super::tests::{preset, scale_out};
 use super::*;
 use crate::model::{Command, MemberSpec, TimedCommand};
 
-fn form(pg: &Playground) -> &ApplicationForm {
+fn form(pg: &Local) -> &ApplicationForm {
     pg.application().expect("the form is open")
 }
 
-fn edit(pg: &mut Playground, field: Field, text: &str) {
+fn edit(pg: &mut Local, field: Field, text: &str) {
     pg.act(Action::Application(FormAction::Edit(field, text.into())));
 }
 
 /// The problem the form shows for a field, if any.
-fn error_at<'a>(pg: &'a Playground, field: &str) -> Option<&'a FieldError> {
+fn error_at<'a>(pg: &'a Local, field: &str) -> Option<&'a FieldError> {
     form(pg).errors.iter().find(|e| e.field == field)
 }
 
@@ -286,7 +286,10 @@ fn the_report_is_a_download_of_the_session_under_its_strategies() {
     let [Effect::Download { name, mime, text }] = effects.as_slice() else {
         panic!("one download: {effects:?}")
     };
-    assert_eq!((name.as_str(), *mime), ("handoff-report.html", "text/html"));
+    assert_eq!(
+        (name.as_str(), mime.as_str()),
+        ("handoff-report.html", "text/html")
+    );
     assert_eq!(
         *text,
         pg.session().report().expect("runs"),

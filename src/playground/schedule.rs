@@ -6,9 +6,10 @@
 //! member that is not there by then, a drain after the crash) is named in one line and changes
 //! nothing.
 
+use super::requests::{Awaiting, Edit};
+use super::wire::{Request, Timed};
 use super::{Effect, Playground};
 use crate::model::{Command, Scenario, TimedCommand};
-use crate::playground::session::Session;
 use crate::views::units::moment;
 use std::collections::BTreeSet;
 use std::rc::Rc;
@@ -220,9 +221,9 @@ impl Playground {
     /// The timeline editor's marks and menus.
     pub fn schedule(&self) -> Schedule {
         let scale = self.scale();
-        let clock = self.session.clock();
-        let scenario = self.session.scenario();
-        let commands = self.session.main().run.commands();
+        let clock = self.clock();
+        let scenario = self.scenario();
+        let commands = self.commands();
         // Marks closer than a 60th of the track go on another row.
         let gap = scale / 60;
         let mut last: Vec<Option<u64>> = vec![None; usize::from(ROWS)];
@@ -269,7 +270,7 @@ impl Playground {
 
     /// Carries out an edit of the scheduled commands.
     pub(super) fn edit_schedule(&mut self, edit: ScheduleEdit) -> Vec<Effect> {
-        let mut commands = self.session.main().run.commands().to_vec();
+        let mut commands = self.commands().to_vec();
         let missing = |i: usize| {
             format!(
                 "there is no scheduled command {}. The timeline is unchanged.",
@@ -353,32 +354,21 @@ impl Playground {
                 )
             }
         };
-        match self.rerun(from, &commands) {
-            Ok(session) => {
-                self.rebuild_session(session);
-                self.playing = false;
-                self.last_frame = None;
-                self.error = None;
-                self.selected_command = selected;
-                self.notice = Some(format!(
-                    "{done}: the history was run again from {}.",
-                    moment(from)
-                ));
-                vec![Effect::Autosave]
-            }
-            Err(reason) => self.fail(format!("{attempt}: {reason}. The timeline is unchanged.")),
+        // The commands are checked as a scenario file's would be, then run by the worker.
+        let file = self.scenario().to_file(&commands);
+        if let Err(e) = Scenario::from_file(file) {
+            return self.fail(format!("{attempt}: {e}. The timeline is unchanged."));
         }
-    }
-
-    /// The session with `commands` as its commands, run again from `from` (what happened
-    /// before it is kept), to the clock and to its last command, so that a command the group
-    /// cannot carry out is found now. The commands are checked as a scenario file's would be.
-    fn rerun(&self, from: u64, commands: &[TimedCommand]) -> Result<Session, String> {
-        let file = self.session.scenario().to_file(commands);
-        Scenario::from_file(file).map_err(|e| e.to_string())?;
-        let later = &commands[commands.partition_point(|c| c.at_ms < from)..];
-        let mut session = self.session.clone();
-        session.reschedule(from, later).map_err(|e| e.to_string())?;
-        Ok(session)
+        let seq = self.await_reply(Awaiting::Reschedule(Edit {
+            attempt,
+            done,
+            from,
+            selected,
+        }));
+        vec![Effect::Send(Request::Reschedule {
+            seq,
+            from_ms: from,
+            commands: commands.into_iter().map(Timed).collect(),
+        })]
     }
 }

@@ -3,13 +3,14 @@
 //! nothing changed, and re-running to the same history a fresh run of the edited scenario
 //! gives; the command editor's reading of what was typed.
 
+use super::session::Session;
 use super::tests::{preset, scale_out};
 use super::*;
 use crate::model::Scenario;
 use crate::model::{Command, MemberSpec, TimedCommand};
 
 /// A fresh session of the playground's scenario with `commands`, at the same clock.
-fn fresh(pg: &Playground, commands: &[TimedCommand]) -> Session {
+fn fresh(pg: &Local, commands: &[TimedCommand]) -> Session {
     let scenario = Scenario {
         commands: commands.to_vec(),
         ..pg.session().scenario().clone()
@@ -19,7 +20,7 @@ fn fresh(pg: &Playground, commands: &[TimedCommand]) -> Session {
     s
 }
 
-fn commands(pg: &Playground) -> Vec<(u64, String)> {
+fn commands(pg: &Local) -> Vec<(u64, String)> {
     pg.session()
         .main()
         .run
@@ -29,7 +30,7 @@ fn commands(pg: &Playground) -> Vec<(u64, String)> {
         .collect()
 }
 
-fn assert_same_as_fresh(pg: &Playground) {
+fn assert_same_as_fresh(pg: &Local) {
     let edited = pg.session().main().run.commands().to_vec();
     let fresh = fresh(pg, &edited);
     for (lane, again) in pg.session().lanes().iter().zip(fresh.lanes()) {
@@ -252,7 +253,7 @@ fn an_edit_the_scenario_cannot_run_is_refused_in_one_line_and_nothing_changes() 
     assert_eq!(pg.error(), None);
     let before = commands(&pg);
     let view = pg.session().main().view().clone();
-    let refused = |pg: &mut Playground, edit: ScheduleEdit, words: &str| {
+    let refused = |pg: &mut Local, edit: ScheduleEdit, words: &str| {
         let effects = pg.act(Action::Schedule(edit));
         assert!(effects.is_empty());
         let error = pg.error().expect("refused").to_string();

@@ -1,20 +1,23 @@
 //! What each part of the page shows, as plain data read off the playground: the transport's
 //! marks and words, the round banner's words, the log, the compare view's lanes and charts.
 //! Components take these as props (they compare by value, so an unchanged part is not
-//! redrawn); the costly ones are kept until what they are read from changes.
+//! redrawn); the costly ones are kept until what they are read from changes. The group and
+//! the panels are what the worker last sent ([`super::shown`]); the measures are read there
+//! ([`measures_of`]).
 
-use super::{Panel, Playground};
+use super::memo::Memo;
+use super::session::Session;
+use super::Playground;
 use crate::format::ScenarioFile;
-use crate::model::{Command, TimedCommand};
+use crate::model::TimedCommand;
 use crate::views::frame::{ChipRole, Frame};
 use crate::views::metrics::Metrics;
 use crate::views::notation;
-use crate::views::series::AvailabilityScan;
-use std::cell::RefCell;
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
 pub use super::find::{find, Found, COMPACT_TASKS};
-pub use super::log::{Log, LogRound, LOG_FULL_MEMBERS};
+pub use super::log::{Broken, Log, LogRound, LOG_FULL_MEMBERS};
 pub use super::over_time::{
     chart_svg, Charts, LaneView, TaskTimeline, TimelineRow, AVAILABILITY_ROWS, CHART_SIZE,
 };
@@ -108,7 +111,7 @@ pub struct Single {
 
 /// What the measures panel shows. While playing it follows the clock at its turn (see
 /// [`super::PANELS_EVERY_MS`]), not on every frame.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Measures {
     /// The measures.
     pub metrics: Metrics,
@@ -130,72 +133,12 @@ pub struct ShownLog {
     pub current_round: Option<u32>,
 }
 
-/// A value kept until what it was read from changes (the key).
-#[derive(Debug)]
-pub struct Memo<K, V>(RefCell<Option<(K, Rc<V>)>>);
-
-impl<K, V> Default for Memo<K, V> {
-    fn default() -> Self {
-        Memo(RefCell::new(None))
-    }
-}
-
-impl<K: PartialEq, V> Memo<K, V> {
-    /// The value for `key`, computed only if the key changed.
-    pub(super) fn get(&self, key: K, compute: impl FnOnce() -> V) -> Rc<V> {
-        let mut slot = self.0.borrow_mut();
-        if let Some((k, v)) = slot.as_ref() {
-            if *k == key {
-                return v.clone();
-            }
-        }
-        let value = Rc::new(compute());
-        *slot = Some((key, value.clone()));
-        value
-    }
-
-    /// The value for a borrowed `key`, which is copied only when it changed (a key read
-    /// off the session on every frame need not be copied on every frame to be compared).
-    pub(super) fn get_for<Q>(&self, key: &Q, compute: impl FnOnce() -> V) -> Rc<V>
-    where
-        K: std::borrow::Borrow<Q>,
-        Q: PartialEq + ToOwned<Owned = K> + ?Sized,
-    {
-        if let Some((k, v)) = self.0.borrow().as_ref() {
-            if k.borrow() == key {
-                return v.clone();
-            }
-        }
-        self.get(key.to_owned(), compute)
-    }
-
-    /// Forgets the value (the session it was read from was replaced).
-    pub fn clear(&mut self) {
-        *self.0.get_mut() = None;
-    }
-}
-
-impl<K: PartialEq, V> Memo<K, Rc<V>> {
-    /// The value for `key`, computed (already shared) only if the key changed: a memo that
-    /// keeps what another memo gave.
-    pub(super) fn shared(&self, key: K, compute: impl FnOnce() -> Rc<V>) -> Rc<V> {
-        Rc::clone(&self.get(key, compute))
-    }
-}
-
 /// The timeline editor's members, zones and next member's name (see [`Playground::schedule`]).
 pub type MenuNames = (Rc<Vec<String>>, Rc<Vec<String>>, String);
 
-/// The views read off the session that are kept between frames.
+/// The views read off the session's scenario that are kept between frames.
 #[derive(Debug, Default)]
 pub struct Memos {
-    /// The compare charts: by lane, history shown, events and forks, axis.
-    pub(super) charts: Memo<(usize, u64, usize, usize, u64), Charts>,
-    /// The log's rounds: by rounds assigned, synced and abandoned by the clock, and forks.
-    pub(super) log: Memo<(usize, usize, usize, usize), Vec<Rc<LogRound>>>,
-    /// Each round's log entry with what it was written from: a new round writes only its
-    /// own entry.
-    pub(super) log_entries: RefCell<Vec<(super::log::EntryKey, Rc<LogRound>)>>,
     /// The scenario as a file, for the configuration editor.
     pub(super) scenario: Memo<(), ScenarioFile>,
     /// The tasks' names.
@@ -203,36 +146,20 @@ pub struct Memos {
     /// The timeline editor's member and zone menus, and the next member's name: by the
     /// scheduled commands.
     pub(super) schedule_names: Memo<Vec<TimedCommand>, MenuNames>,
-    /// The task timeline: by history shown, events and forks, axis.
-    pub(super) timeline: Memo<(u64, usize, usize, u64), TaskTimeline>,
-    /// The main lane's availability as last read for the task timeline, with the forks it
-    /// had then: the next rebuild reads on from there.
-    pub(super) timeline_scan: RefCell<Option<(usize, AvailabilityScan)>>,
-    /// The measures as shown: by their turn's epoch.
-    pub(super) measures: Memo<u64, Measures>,
-    /// The log as shown: by its turn's epoch.
-    pub(super) shown_log: Memo<u64, ShownLog>,
-    /// The task timeline as shown: by the timeline's epoch.
-    pub(super) shown_timeline: Memo<u64, Rc<TaskTimeline>>,
-    /// The compare charts as shown: by the measures' epoch.
-    pub(super) shown_charts: Memo<u64, Rc<Charts>>,
+    /// The log as shown: by the rounds the worker sent.
+    pub(super) shown_log: Memo<(usize, u64), ShownLog>,
+    /// The settings the scenario offers a sweep.
+    pub(super) sweep_names: Memo<(), Vec<String>>,
 }
 
 impl Memos {
     /// Forgets everything (the session was replaced).
     pub fn clear(&mut self) {
-        self.charts.clear();
-        self.log.clear();
-        self.log_entries.get_mut().clear();
         self.scenario.clear();
         self.task_names.clear();
         self.schedule_names.clear();
-        self.timeline.clear();
-        self.timeline_scan.get_mut().take();
-        self.measures.clear();
         self.shown_log.clear();
-        self.shown_timeline.clear();
-        self.shown_charts.clear();
+        self.sweep_names.clear();
     }
 }
 
@@ -243,33 +170,24 @@ impl Playground {
     /// The scrubber's range: its end stays put while the history grows, and takes in every
     /// scheduled command (the timeline editor shows them on the track).
     pub fn scale(&self) -> u64 {
-        let last_command = self
-            .session
-            .main()
-            .run
-            .commands()
-            .last()
-            .map_or(0, |c| c.at_ms);
-        nice_scale(
-            self.session
-                .frontier()
-                .max(self.session.clock())
-                .max(last_command),
-        )
+        let last_command = self.shown.commands().last().map_or(0, |c| c.at_ms);
+        nice_scale(self.frontier().max(self.clock()).max(last_command))
     }
 
     /// The marks under the scrubber: rounds, violations, abandoned branches (the commands
     /// are the timeline editor's, [`Playground::schedule`]).
     pub fn marks(&self) -> Vec<Mark> {
-        let run = &self.session.main().run;
-        run.rounds()
+        let history = self.shown.history();
+        history
+            .rounds
             .iter()
-            .map(|r| Mark::Round(r.started_at))
-            .chain(run.violations().iter().map(|v| Mark::Violation(v.at_ms)))
+            .map(|&at| Mark::Round(at))
+            .chain(history.violations.iter().map(|&at| Mark::Violation(at)))
             .chain(
-                run.forks()
+                history
+                    .forks
                     .iter()
-                    .map(|f| Mark::Fork(f.at_ms, f.abandoned_until_ms)),
+                    .map(|&(at, until)| Mark::Fork(at, until)),
             )
             .collect()
     }
@@ -278,7 +196,7 @@ impl Playground {
     pub fn position_text(&self, frame: &Frame) -> String {
         format!(
             "{} ms, generation {}, {}",
-            self.session.clock(),
+            self.clock(),
             frame.round.generation,
             match frame.round.index {
                 Some(i) => format!("rebalance {i} in progress"),
@@ -308,15 +226,20 @@ impl Playground {
         }
     }
 
+    /// The names of every member that ever joined, as the group drawn has them.
+    fn member_names(frame: &Frame) -> Vec<String> {
+        frame.cards.iter().map(|c| c.name.clone()).collect()
+    }
+
     /// What the member toolbar needs.
     pub fn toolbar(&self) -> Toolbar {
-        let view = self.session.main().view();
-        let next_name = next_member_name(&view.roster().members);
-        let zones = view.zones();
+        let frame = &self.shown.main().frame;
+        let next_name = next_member_name(&Self::member_names(frame));
+        let zones: Vec<String> = frame.zones.iter().map(|z| z.name.clone()).collect();
         let zone = self.join_zone(&zones);
         Toolbar {
-            default_rate: self.session.scenario().config.restore_rate,
-            can_crash_leader: self.session.check(&Command::CrashLeader).is_ok(),
+            default_rate: self.scenario().config.restore_rate,
+            can_crash_leader: self.shown.moment().checks.crash_leader,
             errors: self
                 .join_spec(&next_name, zone.as_deref())
                 .err()
@@ -328,11 +251,11 @@ impl Playground {
         }
     }
 
-    /// Everything the single view shows.
+    /// Everything the single view shows: the main lane as the worker last sent it.
     pub fn single(&self) -> Single {
-        let view = self.session.main().view();
-        let frame = Frame::of(view);
-        let at_rest = view.at_rest();
+        let main = self.shown.main();
+        let frame = main.frame.clone();
+        let at_rest = main.at_rest;
         let chips = || frame.cards.iter().flat_map(|c| c.chips.iter());
         let quiet = if at_rest {
             "nothing to do: the group is at rest"
@@ -345,7 +268,7 @@ impl Playground {
         } else {
             "waiting for the next round"
         };
-        let found = find(&frame, view.roster(), &self.find);
+        let found = find(&frame, &self.task_names(), &self.find);
         let mut highlight: Vec<String> = self
             .tour
             .as_ref()
@@ -357,77 +280,40 @@ impl Playground {
         highlight.extend(found.as_ref().map(|f| f.name.clone()));
         Single {
             toolbar: self.toolbar(),
-            compact: view.tasks().len() > COMPACT_TASKS,
+            compact: self.scenario().tasks.len() > COMPACT_TASKS,
             found,
+            balanced: main.balanced,
             frame,
             at_rest,
-            balanced: view.balanced(),
             quiet,
             highlight,
         }
     }
 
-    /// What the measures panel shows, read again only at its turn (the reader acted, or a
-    /// [`super::PANELS_EVERY_MS`] of play went by).
+    /// What the measures panel shows, as the worker read it at its last turn (the reader
+    /// acted, or a [`super::PANELS_EVERY_MS`] of play went by).
     pub fn measures(&self) -> Rc<Measures> {
-        let turn = self.turns.epoch(Panel::Measures);
-        self.memos.measures.get(turn, || self.measures_now())
+        self.shown.measures()
     }
 
-    fn measures_now(&self) -> Measures {
-        let main = self.session.main();
-        let view = main.view();
-        let clock = self.session.clock();
-        let metrics = Metrics::of(view);
-        let mut down: Vec<(usize, u64)> = metrics
-            .task_downtime
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.total_ms > 0)
-            .map(|(t, d)| (t, d.total_ms))
-            .collect();
-        down.sort_by_key(|&(t, ms)| (std::cmp::Reverse(ms), t));
-        let others_down = down.len().saturating_sub(WORST_TASKS);
-        let worst = down
-            .into_iter()
-            .take(WORST_TASKS)
-            .map(|(t, ms)| (view.roster().tasks[t].to_string(), ms))
-            .collect();
-        Measures {
-            last_change: main
-                .run
-                .events()
-                .iter()
-                .rev()
-                .find(|e| e.at <= clock)
-                .map_or(0, |e| e.at),
-            worst,
-            others_down,
-            metrics,
-        }
-    }
-
-    /// What the log panel shows, read again only at its turn (the reader acted, or a
-    /// [`super::PANELS_EVERY_MS`] of play went by): `single` is the group as
-    /// [`Playground::single`] read it now.
+    /// What the log panel shows, as the worker wrote it at its last turn: `single` is the
+    /// group as [`Playground::single`] read it now.
     pub fn shown_log(&self, single: &Single) -> Rc<ShownLog> {
-        let turn = self.turns.epoch(Panel::Log);
-        self.memos.shown_log.get(turn, || {
-            let log = self.log(&single.frame, single.at_rest);
-            ShownLog {
-                current_round: single
-                    .frame
-                    .round
-                    .index
-                    .or(log.rounds.last().map(|r| r.index)),
-                log,
-            }
+        let log = self.shown.log();
+        let key = (log.rounds.len(), self.shown.log_version());
+        self.memos.shown_log.get(key, || ShownLog {
+            current_round: single
+                .frame
+                .round
+                .index
+                .or(log.rounds.last().map(|r| r.index)),
+            log: log.clone(),
         })
     }
 
     /// The scenario as loaded, as a file (the configuration editor's draft starts from it).
     pub fn scenario_file(&self) -> Rc<ScenarioFile> {
-        let scenario = self.session.scenario();
+        let scenario = self.scenario();
         self.memos
             .scenario
             .get((), || scenario.to_file(&scenario.commands))
@@ -435,9 +321,44 @@ impl Playground {
 
     /// The tasks' names, shared by every member's marks in a large group.
     pub fn task_names(&self) -> Rc<Vec<String>> {
-        let roster = self.session.main().run.engine().roster();
-        self.memos
-            .task_names
-            .get((), || roster.tasks.iter().map(|t| t.to_string()).collect())
+        let scenario = self.scenario();
+        self.memos.task_names.get((), || {
+            scenario.tasks.iter().map(|t| t.name.clone()).collect()
+        })
+    }
+}
+
+/// What the measures panel shows of a session at its clock: the measures of its main lane,
+/// the tasks down longest, and when something last happened.
+pub fn measures_of(session: &Session) -> Measures {
+    let main = session.main();
+    let view = main.view();
+    let clock = session.clock();
+    let metrics = Metrics::of(view);
+    let mut down: Vec<(usize, u64)> = metrics
+        .task_downtime
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.total_ms > 0)
+        .map(|(t, d)| (t, d.total_ms))
+        .collect();
+    down.sort_by_key(|&(t, ms)| (std::cmp::Reverse(ms), t));
+    let others_down = down.len().saturating_sub(WORST_TASKS);
+    let worst = down
+        .into_iter()
+        .take(WORST_TASKS)
+        .map(|(t, ms)| (view.roster().tasks[t].to_string(), ms))
+        .collect();
+    Measures {
+        last_change: main
+            .run
+            .events()
+            .iter()
+            .rev()
+            .find(|e| e.at <= clock)
+            .map_or(0, |e| e.at),
+        worst,
+        others_down,
+        metrics,
     }
 }

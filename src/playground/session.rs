@@ -1,11 +1,13 @@
 //! A playground session: one scenario run under one or more strategies ("lanes") on one
-//! clock, with one command stream. This is everything the UI shows and does, without the
-//! browser: the UI only renders a session and sends it actions.
+//! clock, with one command stream. The simulation worker holds it ([`super::Simulation`]) and
+//! computes its histories ahead of the clock ([`Session::compute`]); what it shows is the
+//! history as far as the reader has been ([`Session::frontier`]), exactly as a session that
+//! never computed ahead would show it.
 
 use crate::compare::Comparison;
 use crate::engine::coordinator::Round;
 use crate::engine::{CommandError, Engine, EventKind};
-use crate::history::{Cursor, Run, RunError};
+use crate::history::{Cursor, Fork, Run, RunError};
 use crate::model::Strategy;
 use crate::model::{Command, Scenario, TimedCommand};
 
@@ -45,6 +47,26 @@ impl Lane {
             .collect()
     }
 
+    /// Carries out a command at `at_ms`, the clock: forking the history before it (`fork`),
+    /// or, where the history was only computed ahead of it, running it again from there with
+    /// the command after those already due then.
+    fn act(&mut self, at_ms: u64, fork: bool, command: &Command) -> Result<(), CommandError> {
+        if fork || at_ms >= self.run.frontier() {
+            return self.run.command(at_ms, command.clone());
+        }
+        let commands = self.run.commands();
+        let due = commands.partition_point(|c| c.at_ms < at_ms);
+        let after = commands.partition_point(|c| c.at_ms <= at_ms);
+        let mut later = commands[due..after].to_vec();
+        later.push(TimedCommand {
+            at_ms,
+            command: command.clone(),
+        });
+        later.extend_from_slice(&commands[after..]);
+        self.run.reschedule(at_ms, later);
+        self.run.advance_to(at_ms).map_err(|e| e.error)
+    }
+
     fn seek(&mut self, time: u64) -> Result<(), RunError> {
         if time >= self.run.frontier() {
             self.run.advance_to(time)?;
@@ -59,12 +81,25 @@ impl Lane {
     }
 }
 
+/// A lane of a scenario under a strategy, at its first moment.
+fn lane(scenario: &Scenario, strategy: Strategy) -> Lane {
+    Lane {
+        strategy,
+        run: Run::new(scenario.with_strategy(strategy)),
+        cursor: None,
+    }
+}
+
 /// A scenario on one clock under one or more strategies.
 #[derive(Clone, Debug)]
 pub struct Session {
     scenario: Scenario,
     lanes: Vec<Lane>,
     clock: u64,
+    /// The furthest the clock has been: the history as far as the reader knows it.
+    reached: u64,
+    /// The branches the reader abandoned by acting before `reached`.
+    forks: Vec<Fork>,
 }
 
 impl Session {
@@ -78,19 +113,38 @@ impl Session {
         };
         let lanes = strategies
             .into_iter()
-            .map(|strategy| Lane {
-                strategy,
-                run: Run::new(scenario.with_strategy(strategy)),
-                cursor: None,
-            })
+            .map(|strategy| lane(&scenario, strategy))
             .collect();
         let mut session = Session {
             scenario,
             lanes,
             clock: 0,
+            reached: 0,
+            forks: Vec::new(),
         };
         session.seek(0)?;
         Ok(session)
+    }
+
+    /// The same session under other strategies (at most [`MAX_LANES`]): a lane whose strategy
+    /// stays is kept as it is computed; a new lane runs the same commands from 0 and is
+    /// computed to the clock by [`Session::compute`] (or by the next seek).
+    pub fn relane(&mut self, strategies: &[Strategy]) {
+        let scenario = Scenario {
+            commands: self.main().run.commands().to_vec(),
+            ..self.scenario.clone()
+        };
+        let mut old = std::mem::take(&mut self.lanes);
+        self.lanes = strategies
+            .iter()
+            .take(MAX_LANES)
+            .map(
+                |&strategy| match old.iter().position(|l| l.strategy == strategy) {
+                    Some(i) => old.swap_remove(i),
+                    None => lane(&scenario, strategy),
+                },
+            )
+            .collect();
     }
 
     /// The scenario as loaded (before any command a person added), with the schedule's
@@ -119,13 +173,64 @@ impl Session {
         self.clock
     }
 
-    /// How far the histories have been simulated.
+    /// How far the reader has been: the history as the page shows it (its marks, charts and
+    /// timeline go this far, whatever was computed beyond).
     pub fn frontier(&self) -> u64 {
+        self.reached
+    }
+
+    /// How far every lane is computed: the least of their frontiers, leaving out lanes at
+    /// rest with every command carried out (any later moment of those is there at once);
+    /// `None` when every lane is so.
+    pub fn computed(&self) -> Option<u64> {
         self.lanes
             .iter()
+            .filter(|l| !l.run.finished())
             .map(|l| l.run.frontier())
-            .max()
-            .unwrap_or(0)
+            .min()
+    }
+
+    /// Whether the moment `time` is computed in every lane.
+    pub fn has(&self, time: u64) -> bool {
+        self.computed().is_none_or(|c| time <= c)
+    }
+
+    /// Simulates one step further toward `until` (an event, or a command) in the lane
+    /// furthest behind; false when every lane is there (or rests with nothing to do).
+    pub fn compute(&mut self, until: u64) -> Result<bool, RunError> {
+        let clock = self.clock;
+        let Some(lane) = self
+            .lanes
+            .iter_mut()
+            .filter(|l| !l.run.finished() && l.run.frontier() < until)
+            .min_by_key(|l| l.run.frontier())
+        else {
+            return Ok(false);
+        };
+        // The view at the clock was the history's end: it stays there as a cursor.
+        if lane.cursor.is_none() {
+            lane.cursor = Some(lane.run.cursor_at(clock));
+        }
+        let run = &mut lane.run;
+        let frontier = run.frontier();
+        let next_command = run
+            .commands()
+            .iter()
+            .map(|c| c.at_ms)
+            .find(|&at| at > frontier);
+        let next = [run.engine().next_event_time(), next_command]
+            .into_iter()
+            .flatten()
+            .min()
+            .map_or(until, |t| t.clamp(frontier + 1, until));
+        run.advance_to(next)?;
+        Ok(true)
+    }
+
+    /// The branches the reader abandoned by acting in the past, as a session that never
+    /// computed ahead would have recorded them.
+    pub fn forks(&self) -> &[Fork] {
+        &self.forks
     }
 
     /// Moves the clock to any moment; past the frontier the histories are simulated on.
@@ -134,6 +239,7 @@ impl Session {
             lane.seek(time)?;
         }
         self.clock = time;
+        self.reached = self.reached.max(time);
         Ok(())
     }
 
@@ -143,16 +249,27 @@ impl Session {
         self.lanes[0].view().check(command)
     }
 
-    /// Carries out a command at the clock in every lane; from a past moment this forks each
-    /// history. If any lane refuses, none changes.
+    /// Carries out a command at the clock in every lane; before the furthest moment the
+    /// reader has been, this forks each history. What was computed ahead of the clock is
+    /// dropped without a fork: the history becomes the one acting there with nothing
+    /// computed ahead gives. If any lane refuses, none changes.
     pub fn command(&mut self, command: Command) -> Result<(), CommandError> {
         for lane in &self.lanes {
             lane.view().check(&command)?;
         }
+        let (clock, forking) = (self.clock, self.clock < self.reached);
+        let dropped: Vec<TimedCommand> = match forking {
+            true => self.main().run.commands()[..]
+                .iter()
+                .filter(|c| c.at_ms > clock)
+                .cloned()
+                .collect(),
+            false => Vec::new(),
+        };
         let mut done = Vec::with_capacity(self.lanes.len());
         for lane in &mut self.lanes {
             let before = lane.clone();
-            match lane.run.command(self.clock, command.clone()) {
+            match lane.act(clock, forking, &command) {
                 Ok(()) => {
                     lane.cursor = None;
                     done.push(before);
@@ -166,6 +283,14 @@ impl Session {
                 }
             }
         }
+        if forking {
+            self.forks.push(Fork {
+                at_ms: clock,
+                abandoned_until_ms: self.reached,
+                dropped,
+            });
+        }
+        self.reached = clock;
         Ok(())
     }
 
@@ -176,6 +301,27 @@ impl Session {
     /// commands become the scenario's: starting over replays them.
     pub fn reschedule(&mut self, from_ms: u64, later: &[TimedCommand]) -> Result<(), RunError> {
         let mut edited = self.clone();
+        // As a history never computed ahead: a fork where that one had been simulated past
+        // the edit, with the commands it drops.
+        if from_ms == 0 {
+            // Run again from the first moment: nothing before it is kept, nor a fork made.
+            edited.reached = 0;
+        } else if from_ms - 1 < self.reached {
+            let before = from_ms - 1;
+            edited.forks.push(Fork {
+                at_ms: before,
+                abandoned_until_ms: self.reached,
+                dropped: self
+                    .main()
+                    .run
+                    .commands()
+                    .iter()
+                    .filter(|c| c.at_ms > before)
+                    .cloned()
+                    .collect(),
+            });
+            edited.reached = before;
+        }
         for lane in &mut edited.lanes {
             lane.run.reschedule(from_ms, later.to_vec());
             lane.cursor = None;
@@ -370,6 +516,98 @@ mod tests {
         );
         assert_eq!(lane.rounds_as_of(600)[0].synced_at, Some(500));
         assert!(lane.rounds_as_of(100).is_empty());
+    }
+
+    /// Everything a lane's history holds that the page reads, to compare two histories.
+    fn history(lane: &Lane) -> impl PartialEq + std::fmt::Debug {
+        (
+            lane.run.events().to_vec(),
+            lane.run.rounds().to_vec(),
+            lane.run.commands().to_vec(),
+            lane.run.violations().to_vec(),
+            lane.view().clone(),
+        )
+    }
+
+    fn computed_to(s: &mut Session, until: u64) {
+        while s.compute(until).expect("runs") {}
+    }
+
+    /// A session that computed ahead of its clock shows what one that never did shows, and a
+    /// command at the clock there leaves the history one that never computed ahead makes,
+    /// without a fork; before the furthest moment the reader had been, it forks as before.
+    #[test]
+    fn computing_ahead_changes_nothing_the_reader_sees_nor_what_acting_makes() {
+        let join = |name: &str| {
+            Command::Join(MemberSpec {
+                name: name.into(),
+                capacity: 1,
+                restore_rate: None,
+                zone: None,
+            })
+        };
+        let strategies = [Strategy::Learner, Strategy::Kip441, Strategy::Eager];
+        for clock in [0, 250, 1_700, 2_000, 6_000] {
+            let mut plain = Session::new(scale_up(), &strategies).expect("starts");
+            let mut ahead = plain.clone();
+            plain.seek(clock).expect("runs");
+            ahead.seek(clock).expect("runs");
+            computed_to(&mut ahead, clock + 30_000);
+            assert!(ahead.lanes().iter().all(|l| l.run.frontier() > clock));
+            assert_eq!(ahead.frontier(), plain.frontier(), "at {clock} ms");
+            for (a, p) in ahead.lanes().iter().zip(plain.lanes()) {
+                assert_eq!(a.view(), p.view(), "{} at {clock} ms", a.strategy);
+            }
+            plain.command(join("S9")).expect("joins");
+            ahead.command(join("S9")).expect("joins");
+            assert!(
+                ahead.forks().is_empty(),
+                "no fork at the clock ({clock} ms)"
+            );
+            for (a, p) in ahead.lanes().iter().zip(plain.lanes()) {
+                assert_eq!(history(a), history(p), "{} at {clock} ms", a.strategy);
+            }
+            // Both go on alike, and acting again before where the reader had been forks both.
+            plain.seek(clock + 9_000).expect("runs");
+            ahead.seek(clock + 9_000).expect("runs");
+            computed_to(&mut ahead, clock + 40_000);
+            ahead.seek(clock + 1_000).expect("runs");
+            plain.seek(clock + 1_000).expect("runs");
+            plain.command(Command::Crash("S2".into())).expect("crash");
+            ahead.command(Command::Crash("S2".into())).expect("crash");
+            assert_eq!(ahead.forks().len(), 1);
+            assert_eq!(plain.main().run.forks().last(), ahead.forks().last());
+            for (a, p) in ahead.lanes().iter().zip(plain.lanes()) {
+                assert_eq!(history(a), history(p), "{} after a fork", a.strategy);
+            }
+        }
+    }
+
+    #[test]
+    fn other_lanes_keep_the_lanes_computed_and_start_the_new_ones() {
+        let mut s = Session::new(scale_up(), &[Strategy::Learner]).expect("starts");
+        s.seek(3_000).expect("runs");
+        s.command(Command::Crash("S2".into())).expect("crash");
+        s.seek(5_000).expect("runs");
+        let learner = history(s.main());
+        s.relane(&[Strategy::Eager, Strategy::Learner]);
+        assert_eq!(s.strategies(), [Strategy::Eager, Strategy::Learner]);
+        assert_eq!(history(&s.lanes()[1]), learner, "kept as it was");
+        assert_eq!(s.lanes()[0].run.frontier(), 0, "a new lane starts");
+        assert!(!s.has(5_000));
+        computed_to(&mut s, 5_000);
+        s.seek(5_000).expect("runs");
+        // The new lane carried out the same commands, the reader's crash among them.
+        let fresh = Session::new(
+            Scenario {
+                commands: s.lanes()[1].run.commands().to_vec(),
+                ..scale_up()
+            },
+            &[Strategy::Eager],
+        )
+        .and_then(|mut f| f.seek(5_000).map(|()| f))
+        .expect("runs");
+        assert_eq!(s.lanes()[0].view(), fresh.main().view());
     }
 
     #[test]

@@ -6,9 +6,8 @@
 //! else the first preset. A link or autosave that cannot be opened, or an unknown preset or
 //! tour, is named in one line and the default is shown instead; nothing is lost.
 
-use super::{Action, Effect, Playground, Preferences, Theme, TourAction};
+use super::{Effect, Playground, Preferences, Theme};
 use crate::playground::link::SavedSession;
-use crate::playground::session::Session;
 use crate::playground::tour::Tour;
 use crate::presets::Preset;
 
@@ -53,6 +52,8 @@ pub struct Startup {
     pub prefers_dark: bool,
     /// The system prefers reduced motion.
     pub prefers_reduced_motion: bool,
+    /// How many workers the browser offers (its logical processors): a sweep runs on as many.
+    pub cores: usize,
 }
 
 impl Playground {
@@ -66,6 +67,7 @@ impl Playground {
             preferences,
             prefers_dark,
             prefers_reduced_motion,
+            cores,
         } = start;
         let embed = query.embed;
         let mut effects = Vec::new();
@@ -101,31 +103,33 @@ impl Playground {
                 }
             }
         }
-        let (session, preset) = Playground::default_session();
-        let mut pg = Playground::new(session, Some(preset));
+        let mut pg = Playground::new();
         pg.embed = embed;
-        if let Some(id) = query.preset.as_deref().filter(|_| restored.is_none()) {
-            let found = Preset::find(id).and_then(|p| {
-                let session = Session::new(p.scenario().ok()?, &[]).ok()?;
-                Some((p.id, session))
-            });
-            match found {
-                Some((id, session)) => {
-                    pg = Playground::new(session, Some(id));
-                    pg.embed = embed;
-                }
-                None => {
+        pg.workers = cores.max(1);
+        let play = embed && query.autoplay;
+        let saved_tour = restored.as_ref().and_then(|(saved, _)| saved.tour.clone());
+        let preset = query.preset.as_deref().filter(|_| restored.is_none());
+        match (restored, preset) {
+            (Some((saved, note)), _) => effects.extend(pg.restore(&saved, note.to_string(), true)),
+            (None, Some(id)) if Preset::find(id).is_some() => {
+                effects.extend(pg.load_preset(id, None))
+            }
+            (None, id) => {
+                if let Some(id) = id {
                     problem = Some(format!(
                         "There is no preset named {id:?}; showing the default scenario."
-                    ))
+                    ));
                 }
+                effects.extend(pg.load_preset(crate::presets::PRESETS[0].id, None));
             }
         }
-        if let Some((saved, note)) = restored {
-            pg.restore(&saved, note.to_string());
-        }
-        if let Some(p) = problem {
-            pg.error = Some(p);
+        // What the page looks like once the session is open: the problem named, playing if
+        // an embed asked to.
+        if let Some(opening) = pg.pending_open() {
+            opening.play = play;
+            if problem.is_some() {
+                opening.error = problem.clone();
+            }
         }
         pg.theme = if prefers_dark {
             Theme::Dark
@@ -139,21 +143,19 @@ impl Playground {
             pg.motion = p.motion.unwrap_or(pg.motion);
             pg.shortcuts = p.shortcuts.unwrap_or(pg.shortcuts);
         }
-        if let Some(id) = query.tour.as_deref().filter(|_| pg.tour.is_none()) {
+        if let Some(id) = query.tour.as_deref().filter(|_| saved_tour.is_none()) {
             if Tour::find(id).is_some() {
-                pg.act(Action::Tour(TourAction::Start(id.to_string())));
-            } else {
-                pg.error = Some(format!(
+                effects.extend(pg.start_tour(id));
+            } else if let Some(opening) = pg.pending_open() {
+                opening.error = Some(format!(
                     "There is no tour named {id:?}; the playground is shown without one."
                 ));
             }
         }
-        // Embeds start paused unless asked to play (WCAG 2.2.2: moving content must be pausable).
-        pg.playing = embed && query.autoplay;
+        // Embeds start paused unless asked to play (WCAG 2.2.2: moving content must be
+        // pausable): from the start, and once the session is open.
+        pg.playing = play;
         pg.continuous = false;
-        if !embed {
-            effects.push(Effect::Autosave);
-        }
         (pg, effects)
     }
 }

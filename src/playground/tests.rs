@@ -12,24 +12,23 @@ use std::rc::Rc;
 mod command_editor;
 mod config;
 mod operations;
+mod sweep;
+mod worker;
 
 /// A playground opened on a preset.
-pub(super) fn preset(id: &str) -> Playground {
+pub(super) fn preset(id: &str) -> Local {
     let preset = Preset::find(id).expect("preset");
     let scenario = preset.scenario().expect("parses");
-    Playground::new(
-        Session::new(scenario, &[]).expect("starts"),
-        Some(preset.id),
-    )
+    Local::with(scenario, Some(preset.id))
 }
 
 /// A playground opened on the worked example `scenarios/review/scale-out-under-load.json`.
-pub(super) fn scale_out() -> Playground {
+pub(super) fn scale_out() -> Local {
     let scenario = Scenario::from_json(include_str!(
         "../../scenarios/review/scale-out-under-load.json"
     ))
     .expect("parses");
-    Playground::new(Session::new(scenario, &[]).expect("starts"), None)
+    Local::with(scenario, None)
 }
 
 /// The text of a share link of a preset at a moment.
@@ -39,8 +38,8 @@ fn link_of(id: &str, clock: u64) -> String {
     pg.saved().encode()
 }
 
-fn start(fragment: &str, query: Query, autosave: Option<String>) -> (Playground, Vec<Effect>) {
-    Playground::start(Startup {
+fn start(fragment: &str, query: Query, autosave: Option<String>) -> (Local, Vec<Effect>) {
+    Local::start(Startup {
         fragment: fragment.into(),
         query,
         autosave,
@@ -57,7 +56,7 @@ fn embed(preset: Option<&str>) -> Query {
 }
 
 /// Plays with 16 ms frames until the playground pauses itself (or gives up).
-fn play_until_paused(pg: &mut Playground, from: f64) -> f64 {
+fn play_until_paused(pg: &mut Local, from: f64) -> f64 {
     pg.act(Action::Playback(Playback::Speed(16.0)));
     pg.act(Action::Playback(Playback::Play(true)));
     let mut now = from;
@@ -235,7 +234,7 @@ fn a_tour_in_the_query_starts_at_its_first_step() {
 
 #[test]
 fn saved_preferences_override_the_system_and_the_system_is_the_default() {
-    let system = Playground::start(Startup {
+    let system = Local::start(Startup {
         prefers_dark: true,
         prefers_reduced_motion: true,
         ..Startup::default()
@@ -243,7 +242,7 @@ fn saved_preferences_override_the_system_and_the_system_is_the_default() {
     .0;
     assert_eq!((system.theme(), system.motion()), (Theme::Dark, false));
     assert!(system.shortcuts());
-    let chosen = Playground::start(Startup {
+    let chosen = Local::start(Startup {
         prefers_dark: true,
         prefers_reduced_motion: true,
         preferences: Some(Preferences {
@@ -351,9 +350,10 @@ fn grouped_by_last_owner(t: &super::over_time::TaskTimeline) -> usize {
 #[test]
 fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_after_a_fork() {
     let mut pg = preset("scale-up-running");
-    pg.act(Action::Playback(Playback::Speed(16.0)));
-    let from_start = |pg: &Playground| {
-        let shown = pg.task_timeline_now();
+    // At 4x, so that 160 frames (ten turns of the timeline) stay within the scale-up.
+    pg.act(Action::Playback(Playback::Speed(4.0)));
+    let from_start = |pg: &Local| {
+        let shown = pg.task_timeline();
         let fresh =
             super::over_time::task_timeline(pg.session().main(), shown.until, shown.end, &mut None);
         (shown, fresh)
@@ -361,9 +361,9 @@ fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_a
     let mut now = 0.0;
     let mut rebuilds = 0;
     let mut unowned = 0;
-    let mut play = |pg: &mut Playground, frames: usize| {
+    let mut play = |pg: &mut Local, frames: usize| {
         pg.act(Action::Playback(Playback::Play(true)));
-        let mut last = pg.task_timeline_now();
+        let mut last = pg.task_timeline();
         for _ in 0..frames {
             now += 16.0;
             pg.act(Action::Playback(Playback::Frame(now)));
@@ -376,14 +376,14 @@ fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_a
             }
         }
     };
-    play(&mut pg, 40);
+    play(&mut pg, 160);
     // Back to the middle, a command there forks the history: the reading starts again.
     pg.act(Action::Playback(Playback::Play(false)));
     let forks = pg.session().main().run.forks().len();
     pg.act(Action::Playback(Playback::Seek(pg.session().clock() / 2)));
     pg.act(Action::Command(Command::Crash("S2".into())));
     assert_eq!(pg.session().main().run.forks().len(), forks + 1);
-    play(&mut pg, 40);
+    play(&mut pg, 160);
     assert!(rebuilds >= 10, "the timeline was rebuilt {rebuilds} times");
     assert!(unowned > 0, "S2's tasks waited for a new owner");
 }
@@ -412,16 +412,20 @@ fn while_playing_the_panels_follow_the_clock_four_times_a_second_in_turns_and_ca
     let read_at = now;
     let measures = pg.measures();
     let timeline = pg.task_timeline();
-    assert_eq!(measures.metrics.at_ms, pg.session().clock());
     // Frames within a period keep what each panel shows; the group moves on. The measures
     // are read a third of a period after the log, the task timeline two thirds: no frame
-    // reads two of them.
+    // reads two of them. Each is read at the clock of the frame whose turn it is.
     let mut shown = Vec::new();
     while now + 16.0 - read_at < PANELS_EVERY_MS {
         now += 16.0;
         pg.act(Action::Playback(Playback::Frame(now)));
         assert_eq!(pg.single().frame.time, pg.session().clock());
         assert!(Rc::ptr_eq(&log, &pg.shown_log(&pg.single())));
+        if !shown.iter().any(|(_, m, _)| !Rc::ptr_eq(&measures, m))
+            && !Rc::ptr_eq(&measures, &pg.measures())
+        {
+            assert_eq!(pg.measures().metrics.at_ms, pg.clock(), "read at its turn");
+        }
         shown.push((now - read_at, pg.measures(), pg.task_timeline()));
     }
     for (since, m, t) in &shown {
@@ -471,9 +475,14 @@ fn while_playing_the_panels_follow_the_clock_four_times_a_second_in_turns_and_ca
         pg.session().clock(),
         "a pause shows the clock everywhere"
     );
+    // The task timeline too: read to the history's end, within a step of its axis (a 200th
+    // of it in a group of 5 tasks).
+    let timeline = pg.task_timeline();
     assert!(
-        Rc::ptr_eq(&pg.task_timeline(), &pg.task_timeline_now()),
-        "the timeline too"
+        timeline.until <= pg.frontier() && pg.frontier() - timeline.until < timeline.end / 200,
+        "the timeline too: to {} of {} ms",
+        timeline.until,
+        pg.frontier()
     );
     let rested = play_until_paused(&mut pg, now + 1_000.0);
     assert!(rested > now && !pg.playing());
@@ -577,7 +586,7 @@ fn exports_are_downloads_of_the_scenario_and_the_log() {
         panic!("one download")
     };
     assert_eq!(
-        (name.as_str(), *mime),
+        (name.as_str(), mime.as_str()),
         ("handoff-scenario.json", "application/json")
     );
     assert!(Scenario::from_json(text).is_ok());
@@ -619,7 +628,7 @@ fn the_compare_view_keeps_between_two_and_four_strategies() {
     assert!(pg.comparing());
     assert_eq!(pg.session().lanes().len(), 4);
     assert_eq!(pg.session().clock(), 1_500, "the clock is kept");
-    let offered = |pg: &Playground| -> Vec<(Strategy, bool, bool)> {
+    let offered = |pg: &Local| -> Vec<(Strategy, bool, bool)> {
         pg.strategy_choices()
             .iter()
             .map(|c| (c.strategy, c.compared, c.can_toggle))
@@ -731,7 +740,7 @@ fn a_frame_in_which_something_happened_leaves_the_panels_turns_to_the_next_frame
     let (mut waited, mut reads, mut held) = (0, 0, 0);
     while pg.playing() && now < 60_000.0 {
         let before = (
-            pg.events_by_clock(),
+            pg.shown().moment().events,
             pg.shown_log(&pg.single()),
             pg.measures(),
             pg.task_timeline(),
@@ -741,7 +750,7 @@ fn a_frame_in_which_something_happened_leaves_the_panels_turns_to_the_next_frame
         if !pg.playing() {
             break;
         }
-        let moved = pg.events_by_clock() != before.0;
+        let moved = pg.shown().moment().events != before.0;
         let read = !Rc::ptr_eq(&before.1, &pg.shown_log(&pg.single()))
             || !Rc::ptr_eq(&before.2, &pg.measures())
             || !Rc::ptr_eq(&before.3, &pg.task_timeline());
@@ -790,8 +799,7 @@ fn the_single_view_reads_the_log_as_known_at_the_clock() {
 
 #[test]
 fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
-    let session = Session::new(crate::presets::scale_out(18, 20, 200), &[]).expect("starts");
-    let mut pg = Playground::new(session, None);
+    let mut pg = Local::with(crate::presets::scale_out(18, 20, 200), None);
     assert!(pg.single().compact, "200 tasks are drawn compactly");
     assert!(!preset("scale-up-running").single().compact);
     pg.act(Action::Playback(Playback::Seek(4_000)));
@@ -848,8 +856,7 @@ fn a_large_group_is_compact_and_a_task_or_member_can_be_found_in_it() {
 #[test]
 fn a_zoom_is_kept_until_another_scenario_is_loaded() {
     use crate::views::scene::{Centre, Zoom};
-    let session = Session::new(crate::presets::scale_out(45, 50, 100), &[]).expect("starts");
-    let mut pg = Playground::new(session, None);
+    let mut pg = Local::with(crate::presets::scale_out(45, 50, 100), None);
     assert_eq!(pg.zoom(), None, "as the group fits, until a person chooses");
     let into = Some(Centre::Member("S7".into()));
     pg.act(Action::Zoom {
@@ -870,8 +877,7 @@ fn a_zoom_is_kept_until_another_scenario_is_loaded() {
 
 #[test]
 fn the_log_of_a_large_group_shows_only_the_members_with_news() {
-    let session = Session::new(crate::presets::scale_out(45, 50, 100), &[]).expect("starts");
-    let mut pg = Playground::new(session, None);
+    let mut pg = Local::with(crate::presets::scale_out(45, 50, 100), None);
     pg.act(Action::Playback(Playback::StepRound));
     pg.act(Action::Playback(Playback::Seek(
         pg.session().clock() + 2_000,
@@ -921,15 +927,19 @@ fn the_compare_lanes_are_each_lanes_group_and_measures_at_the_clock() {
     let mut pg = preset("scale-down-running");
     pg.act(Action::View(ViewMode::Compare));
     pg.act(Action::Playback(Playback::Seek(4_000)));
-    let single = pg.single();
-    let lanes = pg.lanes(&single.frame);
+    let lanes = pg.lanes();
     assert_eq!(lanes.len(), pg.session().lanes().len());
     for (view, lane) in lanes.iter().zip(pg.session().lanes()) {
         assert_eq!(view.strategy, lane.strategy);
         assert_eq!(view.frame, Frame::of(lane.view()));
+        // The figures: the lists per task and per member stay in the worker.
         assert_eq!(
             view.metrics,
-            crate::views::metrics::Metrics::of(lane.view())
+            crate::views::metrics::Metrics {
+                task_downtime: Vec::new(),
+                assignment: Vec::new(),
+                ..crate::views::metrics::Metrics::of(lane.view())
+            }
         );
     }
     // The table: a row per lane, in order; a lane still moving has not balanced "yet".

@@ -58,10 +58,10 @@ impl Schedule {
 mod tests {
     use super::super::tests::scale_out;
     use super::*;
-    use crate::playground::Playground;
+    use crate::playground::Local;
 
     /// The worked example's track: its marks at 60 s, its scale and steps.
-    fn track() -> (Playground, Schedule) {
+    fn track() -> (Local, Schedule) {
         let pg = scale_out();
         let schedule = pg.schedule();
         (pg, schedule)

@@ -380,6 +380,30 @@ impl Plan {
     }
 }
 
+/// The settings a sweep of the scenario can vary, by the names it reads (the playground's
+/// picker): every value of the scenario's file but those of a task, a member or the initial
+/// assignment one by one.
+pub fn setting_names(scenario: &Scenario) -> Vec<String> {
+    Base::of(scenario)
+        .names()
+        .into_iter()
+        .filter(|n| {
+            !["tasks[", "members[", "initial"]
+                .iter()
+                .any(|p| n.starts_with(p))
+        })
+        .collect()
+}
+
+/// The scenario of one cell's values: the run a cell stands for, to open on its own.
+pub fn scenario_of(
+    question: &Question,
+    scenario: &Scenario,
+    values: &[Value],
+) -> Result<Scenario, SweepError> {
+    Plan::new(question, scenario)?.scenario(question, values)
+}
+
 /// Checks a question against a scenario before anything runs: one or two settings, each a
 /// setting of the scenario, every value and every combination accepted by the format.
 pub fn check(question: &Question, scenario: &Scenario) -> Result<(), SweepError> {
@@ -450,7 +474,8 @@ impl Sweep {
     }
 
     /// One measure's figures for a strategy over the first setting's values, the second's at
-    /// its value of index `row`.
+    /// its value of index `row`. A sweep under way (its cells those done so far) gives the
+    /// figures up to the first value whose run is not done.
     pub fn curve(&self, strategy: Strategy, measure: &Measure, row: usize) -> Vec<Option<u64>> {
         let values = self.question.values();
         let columns = values.get(1).map_or(1, Vec::len);
@@ -459,11 +484,19 @@ impl Sweep {
             return Vec::new();
         };
         (0..values.first().map_or(0, Vec::len))
-            .map(|i| {
+            .map_while(|i| {
                 let index = (i * columns + row) * strategies + s;
-                self.cells.get(index).and_then(|c| c.figure(measure))
+                self.cell(index).map(|c| c.figure(measure))
             })
             .collect()
+    }
+
+    /// The result of the cell at `index`, if it is done.
+    pub fn cell(&self, index: usize) -> Option<&CellResult> {
+        self.cells
+            .binary_search_by_key(&index, |c| c.index)
+            .ok()
+            .map(|i| &self.cells[i])
     }
 }
 

@@ -49,7 +49,7 @@ fn rgb(css: &str) -> RGBColor {
 }
 
 /// The paper of a theme: white, or the dark theme's panel, text and separators.
-fn paper(dark: bool) -> Paper {
+pub fn paper(dark: bool) -> Paper {
     if dark {
         Paper {
             background: rgb(DARK.panel),

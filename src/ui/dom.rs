@@ -96,6 +96,13 @@ pub fn query(name: &str) -> Option<String> {
     params.get(name)
 }
 
+/// How many logical processors the browser offers (at least 1).
+pub fn cores() -> usize {
+    window().map_or(1, |w| {
+        w.navigator().hardware_concurrency().max(1.0) as usize
+    })
+}
+
 /// Whether a media query matches, such as `(prefers-reduced-motion: reduce)`.
 pub fn media(query: &str) -> bool {
     window()

@@ -2,9 +2,9 @@
 //! (actions in, effects carried out, a redraw after each), the animation-frame clock, and
 //! the keyboard shortcuts' listener.
 
-use super::dom;
+use super::{dom, worker};
 use crate::playground::keys::{shortcut, Context, Target};
-use crate::playground::{Action, Effect, Playback, Playground};
+use crate::playground::{Action, Effect, Playback, Playground, Redraw};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -60,7 +60,10 @@ fn run(shared: &Shared, pending: &PendingSave, effects: Vec<Effect>) {
             Effect::SavePreferences(p) => dom::save_preferences(&p),
             Effect::ReplaceFragment(f) => dom::replace_fragment(&f),
             Effect::Copy(text) => dom::copy(&text),
-            Effect::Download { name, mime, text } => dom::download_text(&name, mime, &text),
+            Effect::Download { name, mime, text } => dom::download_text(&name, &mime, &text),
+            Effect::Send(request) => worker::send(&request),
+            Effect::SweepSend { slot, request } => worker::send_sweep(slot, &request),
+            Effect::SweepStop => worker::stop_sweep(),
         }
     }
 }
@@ -97,17 +100,39 @@ where
         });
     }
     let redraw = use_force_update();
+    let next_frame = use_mut_ref(|| None::<gloo_render::AnimationFrame>);
     let dispatch = use_memo((), {
         let (shared, pending) = (shared.clone(), pending.clone());
         move |_| {
             Callback::from(move |action: Action| {
                 dom::mark(ACT);
+                let when = action.redraw(shared.borrow().playing());
                 let effects = shared.borrow_mut().act(action);
                 dom::measure(ACT);
                 run(&shared, &pending, effects);
-                redraw.force_update();
+                match when.settled(shared.borrow().waiting()) {
+                    Redraw::Now => {
+                        // A frame asked for earlier has nothing left to draw.
+                        next_frame.borrow_mut().take();
+                        redraw.force_update();
+                    }
+                    Redraw::NextFrame if next_frame.borrow().is_none() => {
+                        let (redraw, slot) = (redraw.clone(), next_frame.clone());
+                        *next_frame.borrow_mut() =
+                            Some(gloo_render::request_animation_frame(move |_| {
+                                slot.borrow_mut().take();
+                                redraw.force_update();
+                            }));
+                    }
+                    Redraw::NextFrame | Redraw::No => {}
+                }
             })
         }
+    });
+    // The worker's replies are actions too; it is started once, with this callback.
+    use_effect_with((), {
+        let dispatch = (*dispatch).clone();
+        move |_| worker::start(dispatch)
     });
     (shared, (*dispatch).clone())
 }

@@ -19,18 +19,27 @@ mod paint;
 mod protocol;
 mod schedule;
 mod side;
+mod simulation;
+mod sweep;
 mod task_timeline;
 mod term;
 mod toolbar;
 mod topbar;
 mod tour;
+mod worker;
 
+use crate::playground::link::ViewMode;
 use crate::playground::{Playground, Query, Startup, Theme};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Mounts the playground into `#app`.
+/// Mounts the playground into `#app`; in a Web Worker (the page started it on the same wasm),
+/// runs the simulation instead.
 pub fn start() {
+    if web_sys::window().is_none() {
+        simulation::run();
+        return;
+    }
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));
@@ -53,6 +62,7 @@ fn startup() -> Startup {
         preferences: dom::preferences(),
         prefers_dark: dom::media("(prefers-color-scheme: dark)"),
         prefers_reduced_motion: dom::media("(prefers-reduced-motion: reduce)"),
+        cores: dom::cores(),
     }
 }
 
@@ -74,8 +84,7 @@ pub fn app() -> Html {
         dom::set_root_attribute("data-motion", if motion { "full" } else { "reduce" });
     });
 
-    let session = pg.session();
-    let clock = session.clock();
+    let clock = pg.clock();
     let comparing = pg.comparing();
     let travel_ms = pg.travel_ms();
     let dark = pg.theme() == Theme::Dark;
@@ -84,11 +93,17 @@ pub fn app() -> Html {
     let frame = &single.frame;
     let operations = pg.operations(frame);
     let restart = operations.restart;
-    let body = if comparing {
-        let lanes = pg.lanes(&single.frame);
+    let body = if pg.view() == ViewMode::Sweep {
+        html! {
+            <main id="stage" class="body sweep-view" data-shown-at={frame.time.to_string()}>
+                <sweep::SweepPanel view={pg.sweep_view()} dark={dark} on_action={on_action.clone()} />
+            </main>
+        }
+    } else if comparing {
+        let lanes = pg.lanes();
         let table = pg.compare_table(&lanes);
         html! {
-            <main id="stage" class="body compare">
+            <main id="stage" class="body compare" data-shown-at={frame.time.to_string()}>
                 <compare::CompareView lanes={lanes} table={table} strategies={pg.strategy_choices()} clock={clock} toolbar={single.toolbar.clone()}
                     charts={pg.charts()} chart_lane={pg.chart_lane()} travel_ms={travel_ms} mini={single.compact} names={pg.task_names()} dark={dark}
                     operations={operations} on_action={on_action.clone()} />
@@ -98,7 +113,7 @@ pub fn app() -> Html {
         let (measures, shown_log) = (pg.measures(), pg.shown_log(&single));
         html! {
             <main class="body">
-                <section id="stage" class="panel" aria-label="the group">
+                <section id="stage" class="panel" aria-label="the group" data-shown-at={frame.time.to_string()}>
                     <banner::Banner round={frame.round.clone()} at_rest={single.at_rest}
                         balanced={single.balanced} quiet={single.quiet} />
                     <protocol::ProtocolStrip round={frame.round.clone()} progress={frame.round.phase_progress(clock)} />
@@ -133,14 +148,17 @@ pub fn app() -> Html {
     // The children render after this body returns; the app's effect runs once they have.
     use_effect(|| dom::measure(hooks::RENDER));
     let page = html! {
-        <div class={classes!("app", pg.embed().then_some("embed"))}>
+        <div class={classes!("app", pg.embed().then_some("embed"))} data-waiting={pg.waiting().then_some("true")}>
             <a href="#stage" class="visually-hidden">{ "Skip to the group" }</a>
             <topbar::TopBar preset={pg.preset()} view={pg.view()} theme={pg.theme()} embed={pg.embed()}
                 on_action={on_action.clone()} />
             <controls::Transport playing={pg.playing()} speed={pg.speed()} clock={clock}
-                frontier={session.frontier()} scale={pg.scale()} generation={frame.round.generation}
+                frontier={pg.frontier()} scale={pg.scale()} generation={frame.round.generation}
                 position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={Rc::new(pg.schedule())} editor={pg.command_editor().cloned()}
                 on_action={on_action.clone()} />
+            if let Some(line) = pg.progress() {
+                <p class="progress" data-testid="progress" role="status">{ line }</p>
+            }
             <topbar::Messages error={pg.error().map(|e| AttrValue::from(e.to_string()))}
                 notice={pg.notice().map(|n| AttrValue::from(n.to_string()))}
                 share_link={pg.share_link().map(|l| AttrValue::from(l.to_string()))} on_action={on_action.clone()} />

@@ -2,7 +2,7 @@
 //! seed's notation (click a round to go there).
 
 use super::term::term;
-use crate::history::invariants::Violation;
+use crate::playground::screen::Broken;
 use crate::playground::screen::{Log, LogRound};
 use crate::playground::{Action, Playback};
 use crate::views::counted;
@@ -28,13 +28,7 @@ pub struct MetricsProps {
 #[function_component(MetricsPanel)]
 pub fn metrics_panel(props: &MetricsProps) -> Html {
     let m = &props.metrics;
-    let worst = m
-        .task_downtime
-        .iter()
-        .map(|d| d.total_ms)
-        .max()
-        .unwrap_or(0)
-        .max(1);
+    let worst = m.max_task_downtime_ms.max(1);
     html! {
         <section class="panel" aria-labelledby="metrics-title" data-testid="metrics">
             <h2 id="metrics-title">{ "Metrics" }</h2>
@@ -121,7 +115,7 @@ pub fn log_panel(props: &LogProps) -> Html {
             .forget();
         });
     }
-    let violation_html = |v: &Violation| {
+    let violation_html = |v: &Broken| {
         let jump = {
             let at = v.at_ms;
             props
@@ -131,7 +125,7 @@ pub fn log_panel(props: &LogProps) -> Html {
         html! {
             <div class="violation" data-testid="violation" role="alert">
                 <button class="jump" onclick={jump}>
-                    { format!("{} ms{}: {} broken", v.at_ms, v.round.map(|r| format!(" (round {r})")).unwrap_or_default(), v.invariant.name()) }
+                    { format!("{} ms{}: {} broken", v.at_ms, v.round.map(|r| format!(" (round {r})")).unwrap_or_default(), v.invariant) }
                 </button>
                 { format!(" {}", v.detail) }
             </div>

@@ -41,12 +41,8 @@ pub fn top_bar(props: &TopBarProps) -> Html {
         (!id.is_empty()).then_some(Action::Tour(TourAction::Start(id)))
     });
     let view = props.view;
-    let on_view = on.reform(move |_: MouseEvent| {
-        Action::View(match view {
-            ViewMode::Single => ViewMode::Compare,
-            ViewMode::Compare => ViewMode::Single,
-        })
-    });
+    let on_view = on.reform(move |_: MouseEvent| Action::View(view.toggled(ViewMode::Compare)));
+    let on_sweep = on.reform(move |_: MouseEvent| Action::View(view.toggled(ViewMode::Sweep)));
     let on_share = on.reform(|_: MouseEvent| Action::Export(Export::Share(dom::address())));
     let on_export = on.reform(|_: MouseEvent| Action::Export(Export::Scenario));
     let on_export_log = on.reform(|_: MouseEvent| Action::Export(Export::Log));
@@ -95,6 +91,10 @@ pub fn top_bar(props: &TopBarProps) -> Html {
             <button data-testid="view-toggle" aria-pressed={(props.view == ViewMode::Compare).to_string()} onclick={on_view}
                 title="Run the same commands under several strategies side by side">
                 { "compare" }
+            </button>
+            <button data-testid="sweep-toggle" class="full-only" aria-pressed={(props.view == ViewMode::Sweep).to_string()} onclick={on_sweep}
+                title="Run a setting of the scenario at several values, under each strategy, and chart what it changes">
+                { "sweep" }
             </button>
             <label for="tour" class="visually-hidden">{ "guided tour" }</label>
             <select id="tour" data-testid="tour-select" class="full-only" onchange={on_tour}>

@@ -48,7 +48,7 @@ impl ChartKind {
 }
 
 /// A chart's data: its series up to some moment, and the time axis (0 to `end`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChartData {
     /// The end of the time axis, in ms.
     pub end: u64,
@@ -57,7 +57,7 @@ pub struct ChartData {
 }
 
 /// The series of each kind of chart.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Series {
     /// Downtime so far of each strategy: (time, ms) points.
     Cumulative(Vec<(Strategy, Vec<(u64, u64)>)>),
@@ -67,7 +67,9 @@ pub enum Series {
         title: String,
         /// One line per task drawn.
         lines: Vec<TaskLine>,
-        /// Task names (shared with the roster).
+        /// Task names (shared with the roster). Not serialized: whoever reads the chart back
+        /// names its lines from its own table of tasks.
+        #[serde(skip)]
         names: Rc<[Rc<str>]>,
     },
     /// Each member's active load in one lane.

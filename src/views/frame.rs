@@ -3,16 +3,17 @@
 //! lays it out and tests can check it without a browser.
 
 use crate::engine::coordinator::{Cause, Phase};
-use crate::engine::member::MemberStatus;
+use crate::engine::member::{Absence, MemberStatus};
 use crate::engine::Engine;
 use crate::model::Command;
 use crate::model::{MemberId, TaskId};
 use crate::views::units::duration;
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
 /// The role a chip shows; its name (`active`, ...) is what tests and styles read
 /// (`data-role`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr, Serialize, Deserialize)]
 #[strum(serialize_all = "snake_case")]
 pub enum ChipRole {
     /// The member runs the task.
@@ -31,11 +32,13 @@ impl ChipRole {
 }
 
 /// A task as one member holds it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Chip {
     /// The task.
     pub task: TaskId,
-    /// Its name (shared with the roster).
+    /// Its name (shared with the roster). Not serialized: whoever reads a chip back names it
+    /// from its own table of tasks.
+    #[serde(skip)]
     pub name: Rc<str>,
     /// The member's role for it.
     pub role: ChipRole,
@@ -275,13 +278,14 @@ pub fn orphans_text(chips: &[Chip]) -> String {
 }
 
 /// A member's card.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Card {
     /// The member.
     pub id: MemberId,
     /// Its name.
     pub name: String,
     /// Live, leaving, crashed or left.
+    #[serde(with = "MemberStatusDef")]
     pub status: MemberStatus,
     /// Whether it leads the group.
     pub leader: bool,
@@ -304,7 +308,7 @@ pub struct Card {
 }
 
 /// A restarting member's way back, for its card's countdown.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Countdown {
     /// When its process stopped.
     pub since: u64,
@@ -319,7 +323,7 @@ pub struct Countdown {
 
 /// An availability zone: the zone outage control has one entry per zone, and cards are
 /// grouped by zone.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ZoneView {
     /// Its name, such as `a`.
     pub name: String,
@@ -332,7 +336,7 @@ pub struct ZoneView {
 }
 
 /// A rolling restart under way.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RollingView {
     /// The member restarted last, once the first has been.
     pub current: Option<String>,
@@ -341,9 +345,10 @@ pub struct RollingView {
 }
 
 /// The round in progress, or the quiet between rounds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PhaseView {
     /// No round runs.
+    #[default]
     Stable,
     /// Members are rejoining and reporting.
     Joining,
@@ -363,7 +368,7 @@ impl PhaseView {
 }
 
 /// What the round banner shows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RoundView {
     /// The current generation.
     pub generation: u32,
@@ -376,7 +381,7 @@ pub struct RoundView {
     /// Why the round in progress runs, in words.
     pub causes: Vec<String>,
     /// Kinds of the causes (`member_joined`, `learner_ready`, ...).
-    pub cause_kinds: Vec<&'static str>,
+    pub cause_kinds: Vec<String>,
     /// The causes in a few words each ("S4 joins", "S3 is ready").
     pub cause_labels: Vec<String>,
     /// When it started.
@@ -399,14 +404,15 @@ impl RoundView {
     }
 }
 
-/// Everything drawn at one moment.
-#[derive(Clone, Debug, PartialEq)]
+/// Everything drawn at one moment (by default: a group of nobody, before any is read).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Frame {
     /// The moment.
     pub time: u64,
     /// One card per member that ever joined, in join order (shared: the group view takes
     /// them on every frame, and a large group's cards hold thousands of chips, too many to
-    /// copy a frame).
+    /// copy a frame). Not serialized: a frame is sent with only the cards that changed.
+    #[serde(skip)]
     pub cards: Rc<Vec<Card>>,
     /// Tasks no member runs.
     pub unowned: Vec<Chip>,
@@ -418,6 +424,41 @@ pub struct Frame {
     pub rolling_restart: Option<RollingView>,
     /// Whether a rolling restart would do anything now.
     pub can_rolling_restart: bool,
+}
+
+/// A member's status as it crosses to the page (the engine's type is serde's remote).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "MemberStatus")]
+enum MemberStatusDef {
+    Live {
+        joined_at: u64,
+    },
+    Leaving {
+        joined_at: u64,
+    },
+    Crashed {
+        at: u64,
+        in_group: bool,
+    },
+    Closed {
+        at: u64,
+        in_group: bool,
+    },
+    Restarting {
+        #[serde(with = "AbsenceDef")]
+        absence: Absence,
+        joined_at: Option<u64>,
+    },
+    Left,
+}
+
+/// A restart's absence as it crosses to the page.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Absence")]
+struct AbsenceDef {
+    since: u64,
+    back_at: u64,
+    keep_state: bool,
 }
 
 /// A cause in a few words, for the protocol strip.
@@ -631,7 +672,7 @@ fn round_view(engine: &Engine) -> RoundView {
             Phase::Joining { .. } => leader.map(|l| roster.member(l).to_string()),
         },
         causes: crate::views::notation::cause_sentences(&r.causes, roster),
-        cause_kinds: r.causes.iter().map(Cause::kind).collect(),
+        cause_kinds: r.causes.iter().map(|c| c.kind().to_string()).collect(),
         cause_labels: r.causes.iter().map(|c| cause_label(c, roster)).collect(),
         started_at: Some(r.started_at),
         phase_span: Some(match &r.phase {

@@ -4,9 +4,10 @@
 use crate::engine::backlog::Backlog;
 use crate::engine::Engine;
 use crate::model::{MemberId, Task, TaskId};
+use serde::{Deserialize, Serialize};
 
 /// Downtime of one task.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskDowntime {
     /// Total time down while some member was alive.
     pub total_ms: u64,
@@ -18,7 +19,7 @@ pub struct TaskDowntime {
 
 /// How evenly one subtopology's active tasks are spread, as Kafka Streams measures it: over
 /// the members in the group, the most and the fewest of its tasks one member runs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SubtopologyBalance {
     /// The subtopology's index (the first number of its task names).
     pub subtopology: u32,
@@ -72,7 +73,7 @@ pub fn subtopology_balance(
 }
 
 /// The measures of a run at one moment.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// The moment.
     pub at_ms: u64,

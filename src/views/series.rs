@@ -5,10 +5,11 @@
 use crate::engine::EventKind;
 use crate::history::Run;
 use crate::model::{MemberId, TaskId};
+use serde::{Deserialize, Serialize};
 use std::mem::{discriminant, Discriminant};
 
 /// What a task is doing over a span of time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Availability {
     /// Processed.
     Up,
@@ -19,7 +20,7 @@ pub enum Availability {
 }
 
 /// A stretch of time in one state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Span {
     /// From, in ms.
     pub from: u64,
@@ -30,7 +31,7 @@ pub struct Span {
 }
 
 /// One task over time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TaskLine {
     /// The task.
     pub task: TaskId,
@@ -45,7 +46,7 @@ pub struct TaskLine {
 }
 
 /// A member's active task count over time, as steps.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoadLine {
     /// The member.
     pub member: MemberId,

@@ -19,6 +19,13 @@
 //   main thread's whole CPU time per step (the browser's style, layout, paint and layers too);
 // - opening a 300 x 3,000 share link, to the first frame;
 // - 1,000 members x 10,000 tasks: played at 16x, and its share link opened, to the first frame;
+// - issue 43's cases: the heavy scenario, 300 x 3,000, the compare view (4 x 20 x 200) and
+//   1,000 x 10,000 in churn (a join every 2 s, one standby, a fifth stateless, a rebalance
+//   about every simulated second) played at 16x, counting the main thread's long tasks (over
+//   50 ms, by a PerformanceObserver) while playing, acting, switching to compare, scrubbing
+//   and opening a link; the churn's share links at 1,000 x 10,000 and 2,000 x 20,000, to its
+//   group first shown and to the link's own moment; and (`BENCH_ONLY=memory`, five minutes)
+//   what a 2,000 x 20,000 history holds in the browser after five minutes of play;
 // - the floor: what the browser spends a frame when one number in a line of text changes,
 //   on a blank page and on the 50 x 500 page, with none of the playground's script running.
 // Frame figures: the interval between animation frames (16.7 ms at 60 Hz is every frame on
@@ -36,9 +43,10 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import {
-  serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE, HUGE,
+  serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE, HUGE, CHURN_1000, CHURN_2000, churn,
   percentile, mainThreadEvents, frameTasks, meanAndError,
 } from './harness.mjs';
+import { execFileSync } from 'node:child_process';
 
 const DISTS = (process.env.DIST || 'dist').split(',');
 const RUNS = Number(process.env.BENCH_RUNS || 1);
@@ -57,8 +65,10 @@ async function playFor(browser, page, seconds) {
     performance.clearMeasures();
   });
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  const started = await now(page);
   await page.click('[data-testid=play]');
   const intervals = await frames(page, seconds);
+  const long = await longTasksSince(page, started);
   if ((await page.getAttribute('[data-testid=play]', 'aria-pressed')) === 'true') await page.click('[data-testid=play]');
   const events = await mainThreadEvents(browser);
   const runs = events.filter((e) => e.name === 'RunTask');
@@ -68,6 +78,8 @@ async function playFor(browser, page, seconds) {
   const frameCpu = frameTasks(runs, events).map((e) => e.tdur / 1000);
   return {
     ...(await ownWork(page, cpu)),
+    long_tasks: long.count,
+    long_task_max_ms: long.max_ms,
     frames: intervals.length,
     frame_interval_p50_ms: round(percentile(intervals, 50)),
     frame_interval_p95_ms: round(percentile(intervals, 95)),
@@ -82,6 +94,33 @@ async function playFor(browser, page, seconds) {
     frame_task_cpu_p95_ms: round(percentile(frameCpu, 95)),
     frame_tasks_over_8ms_percent: round((100 * frameCpu.filter((d) => d > 8).length) / Math.max(1, frameCpu.length)),
   };
+}
+
+/**
+ * Every page of the benchmark records the main thread's long tasks (over 50 ms) from the
+ * start, and the wasm instance Trunk's loader started (for its memory).
+ */
+async function benchPage(browser, origin) {
+  const page = await openPage(browser, origin);
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+    addEventListener('TrunkApplicationStarted', (e) => {
+      window.__wasm = e.detail.wasm;
+    });
+  });
+  return page;
+}
+
+/** The page's clock (performance.now()), to count long tasks from. */
+const now = (page) => page.evaluate(() => performance.now());
+
+/** The long tasks of the main thread since `from` (performance.now()): how many, the longest. */
+async function longTasksSince(page, from) {
+  const tasks = await page.evaluate((t) => window.__longTasks.filter(([s]) => s >= t), from);
+  return { count: tasks.length, max_ms: round(Math.max(0, ...tasks.map(([, d]) => d))) };
 }
 
 /** A 60 Hz display's frame, in ms. */
@@ -149,6 +188,7 @@ async function frames(page, seconds) {
  * is their largest, so one slow jump decided it (39 to 79 ms over four runs of one build).
  */
 async function scrub(page, count = 60) {
+  const started = await now(page);
   const max = Number(await page.getAttribute('[data-testid=scrubber]', 'max'));
   const frontier = Number(await page.getAttribute('.scrub', 'data-frontier'));
   const end = Math.min(max, frontier);
@@ -169,17 +209,23 @@ async function scrub(page, count = 60) {
                 channel.port1.onmessage = () => done(performance.now() - start);
                 channel.port2.postMessage(0);
               });
+            // A build that draws the group from a worker marks the moment drawn on the
+            // stage: the jump is done when that is the new clock too.
+            const there = () => {
+              const stage = document.querySelector('[data-shown-at]');
+              return clock.textContent === String(value) && (!stage || stage.dataset.shownAt === String(value));
+            };
             const shown = new MutationObserver(() => {
-              if (clock.textContent === String(value)) {
+              if (there()) {
                 shown.disconnect();
                 painted();
               }
             });
-            shown.observe(clock, { childList: true, characterData: true, subtree: true });
+            shown.observe(document.body, { childList: true, characterData: true, subtree: true, attributes: true, attributeFilter: ['data-shown-at'] });
             const start = performance.now();
             input.value = String(value);
             input.dispatchEvent(new Event('input', { bubbles: true }));
-            if (clock.textContent === String(value)) {
+            if (there()) {
               shown.disconnect();
               painted();
             }
@@ -188,7 +234,15 @@ async function scrub(page, count = 60) {
       ),
     );
   }
-  return { scrubs: times.length, p50: round(percentile(times, 50)), p95: round(percentile(times, 95)), max: round(Math.max(...times)) };
+  const long = await longTasksSince(page, started);
+  return {
+    scrubs: times.length,
+    p50: round(percentile(times, 50)),
+    p95: round(percentile(times, 95)),
+    max: round(Math.max(...times)),
+    long_tasks: long.count,
+    long_task_max_ms: long.max_ms,
+  };
 }
 
 /**
@@ -210,7 +264,11 @@ async function walk(browser, page, steps = 120) {
       const value = String(i * 267);
       input.value = value;
       input.dispatchEvent(new Event('input', { bubbles: true }));
-      while (clock.textContent !== value) await new Promise((r) => setTimeout(r, 1));
+      const there = () => {
+        const stage = document.querySelector('[data-shown-at]');
+        return clock.textContent === value && (!stage || stage.dataset.shownAt === value);
+      };
+      while (!there()) await new Promise((r) => setTimeout(r, 1));
       // The effects (canvases drawn) may run in a task after the frame's paint.
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
       const m = performance.getEntriesByType('measure');
@@ -290,7 +348,7 @@ const wanted = (name) => !ONLY || ONLY.includes(name);
 
 /** A fresh page at the playground, once its first member is drawn. */
 async function fresh(browser, server) {
-  const page = await openPage(browser, server.origin);
+  const page = await benchPage(browser, server.origin);
   await page.goto(server.url + '?timing=1');
   await page.waitForSelector('[data-testid=member]');
   return page;
@@ -431,7 +489,157 @@ async function scenarios(browser, server) {
     // A share link of that moment, opened in a fresh page, to the first frame.
     results.open_link_ms_1000x10000 = await openLink(browser, server, page, done, 300000);
   }
+
+  if (wanted('compare16')) {
+    // Issue 43: switching to the compare view, and playing it at 16x.
+    const page = await fresh(browser, server);
+    await importScenario(page, scaleOut(16, 20, 200), 'bench.json', 120000);
+    const before = await now(page);
+    await page.click('[data-testid=view-toggle]');
+    await page.waitForSelector('[data-testid=compare]');
+    await page.waitForTimeout(500);
+    results.compare_switch = await longTasksSince(page, before);
+    await page.selectOption('[data-testid=speed]', '16');
+    results.compare_playing_4x20x200_16x = await playFor(browser, page, 6);
+    await done(page);
+  }
+
+  if (wanted('churn1000')) {
+    // Issue 43: 1,000 x 10,000 in churn, a rebalance about every simulated second.
+    const page = await fresh(browser, server);
+    const started = Date.now();
+    const from = await now(page);
+    await importScenario(page, CHURN_1000, 'churn.json', 300000);
+    results.churn_import_1000x10000 = { ms: Date.now() - started, ...(await longTasksSince(page, from)) };
+    await page.selectOption('[data-testid=speed]', '16');
+    results.churn_playing_1000x10000_16x = await playFor(browser, page, 6);
+    results.churn_acting_1000x10000 = await actWhilePlaying(page);
+    await playToRest(page);
+    results.churn_scrub_ms_1000x10000 = await scrub(page, 30);
+    results.churn_open_link_1000x10000 = await openLinkAt(browser, server, page, done, 30000, 300000);
+  }
+
+  if (wanted('churn2000')) {
+    // Issue 43: a share link of 2,000 x 20,000 in churn, 30 s into its history.
+    const page = await fresh(browser, server);
+    await importScenario(page, CHURN_2000, 'churn.json', 600000);
+    results.churn_open_link_2000x20000 = await openLinkAt(browser, server, page, done, 30000, 600000);
+  }
+
+  if (ONLY?.includes('memory')) {
+    // Issue 43: what a 2,000 x 20,000 history holds after five minutes of play at 1x (joins
+    // 3 s apart, so that the group rebalances all along).
+    // BENCH_MEMORY_SCENARIO=scale: the 2,000 x 20,000 scale-out of benches/scale instead
+    // (a drain and a crash, at rest after about 20 s).
+    const page = await fresh(browser, server);
+    const scenario =
+      process.env.BENCH_MEMORY_SCENARIO === 'scale'
+        ? JSON.parse(readFileSync('benches/scale/2000x20000.json', 'utf8'))
+        : churn(1900, 2000, 20000, { every: 3000 });
+    await importScenario(page, scenario, 'memory.json', 600000);
+    await page.selectOption('[data-testid=speed]', '1');
+    const from = await now(page);
+    await page.click('[data-testid=play]');
+    const minutes = Number(process.env.BENCH_MEMORY_MINUTES || 5);
+    await page.waitForTimeout(minutes * 60000);
+    results.memory_2000x20000 = { minutes, clock_ms: Number(await page.textContent('[data-testid=clock]')), ...(await memory(page)), long: await longTasksSince(page, from) };
+    await done(page);
+  }
   return results;
+}
+
+/**
+ * While playing at 16x: a member added, then one crashed (from the overview's tile, or its
+ * card): the long tasks of the main thread meanwhile.
+ */
+async function actWhilePlaying(page) {
+  await page.click('[data-testid=play]');
+  await page.waitForTimeout(500);
+  const from = await now(page);
+  await page.click('[data-testid=add-member]');
+  await page.waitForTimeout(300);
+  const member = page.locator('[data-testid=member][data-state=live]').nth(20);
+  await member.click();
+  const crash = page.locator('[data-testid=tile-actions] [data-testid=crash], [data-testid=member][data-state=live] [data-testid=crash]').first();
+  await crash.click();
+  await page.waitForTimeout(1000);
+  if ((await page.getAttribute('[data-testid=play]', 'aria-pressed')) === 'true') await page.click('[data-testid=play]');
+  return longTasksSince(page, from);
+}
+
+/**
+ * Makes a share link of `page`'s history at `at` ms, closes the page (`done`), and opens the
+ * link three times in fresh pages: the time to its group first shown, to its own moment shown
+ * (the clock there, and no progress line), and the main thread's long tasks meanwhile.
+ */
+async function openLinkAt(browser, server, page, done, at, timeout) {
+  await page.evaluate((value) => {
+    const input = document.querySelector('[data-testid=scrubber]');
+    input.value = String(value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, at);
+  await page.waitForFunction((v) => document.querySelector('[data-testid=clock]').textContent === String(v), at, { timeout });
+  await page.click('[data-testid=share]');
+  const link = await page.inputValue('[data-testid=share-url]');
+  await done(page);
+  const group = [];
+  const moment = [];
+  const long = [];
+  for (let i = 0; i < 3; i++) {
+    const other = await benchPage(browser, server.origin);
+    await other.goto(link);
+    await other.waitForSelector('[data-testid=member]', { timeout });
+    group.push(await other.evaluate(() => performance.now()));
+    await other.waitForFunction(
+      (v) => {
+        const stage = document.querySelector('[data-shown-at]');
+        return (
+          document.querySelector('[data-testid=member]') &&
+          !document.querySelector('[data-testid=progress]') &&
+          (!stage || stage.dataset.shownAt === String(v))
+        );
+      },
+      at,
+      { timeout },
+    );
+    moment.push(await other.evaluate(() => performance.now()));
+    await other.waitForTimeout(300);
+    long.push(await longTasksSince(other, 0));
+    await done(other);
+  }
+  return {
+    link_chars: link.length,
+    group_median: round(percentile(group, 50)),
+    group_max: round(Math.max(...group)),
+    moment_median: round(percentile(moment, 50)),
+    long_tasks_max: Math.max(...long.map((l) => l.count)),
+    long_task_max_ms: Math.max(...long.map((l) => l.max_ms)),
+  };
+}
+
+/**
+ * What the page holds: the main thread's JS heap and wasm memory, the workers' wasm memory
+ * (where the build has them: their loader keeps the instance as `self.__wasm`), and the
+ * renderer process's resident memory (every thread of the page, the browser's own included).
+ */
+async function memory(page) {
+  const main = await page.evaluate(() => ({
+    js_heap_mb: performance.memory ? performance.memory.usedJSHeapSize / 1e6 : undefined,
+    wasm_mb: window.__wasm ? window.__wasm.memory.buffer.byteLength / 1e6 : undefined,
+  }));
+  const workers = [];
+  for (const w of page.workers()) {
+    workers.push(await w.evaluate(() => (self.__wasm ? self.__wasm.memory.buffer.byteLength / 1e6 : 0)).catch(() => 0));
+  }
+  let renderer_rss_mb;
+  try {
+    const ps = execFileSync('ps', ['-eo', 'rss,args'], { encoding: 'utf8' });
+    const rss = ps.split('\n').filter((l) => l.includes('--type=renderer')).map((l) => Number(l.trim().split(/\s+/)[0]) / 1000);
+    renderer_rss_mb = Math.max(...rss);
+  } catch {
+    renderer_rss_mb = undefined;
+  }
+  return { main_js_heap_mb: round(main.js_heap_mb ?? 0), main_wasm_mb: round(main.wasm_mb ?? 0), worker_wasm_mb: workers.map(round), renderer_rss_mb: round(renderer_rss_mb) };
 }
 
 /**
@@ -546,6 +754,23 @@ const HEADLINES = {
   '1000x10000 16x late %': (r) => r.playing_1000x10000_16x?.frames_late_percent,
   '1000x10000 16x dropped %': (r) => r.playing_1000x10000_16x?.frames_dropped_percent,
   'open 1000x10000 link': (r) => r.open_link_ms_1000x10000?.median,
+  'heavy 16x long tasks': (r) => r.heavy_playing_50x500_16x?.long_tasks,
+  '300x3000 16x long tasks': (r) => r.playing_300x3000_16x?.long_tasks,
+  'compare switch long tasks': (r) => r.compare_switch?.count,
+  'compare 16x dropped %': (r) => r.compare_playing_4x20x200_16x?.frames_dropped_percent,
+  'compare 16x long tasks': (r) => r.compare_playing_4x20x200_16x?.long_tasks,
+  'churn 1000x10000 import long tasks': (r) => r.churn_import_1000x10000?.count,
+  'churn 1000x10000 16x dropped %': (r) => r.churn_playing_1000x10000_16x?.frames_dropped_percent,
+  'churn 1000x10000 16x long tasks': (r) => r.churn_playing_1000x10000_16x?.long_tasks,
+  'churn 1000x10000 acting long tasks': (r) => r.churn_acting_1000x10000?.count,
+  'churn scrub 1000x10000 p95': (r) => r.churn_scrub_ms_1000x10000?.p95,
+  'churn scrub 1000x10000 long tasks': (r) => r.churn_scrub_ms_1000x10000?.long_tasks,
+  'churn link 1000x10000 group': (r) => r.churn_open_link_1000x10000?.group_median,
+  'churn link 1000x10000 moment': (r) => r.churn_open_link_1000x10000?.moment_median,
+  'churn link 1000x10000 long tasks': (r) => r.churn_open_link_1000x10000?.long_tasks_max,
+  'churn link 2000x20000 group': (r) => r.churn_open_link_2000x20000?.group_median,
+  'churn link 2000x20000 moment': (r) => r.churn_open_link_2000x20000?.moment_median,
+  'churn link 2000x20000 long tasks': (r) => r.churn_open_link_2000x20000?.long_tasks_max,
 };
 
 async function main() {

@@ -102,6 +102,22 @@ export async function importScenario(page, scenario, name = 'scenario.json', tim
 }
 
 /**
+ * Waits until the page has what it asked its simulation worker for: no moment or reply
+ * awaited (`data-waiting` on the app), and the group drawn at the clock.
+ */
+export async function settled(page, timeout = 30000) {
+  await page.waitForFunction(
+    () => {
+      const stage = document.querySelector('[data-shown-at]');
+      const clock = document.querySelector('[data-testid=clock]');
+      return !document.querySelector('.app[data-waiting]') && (!stage || !clock || stage.dataset.shownAt === clock.textContent);
+    },
+    null,
+    { timeout },
+  );
+}
+
+/**
  * Zooms the group into its cards, if it shows its overview (a group whose cards do not fit
  * the view opens as one).
  */
@@ -157,6 +173,40 @@ export const HUGE = scaleOut(950, 1000, 10000, {
     { at_ms: 6000, crash: 'S9' },
   ],
 });
+
+/**
+ * A group of `before` running instances of one thread (a fifth of the tasks stateless, the rest
+ * with small stores and one standby each) that `after - before` more instances join one by
+ * one, `every` ms apart, with a drain a third of the way and a crash two thirds: the learners
+ * catch up within a round or two, so a rebalance comes about every simulated second. Given as
+ * a topology and instances, as a reader's application would be: its share link stays short.
+ */
+export function churn(before, after, tasks, { every = 2000, standbys = 1 } = {}) {
+  const stateless = Math.floor(tasks / 5);
+  const joins = Array.from({ length: after - before }, (_, i) => ({ at_ms: i * every, join: `S${before + i + 1}` }));
+  const end = (after - before) * every;
+  return {
+    name: `Churn: ${before} to ${after} members, ${tasks} tasks`,
+    config: { num_standby_replicas: standbys, rebalance_ms: 1000, session_timeout_ms: 10000, restore_rate: 50000 },
+    topology: {
+      seed: 43,
+      subtopologies: [
+        { name: 'orders', partitions: tasks - stateless, changelog: { min: 20000, max: 80000 }, write_rate: 50 },
+        { name: 'enrich', partitions: stateless, stateful: false },
+      ],
+    },
+    instances: { count: before, threads: 1, running: true },
+    events: [...joins, { at_ms: Math.floor(end / 3), drain: 'S5' }, { at_ms: Math.floor((2 * end) / 3), crash: 'S9' }].sort(
+      (a, b) => a.at_ms - b.at_ms,
+    ),
+  };
+}
+
+/** 1,000 members x 10,000 tasks in churn: 950 running, 50 joining 2 s apart. */
+export const CHURN_1000 = churn(950, 1000, 10000);
+
+/** 2,000 members x 20,000 tasks in churn: 1,900 running, 100 joining 1 s apart. */
+export const CHURN_2000 = churn(1900, 2000, 20000, { every: 1000 });
 
 /** The value at percentile `p` (0 to 100) of `values`. */
 export function percentile(values, p) {
@@ -243,6 +293,7 @@ export function suite() {
       const p = await page(options);
       await p.goto(server.url + address);
       await p.waitForSelector('[data-testid=preset]');
+      if (!address.includes('autoplay')) await settled(p);
       return p;
     },
     get url() {

@@ -6,13 +6,14 @@
 // or request anything outside the site.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { suite, importScenario, zoomIn } from './harness.mjs';
+import { suite, importScenario, zoomIn, settled } from './harness.mjs';
 
 const site = suite();
 
 async function open(presetId) {
   const page = await site.open();
   await page.selectOption('[data-testid=preset]', presetId);
+  await settled(page);
   await page.waitForFunction(() => document.querySelector('[data-testid=clock]').textContent === '0');
   return page;
 }
@@ -72,7 +73,7 @@ test('a restart: time away and disk chosen, the member counts down while away, t
   await page.selectOption('[data-testid=speed]', '1');
   const before = await clock(page);
   await page.click(`${card('S2')} [data-testid=restart]`);
-  assert.equal(await state(page, 'S2'), 'restarting');
+  await waitState(page, 'S2', 'restarting');
   assert.ok(await playing(page), 'after a pause at rest, the restart plays on');
   assert.ok(await page.$eval(`${card('S2')} [data-testid=restart]`, (b) => b.disabled), 'a restarting member is not restarted again');
   const countdown = `${card('S2')} [data-testid=countdown]`;
@@ -101,6 +102,7 @@ test('a rolling restart restarts each member in turn and says how far it is', as
   await enter(page, '[data-testid=down-time]', '1');
   await page.selectOption('[data-testid=speed]', '1');
   await page.click('[data-testid=rolling-restart]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'true');
   assert.ok(await playing(page), 'the rolling restart plays on');
   assert.ok(await page.$eval('[data-testid=rolling-restart]', (b) => b.disabled), 'one at a time');
   const ids = await page.$$eval('[data-testid=member]', (m) => m.map((x) => x.dataset.memberId));

@@ -9,7 +9,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { inflateSync } from 'node:zlib';
 import { createRequire } from 'node:module';
-import { suite, importScenario, scaleOut, zoomIn, HEAVY } from './harness.mjs';
+import { suite, importScenario, scaleOut, zoomIn, settled, HEAVY } from './harness.mjs';
 
 const site = suite();
 
@@ -31,6 +31,7 @@ const state = (page, id) => page.$eval(`[data-testid=member][data-member-id=${id
 
 async function preset(page, id) {
   await page.selectOption('[data-testid=preset]', id);
+  await settled(page);
   await page.waitForFunction(() => document.querySelector('[data-testid=clock]').textContent === '0');
 }
 
@@ -274,6 +275,7 @@ test('draining a member: it leaves once its learners took its tasks', async () =
   await preset(page, 'scale-up-running');
   await playToRest(page);
   await page.click('[data-member-id=S3] [data-testid=drain]');
+  await settled(page);
   assert.equal(await state(page, 'S3'), 'leaving');
   assert.ok(await page.$eval('[data-member-id=S3] [data-testid=drain]', (b) => b.disabled), 'draining twice is disabled');
   await fast(page);
@@ -291,6 +293,8 @@ test('after pausing itself at rest, the reader\'s next command plays on', async 
   await playToRest(page);
   assert.match(await page.textContent('[data-testid=notice]'), /nothing more will happen until you act/);
   await page.click('[data-member-id=S3] [data-testid=drain]');
+  // Once the worker carried it out.
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'true');
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'true', 'the drain plays on');
   assert.equal(await page.$('[data-testid=notice]'), null, 'the at-rest notice is gone');
   await page.waitForFunction(() => document.querySelector('[data-member-id=S3]').dataset.state === 'left', null, {
@@ -300,6 +304,8 @@ test('after pausing itself at rest, the reader\'s next command plays on', async 
   // After taking the clock in hand (a scrub), a command does not start playing.
   await seek(page, (await clock(page)) - 100);
   await page.click('[data-member-id=S2] [data-testid=crash]');
+  await settled(page);
+  assert.equal(await state(page, 'S2'), 'crashed');
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false');
 });
 
@@ -500,6 +506,7 @@ test('a damaged, foreign or future link shows a clear message and a working defa
     assert.match(await page.textContent('[data-testid=error]'), /link could not be opened/);
     assert.ok((await page.$$('[data-testid=member]')).length > 0, 'the default scenario is shown');
     await page.click('[data-testid=step]');
+    await settled(page);
     assert.ok((await clock(page)) > 0, 'and it works');
   }
 });
@@ -687,6 +694,7 @@ test('editing the configuration and the tasks restarts with them', async () => {
   // Six tasks now; the first round lasts 2000 ms: still syncing at 1500 ms.
   await page.click('[data-testid=step]');
   await page.click('[data-testid=step]');
+  await settled(page);
   assert.equal(await clock(page), 2000, 'the round closes its join phase at 1000 ms and syncs at 2000 ms');
   const tasks = await page.$$eval('[data-testid=task][data-role=active]', (c) => c.map((x) => x.dataset.taskId).sort());
   assert.ok(tasks.includes('T6'), `the new task runs: ${tasks}`);
@@ -764,10 +772,12 @@ test('the protocol strip lights each step of a round, with its causes', async ()
   assert.equal(await step(), 'join');
   assert.match(await page.textContent('[data-testid=protocol-causes]'), /S4 joins/);
   await page.click('[data-testid=step]');
+  await settled(page);
   assert.equal(await page.getAttribute('[data-testid=protocol]', 'data-phase'), 'leader assigned, members syncing');
   assert.equal(await step(), 'sync');
   assert.ok(await page.$('[data-testid=protocol] .step.done[data-step=join]'), 'joining is done');
   await page.click('[data-testid=step]');
+  await settled(page);
   assert.equal(await page.getAttribute('[data-testid=protocol]', 'data-phase'), 'stable');
   assert.equal(await step(), null);
 });

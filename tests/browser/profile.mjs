@@ -1,8 +1,9 @@
 // Where the time goes: a CPU profile of the playground (Chrome DevTools protocol) while it
 // plays or scrubs a large group, summed by function (self time and total time).
 // Build with names kept first (see scripts/profile-build.sh), then:
-//   DIST=target/dist-profile node tests/browser/profile.mjs [heavy|50x500|compare|scrub|300x3000|1000x10000]
-import { serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE, HUGE } from './harness.mjs';
+//   DIST=target/dist-profile node tests/browser/profile.mjs [heavy|50x500|compare|scrub|300x3000|1000x10000|churn1000]
+// (the page's main thread only: the simulation runs in a worker).
+import { serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE, HUGE, CHURN_1000 } from './harness.mjs';
 
 const DIST = process.env.DIST || 'target/dist-profile';
 const WHAT = process.argv[2] || 'heavy';
@@ -13,7 +14,9 @@ const page = await openPage(browser, server.origin);
 await page.goto(server.url);
 await page.waitForSelector('[data-testid=member]');
 const scenario =
-  WHAT === '1000x10000'
+  WHAT === 'churn1000'
+    ? CHURN_1000
+    : WHAT === '1000x10000'
     ? HUGE
     : WHAT === '300x3000'
     ? LARGE
@@ -45,7 +48,7 @@ if (WHAT === 'scrub') {
     await page.waitForFunction((v) => document.querySelector('[data-testid=clock]').textContent === String(v), v);
   }
 } else {
-  await page.selectOption('[data-testid=speed]', WHAT === 'heavy' || WHAT === '300x3000' || WHAT === '1000x10000' ? '16' : '2');
+  await page.selectOption('[data-testid=speed]', ['heavy', '300x3000', '1000x10000', 'churn1000'].includes(WHAT) ? '16' : '2');
   await cdp.send('Profiler.start');
   await page.click('[data-testid=play]');
   await page.waitForTimeout(5000);

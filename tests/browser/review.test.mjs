@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { suite } from './harness.mjs';
+import { suite, settled } from './harness.mjs';
 
 const site = suite();
 
@@ -16,6 +16,7 @@ const open = (options = {}) => site.open('', options);
 
 async function preset(page, id) {
   await page.selectOption('[data-testid=preset]', id);
+  await settled(page);
   await page.waitForFunction(() => document.querySelector('[data-testid=clock]').textContent === '0');
 }
 
@@ -70,9 +71,11 @@ test('the application form: a bad value is named on its field and kept, and the 
   await page.waitForSelector('[data-testid=app-error][data-field="topology.subtopologies[1].partitions"]');
   assert.match(await page.textContent('[data-field="topology.subtopologies[1].partitions"]'), /"2x" is not a whole number/);
   assert.equal(await page.inputValue('[data-testid=app-partitions-1]'), '2x');
-  await page.fill('[data-testid=app-partitions-1]', '25000');
+  await page.fill('[data-testid=app-partitions-1]', '60000');
   await page.waitForFunction(() =>
-    document.querySelector('[data-field="topology.subtopologies[1].partitions"]')?.textContent.includes('over the limit of 20000 a scenario may have: the playground draws every task'),
+    /over the limit of \d+ a scenario may have: the playground draws every task/.test(
+      document.querySelector('[data-field="topology.subtopologies[1].partitions"]')?.textContent,
+    ),
   );
   await page.fill('[data-testid=app-min-0]', '100000');
   await page.fill('[data-testid=app-partitions-1]', '2');

@@ -6,14 +6,14 @@
 use super::{preset, scale_out};
 use crate::model::Command;
 use crate::playground::{
-    Action, CommandKind, DraftField, EditorAction, Playback, Playground, ScheduleEdit,
+    Action, CommandKind, DraftField, EditorAction, Local, Playback, ScheduleEdit,
 };
 
-fn act(pg: &mut Playground, action: EditorAction) {
+fn act(pg: &mut Local, action: EditorAction) {
     pg.act(Action::Editor(action));
 }
 
-fn commands(pg: &Playground) -> Vec<String> {
+fn commands(pg: &Local) -> Vec<String> {
     pg.session()
         .main()
         .run
@@ -24,7 +24,7 @@ fn commands(pg: &Playground) -> Vec<String> {
 }
 
 /// The problems shown, as `field: reason`.
-fn problems(pg: &Playground) -> Vec<String> {
+fn problems(pg: &Local) -> Vec<String> {
     let editor = pg.command_editor().expect("open");
     editor.errors.iter().map(ToString::to_string).collect()
 }

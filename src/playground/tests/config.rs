@@ -3,17 +3,17 @@
 //! valid, and a valid draft restarts the session with it.
 
 use super::preset;
-use crate::playground::{Action, ConfigAction, ConfigField, JoinAction, JoinField, Playground};
+use crate::playground::{Action, ConfigAction, ConfigField, JoinAction, JoinField, Local};
 
-fn config(pg: &mut Playground, action: ConfigAction) {
+fn config(pg: &mut Local, action: ConfigAction) {
     pg.act(Action::Config(action));
 }
 
-fn edit(pg: &mut Playground, field: ConfigField, text: &str) {
+fn edit(pg: &mut Local, field: ConfigField, text: &str) {
     config(pg, ConfigAction::Edit(field, text.to_string()));
 }
 
-fn error_of(pg: &Playground, field: ConfigField) -> Option<String> {
+fn error_of(pg: &Local, field: ConfigField) -> Option<String> {
     let form = pg.config_form().expect("open");
     form.error(field).map(ToString::to_string)
 }
@@ -90,7 +90,7 @@ fn the_configuration_form_keeps_what_was_typed_and_names_each_problem_beside_its
 fn a_member_added_to_the_form_goes_to_its_least_used_zone_and_removing_one_drops_its_commands() {
     let mut pg = preset("zone-failure");
     config(&mut pg, ConfigAction::Open);
-    let zones = |pg: &Playground| -> Vec<String> {
+    let zones = |pg: &Local| -> Vec<String> {
         let form = pg.config_form().expect("open");
         form.draft.members.iter().map(|m| m.zone.clone()).collect()
     };
@@ -116,7 +116,7 @@ fn a_member_added_to_the_form_goes_to_its_least_used_zone_and_removing_one_drops
 #[test]
 fn the_new_member_joins_only_when_its_fields_read_and_keeps_them_as_typed() {
     let mut pg = preset("scale-up-running");
-    let members = |pg: &Playground| pg.session().main().view().members().len();
+    let members = |pg: &Local| pg.session().main().view().members().len();
     let before = members(&pg);
     pg.act(Action::Join(JoinAction::Edit(
         JoinField::Capacity,

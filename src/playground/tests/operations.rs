@@ -5,10 +5,10 @@
 use super::{play_until_paused, preset};
 use crate::model::Command;
 use crate::playground::operations::parse_down_time;
-use crate::playground::{Action, Effect, Playback, Playground, RestartChoice};
+use crate::playground::{Action, Effect, Local, Playback, RestartChoice};
 use crate::views::frame::Frame;
 
-fn frame(pg: &Playground) -> Frame {
+fn frame(pg: &Local) -> Frame {
     Frame::of(pg.session().main().view())
 }
 
@@ -197,7 +197,7 @@ fn a_rolling_restart_and_a_zone_outage_play_on_after_a_pause_at_rest() {
 #[test]
 fn the_outcome_of_a_restart_follows_the_membership_and_the_session_timeout() {
     let mut pg = preset("rolling-deployment-static");
-    let outcome = |pg: &Playground| pg.operations(&frame(pg)).outcome;
+    let outcome = |pg: &Local| pg.operations(&frame(pg)).outcome;
     assert!(
         outcome(&pg).starts_with("Static membership: back within the 10 s session timeout"),
         "{}",

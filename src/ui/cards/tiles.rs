@@ -88,14 +88,29 @@ pub struct OverviewProps {
     pub on_action: Callback<Action>,
 }
 
+/// The tiles' buttons made at once, and then at each animation frame: a group of thousands
+/// gets its buttons over a few frames (the canvas draws every tile at once), not in one task
+/// that holds the page.
+const TILES_PER_FRAME: usize = 400;
+
 /// The overview's elements, written again only when a tile's words, the layout or what is
 /// found change (not on every frame of replay).
 #[function_component(OverviewTiles)]
 pub fn overview_tiles(props: &OverviewProps) -> Html {
+    let made = use_state(|| TILES_PER_FRAME);
+    {
+        let made = made.clone();
+        use_effect_with((*made, props.tiles.len()), move |&(n, all)| {
+            let next = (n < all).then(|| {
+                gloo_render::request_animation_frame(move |_| made.set(n + TILES_PER_FRAME))
+            });
+            move || drop(next)
+        });
+    }
     let scene = &props.scene;
     let first = scene.members.first().map(|m| m.card);
     let tile = |m: &MemberBox, origin: &Rect| -> Html {
-        let Some(view) = props.tiles.get(m.card) else {
+        let Some(view) = props.tiles.get(m.card).filter(|_| m.card < *made) else {
             return Html::default();
         };
         html! {

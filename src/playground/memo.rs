@@ -1,0 +1,50 @@
+//! A value kept until what it was read from changes: the views read off the session (in the
+//! worker) and off the scenario (on the page) are kept between frames this way.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A value kept until what it was read from changes (the key).
+#[derive(Debug)]
+pub struct Memo<K, V>(RefCell<Option<(K, Rc<V>)>>);
+
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Self {
+        Memo(RefCell::new(None))
+    }
+}
+
+impl<K: PartialEq, V> Memo<K, V> {
+    /// The value for `key`, computed only if the key changed.
+    pub fn get(&self, key: K, compute: impl FnOnce() -> V) -> Rc<V> {
+        let mut slot = self.0.borrow_mut();
+        if let Some((k, v)) = slot.as_ref() {
+            if *k == key {
+                return v.clone();
+            }
+        }
+        let value = Rc::new(compute());
+        *slot = Some((key, value.clone()));
+        value
+    }
+
+    /// The value for a borrowed `key`, which is copied only when it changed (a key read
+    /// off the session on every frame need not be copied on every frame to be compared).
+    pub fn get_for<Q>(&self, key: &Q, compute: impl FnOnce() -> V) -> Rc<V>
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: PartialEq + ToOwned<Owned = K> + ?Sized,
+    {
+        if let Some((k, v)) = self.0.borrow().as_ref() {
+            if k.borrow() == key {
+                return v.clone();
+            }
+        }
+        self.get(key.to_owned(), compute)
+    }
+
+    /// Forgets the value (the session it was read from was replaced).
+    pub fn clear(&mut self) {
+        *self.0.get_mut() = None;
+    }
+}
