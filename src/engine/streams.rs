@@ -146,6 +146,10 @@ impl Engine {
             holder,
             names,
         }));
+        // Trunk: each member of the group at the start reported its offsets as it joined.
+        for m in self.participants() {
+            self.report_offsets(m);
+        }
     }
 
     /// What member `id`'s threads hold, by role.
