@@ -3,8 +3,7 @@
 //! docs/design.md, rules 6 and 7; restarts and zone outages are carried out in `restart.rs`)
 //! and their readiness to rejoin (rule 5).
 
-use super::coordinator::Cause;
-use super::replay::Replay;
+use super::cause::Cause;
 use super::threads::Thread;
 use super::{Engine, Event, EventKind, Timer};
 use crate::model::{
@@ -180,6 +179,32 @@ pub struct Absence {
     pub back_at: u64,
     /// Its stores survive (a persistent disk); without, it comes back with nothing.
     pub keep_state: bool,
+}
+
+/// Why a member replays a changelog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayKind {
+    /// It owns the task and must catch up before processing (the task is down).
+    Active,
+    /// It learns the task while another member runs it.
+    Learner,
+    /// It keeps a standby replica.
+    Standby,
+}
+
+/// One changelog a member replays, with the rate it gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Replay {
+    /// The task.
+    pub task: TaskId,
+    /// Why.
+    pub kind: ReplayKind,
+    /// Records behind the end, as of the member's anchor.
+    pub lag: f64,
+    /// Records per second appended to the changelog right now.
+    pub write_rate: f64,
+    /// Records per second this replay gets from the member's restore rate.
+    pub rate: f64,
 }
 
 /// A local state store: how far into the task's changelog it has replayed, as of its member's

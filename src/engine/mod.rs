@@ -16,6 +16,7 @@
 //! dynamic membership; `replay.rs` the arithmetic of changelogs and stores between events.
 
 pub mod backlog;
+mod cause;
 mod changelog;
 pub mod coordinator;
 pub mod member;

@@ -12,6 +12,7 @@
 use super::backlog::Backlog;
 use super::changelog::{Cleaner, Log};
 use super::member::{Member, Store};
+pub use super::member::{Replay, ReplayKind};
 use super::threads::{consumer_order, deal, RUNNING};
 use super::Engine;
 use crate::model::{MemberId, TaskId};
@@ -20,32 +21,6 @@ use std::rc::Rc;
 
 /// Lags closer than this to a threshold have reached it (float noise on millions of records).
 pub(crate) const EPSILON: f64 = 1e-6;
-
-/// Why a member replays a changelog.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplayKind {
-    /// It owns the task and must catch up before processing (the task is down).
-    Active,
-    /// It learns the task while another member runs it.
-    Learner,
-    /// It keeps a standby replica.
-    Standby,
-}
-
-/// One changelog a member replays, with the rate it gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Replay {
-    /// The task.
-    pub task: TaskId,
-    /// Why.
-    pub kind: ReplayKind,
-    /// Records behind the end, as of the member's anchor.
-    pub lag: f64,
-    /// Records per second appended to the changelog right now.
-    pub write_rate: f64,
-    /// Records per second this replay gets from the member's restore rate.
-    pub rate: f64,
-}
 
 /// How far a member's replica of a task has come ([`Engine::progress`]).
 #[derive(Clone, Copy, Debug, PartialEq)]

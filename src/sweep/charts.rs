@@ -5,9 +5,8 @@
 
 use super::{Sweep, Value, Values};
 use crate::views::metrics::{Measure, Unit};
-use crate::views::sweep_charts::{
-    short_count, spoken_duration, SweepAxis, SweepChart, TradeAxis, TradePoint,
-};
+use crate::views::sweep_charts::{SweepAxis, SweepChart, TradeAxis, TradePoint};
+use crate::views::units::{short_count, spoken_duration};
 
 /// A chart with what a caption needs.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,6 +7,7 @@
 
 use super::charts::{label_font, strategy_colour, Chart, Paper};
 use super::metrics::Unit;
+use super::units::{short_count, spoken_duration};
 use crate::model::Strategy;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -160,44 +161,6 @@ pub fn sheet(
         root.present()?;
     }
     Ok(text)
-}
-
-/// A duration as people say it, for axes: `500 ms`, `2.5 s`, `45 s`, `10 min`, `1.5 h`, `2 d`.
-/// The one formatter of the sweep's durations, so that it can be swapped for the project's.
-pub fn spoken_duration(ms: f64) -> String {
-    const UNITS: [(f64, &str); 4] = [
-        (86_400_000.0, "d"),
-        (3_600_000.0, "h"),
-        (60_000.0, "min"),
-        (1_000.0, "s"),
-    ];
-    let ms = ms.max(0.0);
-    if ms == 0.0 {
-        return "0".to_string();
-    }
-    match UNITS.iter().find(|(size, _)| ms >= *size) {
-        Some((size, unit)) => format!("{} {unit}", one_decimal(ms / size)),
-        None => format!("{} ms", one_decimal(ms)),
-    }
-}
-
-/// A count or a number of records, short: `950`, `12k`, `1.5M`, `4.4G`.
-pub fn short_count(n: f64) -> String {
-    const UNITS: [(f64, &str); 3] = [(1e9, "G"), (1e6, "M"), (1e3, "k")];
-    match UNITS.iter().find(|(size, _)| n.abs() >= *size) {
-        Some((size, unit)) => format!("{}{unit}", one_decimal(n / size)),
-        None => one_decimal(n),
-    }
-}
-
-/// A number with at most one decimal, none when it is whole: `2`, `2.5`.
-fn one_decimal(x: f64) -> String {
-    let tenths = (x * 10.0).round();
-    if tenths % 10.0 == 0.0 {
-        format!("{:.0}", tenths / 10.0)
-    } else {
-        format!("{:.1}", tenths / 10.0)
-    }
 }
 
 /// A figure of a measure as an axis or a cell reads it.
@@ -620,22 +583,6 @@ mod tests {
             labels: labels.iter().map(|l| l.to_string()).collect(),
             positions: positions.to_vec(),
         }
-    }
-
-    #[test]
-    fn durations_read_as_people_say_them() {
-        assert_eq!(spoken_duration(0.0), "0");
-        assert_eq!(spoken_duration(500.0), "500 ms");
-        assert_eq!(spoken_duration(2_500.0), "2.5 s");
-        assert_eq!(spoken_duration(45_000.0), "45 s");
-        assert_eq!(spoken_duration(600_000.0), "10 min");
-        assert_eq!(spoken_duration(5_400_000.0), "1.5 h");
-        assert_eq!(spoken_duration(43_200_000.0), "12 h");
-        assert_eq!(spoken_duration(172_800_000.0), "2 d");
-        assert_eq!(short_count(950.0), "950");
-        assert_eq!(short_count(12_000.0), "12k");
-        assert_eq!(short_count(1_500_000.0), "1.5M");
-        assert_eq!(short_count(4_366_517_393.0), "4.4G");
     }
 
     #[test]

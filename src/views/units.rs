@@ -198,6 +198,43 @@ fn hours_step(least: f64) -> f64 {
     }
 }
 
+/// A duration as people say it, for axes: `500 ms`, `2.5 s`, `45 s`, `10 min`, `1.5 h`, `2 d`.
+pub fn spoken_duration(ms: f64) -> String {
+    const UNITS: [(f64, &str); 4] = [
+        (86_400_000.0, "d"),
+        (3_600_000.0, "h"),
+        (60_000.0, "min"),
+        (1_000.0, "s"),
+    ];
+    let ms = ms.max(0.0);
+    if ms == 0.0 {
+        return "0".to_string();
+    }
+    match UNITS.iter().find(|(size, _)| ms >= *size) {
+        Some((size, unit)) => format!("{} {unit}", one_decimal(ms / size)),
+        None => format!("{} ms", one_decimal(ms)),
+    }
+}
+
+/// A count or a number of records, short: `950`, `12k`, `1.5M`, `4.4G`.
+pub fn short_count(n: f64) -> String {
+    const UNITS: [(f64, &str); 3] = [(1e9, "G"), (1e6, "M"), (1e3, "k")];
+    match UNITS.iter().find(|(size, _)| n.abs() >= *size) {
+        Some((size, unit)) => format!("{}{unit}", one_decimal(n / size)),
+        None => one_decimal(n),
+    }
+}
+
+/// A number with at most one decimal, none when it is whole: `2`, `2.5`.
+fn one_decimal(x: f64) -> String {
+    let tenths = (x * 10.0).round();
+    if tenths % 10.0 == 0.0 {
+        format!("{:.0}", tenths / 10.0)
+    } else {
+        format!("{:.1}", tenths / 10.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,5 +357,21 @@ mod tests {
                 assert_eq!(axis.ticks[0], 0.0);
             }
         }
+    }
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(spoken_duration(0.0), "0");
+        assert_eq!(spoken_duration(500.0), "500 ms");
+        assert_eq!(spoken_duration(2_500.0), "2.5 s");
+        assert_eq!(spoken_duration(45_000.0), "45 s");
+        assert_eq!(spoken_duration(600_000.0), "10 min");
+        assert_eq!(spoken_duration(5_400_000.0), "1.5 h");
+        assert_eq!(spoken_duration(43_200_000.0), "12 h");
+        assert_eq!(spoken_duration(172_800_000.0), "2 d");
+        assert_eq!(short_count(950.0), "950");
+        assert_eq!(short_count(12_000.0), "12k");
+        assert_eq!(short_count(1_500_000.0), "1.5M");
+        assert_eq!(short_count(4_366_517_393.0), "4.4G");
     }
 }
