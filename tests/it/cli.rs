@@ -110,6 +110,43 @@ fn run_json_has_the_public_fields() {
 }
 
 #[test]
+fn assign_runs_kafkas_streams_assignor_and_trunks_refiner() {
+    let input = |strategy: &str| {
+        format!(
+            r#"{{ "config": {{ "strategy": "{strategy}", "num_standby_replicas": 1 }},
+          "tasks": [ {{ "id": "T1" }}, {{ "id": "T2" }}, {{ "id": "T3", "stateful": false }}, {{ "id": "T4" }} ],
+          "members": [ {{ "id": "S1", "assigned": ["T1", "T2", "T3", "T4"] }}, {{ "id": "S2" }} ] }}"#
+        )
+    };
+    let decide = |strategy: &str| -> Value {
+        let out = handoff(&["assign"], Some(&input(strategy)));
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_str(&stdout(&out)).expect("json")
+    };
+    // 4.3 moves two stateful tasks to the new member at once, cold, and keeps them as
+    // standbys on their old owner.
+    let v = decide("kip1071");
+    assert_eq!(
+        v["members"]["S2"]["assigned"],
+        serde_json::json!(["T2", "T4"])
+    );
+    assert_eq!(
+        v["members"]["S1"]["revoked"],
+        serde_json::json!(["T2", "T4"])
+    );
+    // The trunk refiner keeps them running on S1 while S2 warms them up.
+    let v = decide("kip1071-warmup");
+    assert_eq!(
+        v["members"]["S1"]["assigned"],
+        serde_json::json!(["T1", "T2", "T3", "T4"])
+    );
+    assert_eq!(
+        v["members"]["S2"]["learning"],
+        serde_json::json!(["T2", "T4"])
+    );
+}
+
+#[test]
 fn assign_reads_stdin_and_prints_the_decision() {
     let input = r#"{ "config": { "acceptable_recovery_lag": 100, "num_standby_replicas": 0, "max_learners": null },
       "tasks": [ { "id": "T1", "stateful": true }, { "id": "T2", "stateful": true },
