@@ -7,6 +7,7 @@ use crate::engine::member::{Absence, MemberStatus};
 use crate::engine::Engine;
 use crate::model::Command;
 use crate::model::{MemberId, TaskId};
+use crate::views::streams::StreamsView;
 use crate::views::units::duration;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -354,6 +355,12 @@ pub enum PhaseView {
     Joining,
     /// The leader assigned; members receive it.
     Syncing,
+    /// Streams protocol: the group epoch moved; the coordinator computes the target at a
+    /// member's heartbeat.
+    Bumped,
+    /// Streams protocol: the target is computed; members reconcile to it at their
+    /// heartbeats.
+    Reconciling,
 }
 
 impl PhaseView {
@@ -363,6 +370,8 @@ impl PhaseView {
             PhaseView::Stable => "stable",
             PhaseView::Joining => "members joining",
             PhaseView::Syncing => "leader assigned, members syncing",
+            PhaseView::Bumped => "group epoch bumped, target at a heartbeat",
+            PhaseView::Reconciling => "members reconciling at their heartbeats",
         }
     }
 }
@@ -390,9 +399,28 @@ pub struct RoundView {
     pub phase_span: Option<(u64, u64)>,
     /// How many members take part (rejoin, or receive the assignment).
     pub members: usize,
+    /// Under Kafka's streams protocol, its epochs and heartbeats (no rounds to show).
+    pub streams: Option<StreamsView>,
 }
 
 impl RoundView {
+    /// The group's counter in words: its generation, or under the streams protocol its
+    /// group epoch ("generation 3", "group epoch 3").
+    pub fn counter(&self) -> String {
+        match self.streams {
+            Some(_) => format!("group epoch {}", self.generation),
+            None => format!("generation {}", self.generation),
+        }
+    }
+
+    /// The counter in a few letters, for banners and lane headers ("gen 3", "epoch 3").
+    pub fn counter_short(&self) -> String {
+        match self.streams {
+            Some(_) => format!("epoch {}", self.generation),
+            None => format!("gen {}", self.generation),
+        }
+    }
+
     /// How far the phase under way is at `clock`, in thousandths (0 without a phase under
     /// way): what the protocol strip's dot shows, in steps a frame of play rarely repeats but
     /// a group at rest never leaves.
@@ -643,6 +671,9 @@ fn chip(engine: &Engine, id: MemberId, task: TaskId, role: ChipRole, learned: &[
 
 /// The round in progress, or the stable group between rounds.
 fn round_view(engine: &Engine) -> RoundView {
+    if let Some(view) = crate::views::streams::round_view(engine) {
+        return view;
+    }
     let roster = engine.roster();
     let leader = engine.leader();
     let coordinator = engine.coordinator();
@@ -658,6 +689,7 @@ fn round_view(engine: &Engine) -> RoundView {
             started_at: None,
             phase_span: None,
             members: engine.participants().len(),
+            streams: None,
         };
     };
     RoundView {
@@ -683,6 +715,7 @@ fn round_view(engine: &Engine) -> RoundView {
             Phase::Syncing { round, .. } => round.joined.len(),
             Phase::Joining { .. } => engine.participants().len(),
         },
+        streams: None,
     }
 }
 
@@ -804,6 +837,9 @@ mod tests {
         assert_eq!(syncing.round.generation, 1);
         let stable = Frame::of(&run_to("scale-up-running", 600));
         assert_eq!(stable.round.phase, PhaseView::Stable);
+        assert_eq!(stable.round.streams, None);
+        assert_eq!(syncing.round.counter(), "generation 1");
+        assert_eq!(syncing.round.counter_short(), "gen 1");
         assert_eq!(stable.round.phase_progress(600), 0);
         assert_eq!(syncing.round.phase_progress(200), 0);
     }
