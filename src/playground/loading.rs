@@ -214,7 +214,10 @@ impl Playground {
         };
         match Preset::find(tour.preset).map(|p| p.scenario()) {
             Some(Ok(scenario)) => self.open(Opening {
-                strategies: vec![scenario.config.strategy],
+                strategies: match tour.compare {
+                    [] => vec![scenario.config.strategy],
+                    lanes => lanes.to_vec(),
+                },
                 scenario,
                 clock: 0,
                 preset: Some(tour.preset),
@@ -224,7 +227,11 @@ impl Playground {
                     tour: tour.id.to_string(),
                     step: 0,
                 }),
-                view: ViewMode::Single,
+                view: if tour.compare.is_empty() {
+                    ViewMode::Single
+                } else {
+                    ViewMode::Compare
+                },
                 play: false,
                 tour_step: true,
                 sweep: SweepThen::Clear,
