@@ -130,7 +130,12 @@ impl Playground {
     }
 
     pub(super) fn load_scenario(&mut self, scenario: Scenario, notice: String) -> Vec<Effect> {
-        let strategies = self.strategies_for(self.view);
+        // The single view runs the scenario's own strategy: the configuration's strategy
+        // picker, or an imported file's, chooses it.
+        let strategies = match self.view {
+            ViewMode::Single => vec![scenario.config.strategy],
+            view => self.strategies_for(view),
+        };
         self.load(scenario, &strategies, (None, Some(notice), None))
     }
 

@@ -35,21 +35,19 @@ pub fn banner(props: &BannerProps) -> Html {
     let heading = heading.as_deref().unwrap_or_default();
     let causes = r.causes.join("; ");
     // Under the streams protocol, no join and sync: the epoch bumped, then reconciling.
-    let (counter_term, first, second) = match r.streams {
+    let (first, second) = match r.streams {
         Some(_) => (
-            "group epoch",
             (PhaseView::Bumped, "epoch bumped"),
             (PhaseView::Reconciling, "target \u{25B8} reconcile"),
         ),
         None => (
-            "generation",
             (PhaseView::Joining, "join"),
             (PhaseView::Syncing, "assign \u{25B8} sync"),
         ),
     };
     html! {
         <div class="banner" data-testid="round">
-            <span class="gen"><Term term={counter_term}>{ r.counter_short() }</Term></span>
+            <span class="gen"><Term term={r.counter_name()}>{ r.counter_short() }</Term></span>
             if r.streams.is_some() {
                 <span>{ "assigned by " }<b data-testid="leader">{ "the coordinator" }</b></span>
             } else {

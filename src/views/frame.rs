@@ -407,9 +407,15 @@ impl RoundView {
     /// The group's counter in words: its generation, or under the streams protocol its
     /// group epoch ("generation 3", "group epoch 3").
     pub fn counter(&self) -> String {
+        format!("{} {}", self.counter_name(), self.generation)
+    }
+
+    /// What the counter counts: "generation", or "group epoch" under the streams protocol
+    /// (both glossary terms).
+    pub fn counter_name(&self) -> &'static str {
         match self.streams {
-            Some(_) => format!("group epoch {}", self.generation),
-            None => format!("generation {}", self.generation),
+            Some(_) => "group epoch",
+            None => "generation",
         }
     }
 
@@ -612,7 +618,8 @@ fn card(engine: &Engine, id: MemberId, learned: &[bool]) -> Card {
         id,
         name: m.name.clone(),
         status: m.status,
-        leader: engine.leader() == Some(id),
+        // The streams protocol has no leader: the coordinator assigns.
+        leader: engine.streams().is_none() && engine.leader() == Some(id),
         capacity: m.capacity,
         restore_rate: m.restore_rate.round() as u64,
         chips,

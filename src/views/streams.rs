@@ -289,6 +289,11 @@ mod tests {
             (v.counter().as_str(), v.counter_short().as_str()),
             ("group epoch 2", "epoch 2")
         );
+        let frame = crate::views::frame::Frame::of(engine);
+        assert!(
+            frame.cards.iter().all(|c| !c.leader),
+            "no member leads: the coordinator assigns"
+        );
     }
 
     #[test]

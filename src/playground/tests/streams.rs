@@ -148,3 +148,27 @@ fn an_older_link_without_the_streams_strategies_still_opens() {
     assert_eq!(pg.session().strategies(), [Strategy::Learner]);
     assert!(Scenario::from_json(Preset::find("scale-up-realistic").expect("preset").json).is_ok());
 }
+
+#[test]
+fn the_single_views_strategy_picker_runs_the_strategy_chosen() {
+    use crate::playground::{ConfigAction, ConfigField};
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::Config(ConfigAction::Open));
+    pg.act(Action::Config(ConfigAction::Edit(
+        ConfigField::Strategy,
+        "kip1071-warmup".into(),
+    )));
+    pg.act(Action::Config(ConfigAction::Apply));
+    assert_eq!(pg.error(), None);
+    assert_eq!(pg.session().strategies(), [Strategy::Kip1071Warmup]);
+    assert!(pg.single().frame.round.streams.is_some());
+    // An imported file's own strategy runs too.
+    let mut file: serde_json::Value =
+        serde_json::from_str(Preset::find("leader-transfer").expect("preset").json).expect("json");
+    file["config"]["strategy"] = serde_json::json!("kip1071");
+    pg.act(Action::Import {
+        name: "kip1071.json".into(),
+        text: file.to_string(),
+    });
+    assert_eq!(pg.session().strategies(), [Strategy::Kip1071]);
+}
