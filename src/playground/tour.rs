@@ -640,7 +640,7 @@ mod tests {
             .scenario()
             .expect("parses");
         let mut session = Session::new(scenario, tour.compare).expect("starts");
-        let mut at = |session: &mut Session, step: usize| {
+        let at = |session: &mut Session, step: usize| {
             let t = tour.moment(session, step).expect("happens");
             session.seek(t).expect("runs");
             t
