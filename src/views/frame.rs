@@ -678,8 +678,8 @@ fn chip(engine: &Engine, id: MemberId, task: TaskId, role: ChipRole, learned: &[
 
 /// The round in progress, or the stable group between rounds.
 fn round_view(engine: &Engine) -> RoundView {
-    if let Some(view) = crate::views::streams::round_view(engine) {
-        return view;
+    if let Some(streams) = StreamsView::of(engine) {
+        return streams_round_view(engine, streams);
     }
     let roster = engine.roster();
     let leader = engine.leader();
@@ -723,6 +723,45 @@ fn round_view(engine: &Engine) -> RoundView {
             Phase::Joining { .. } => engine.participants().len(),
         },
         streams: None,
+    }
+}
+
+/// The round view of a group under the streams protocol: the epoch bumped while the target
+/// waits for a heartbeat, then the members reconciling to it, then stable.
+fn streams_round_view(engine: &Engine, streams: StreamsView) -> RoundView {
+    let roster = engine.roster();
+    let empty = (&[][..], None);
+    let (pending, bumped_at) = engine.streams().map_or(empty, |g| g.pending());
+    let last = engine.streams().and_then(|g| g.last_round());
+    let phase = if streams.group_epoch != streams.assignment_epoch || bumped_at.is_some() {
+        PhaseView::Bumped
+    } else if !streams.reconciling.is_empty() {
+        PhaseView::Reconciling
+    } else {
+        PhaseView::Stable
+    };
+    let (index, causes) = match (phase, last) {
+        (PhaseView::Bumped, _) => (None, pending),
+        (PhaseView::Reconciling, Some((index, causes))) => (Some(index), causes),
+        _ => (None, &[][..]),
+    };
+    let from = match phase {
+        PhaseView::Bumped => bumped_at,
+        PhaseView::Reconciling => engine.streams().and_then(|g| g.last_assignment_at()),
+        _ => None,
+    };
+    RoundView {
+        generation: streams.group_epoch,
+        index,
+        phase,
+        leader: None,
+        causes: crate::views::notation::cause_sentences(causes, roster),
+        cause_kinds: causes.iter().map(|c| c.kind().to_string()).collect(),
+        cause_labels: causes.iter().map(|c| cause_label(c, roster)).collect(),
+        started_at: from,
+        phase_span: from.zip(streams.next_heartbeat.as_ref().map(|(at, _)| *at)),
+        members: engine.participants().len(),
+        streams: Some(streams),
     }
 }
 

@@ -2,8 +2,6 @@
 //! and sync rounds, but a group epoch the coordinator bumps, a target assignment it computes
 //! at some member's heartbeat, and members that reconcile to it at their own heartbeats.
 
-use super::frame::{cause_label, PhaseView, RoundView};
-use super::notation::cause_sentences;
 use super::units::duration;
 use crate::engine::Engine;
 use crate::model::Strategy;
@@ -136,60 +134,30 @@ fn seconds(ms: u64) -> String {
     format!("{}.{} s", ms / 1000, ms % 1000 / 100)
 }
 
-/// The round view of a group under the streams protocol, or `None` under the classic one: the
-/// epoch bumped while the target waits for a heartbeat, then the members reconciling to it,
-/// then stable.
-pub fn round_view(engine: &Engine) -> Option<RoundView> {
-    let g = engine.streams()?;
-    let roster = engine.roster();
-    let config = engine.config();
-    let reconciling = engine.streams_reconciling();
-    let next = engine.next_streams_heartbeat();
-    let (pending, bumped_at) = g.pending();
-    let bumped = g.group_epoch != g.assignment_epoch || bumped_at.is_some();
-    let phase = if bumped {
-        PhaseView::Bumped
-    } else if !reconciling.is_empty() {
-        PhaseView::Reconciling
-    } else {
-        PhaseView::Stable
-    };
-    let (index, causes) = match (phase, g.last_round()) {
-        (PhaseView::Bumped, _) => (None, pending),
-        (PhaseView::Reconciling, Some((index, causes))) => (Some(index), causes),
-        _ => (None, &[][..]),
-    };
-    let from = match phase {
-        PhaseView::Bumped => bumped_at,
-        PhaseView::Reconciling => g.last_assignment_at(),
-        _ => None,
-    };
-    let streams = StreamsView {
-        group_epoch: g.group_epoch,
-        assignment_epoch: g.assignment_epoch,
-        heartbeat_ms: config.kip1071.heartbeat_interval_ms,
-        assignment_interval_ms: config.kip1071.assignment_interval_ms,
-        reconciling: reconciling
-            .iter()
-            .map(|&m| roster.member(m).to_string())
-            .collect(),
-        held_back: g.held_back(),
-        strategy: config.strategy,
-        next_heartbeat: next.map(|(at, m)| (at, m.map(|m| roster.member(m).to_string()))),
-    };
-    Some(RoundView {
-        generation: g.group_epoch,
-        index,
-        phase,
-        leader: None,
-        causes: cause_sentences(causes, roster),
-        cause_kinds: causes.iter().map(|c| c.kind().to_string()).collect(),
-        cause_labels: causes.iter().map(|c| cause_label(c, roster)).collect(),
-        started_at: from,
-        phase_span: from.zip(next.map(|(at, _)| at)),
-        members: engine.participants().len(),
-        streams: Some(streams),
-    })
+impl StreamsView {
+    /// The streams group of `engine` as the strip shows it, or `None` under the classic
+    /// protocol.
+    pub fn of(engine: &Engine) -> Option<StreamsView> {
+        let g = engine.streams()?;
+        let roster = engine.roster();
+        let config = engine.config();
+        Some(StreamsView {
+            group_epoch: g.group_epoch,
+            assignment_epoch: g.assignment_epoch,
+            heartbeat_ms: config.kip1071.heartbeat_interval_ms,
+            assignment_interval_ms: config.kip1071.assignment_interval_ms,
+            reconciling: engine
+                .streams_reconciling()
+                .iter()
+                .map(|&m| roster.member(m).to_string())
+                .collect(),
+            held_back: g.held_back(),
+            strategy: config.strategy,
+            next_heartbeat: engine
+                .next_streams_heartbeat()
+                .map(|(at, m)| (at, m.map(|m| roster.member(m).to_string()))),
+        })
+    }
 }
 
 #[cfg(test)]
@@ -197,6 +165,13 @@ mod tests {
     use super::*;
     use crate::history::Run;
     use crate::model::Scenario;
+    use crate::views::frame::{Frame, PhaseView, RoundView};
+
+    /// The round view of the engine's frame under the streams protocol.
+    fn round_view(engine: &Engine) -> Option<RoundView> {
+        let round = Frame::of(engine).round;
+        round.streams.is_some().then_some(round)
+    }
 
     /// Three members running five tasks; S4 joins at 0 and S5 at 2 s under `strategy`, or
     /// with `close`, S5 at 0.5 s: within `assignment.interval.ms` (1 s) of the first
@@ -289,7 +264,7 @@ mod tests {
             (v.counter().as_str(), v.counter_short().as_str()),
             ("group epoch 2", "epoch 2")
         );
-        let frame = crate::views::frame::Frame::of(engine);
+        let frame = Frame::of(engine);
         assert!(
             frame.cards.iter().all(|c| !c.leader),
             "no member leads: the coordinator assigns"
