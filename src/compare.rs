@@ -78,6 +78,12 @@ pub struct Table {
 }
 
 impl Table {
+    /// What the reader must know about the rows (see [`notes_for`]).
+    pub fn notes(&self) -> Vec<String> {
+        let strategies: Vec<Strategy> = self.rows.iter().map(|r| r.strategy).collect();
+        notes_for(&strategies)
+    }
+
     /// The table of each strategy's metrics, a column per row of [`MEASURES`] (the
     /// subtopology spread only when the scenario has a topology). A measure not reached reads
     /// "never" once its run is over (`ended`: the command line runs each to its end) and "not
@@ -148,11 +154,16 @@ pub fn cells(c: &Comparison) -> (Vec<&'static str>, Vec<Vec<String>>) {
 /// What the table's reader must know about its rows: what the rebalances column counts under
 /// Kafka's streams protocol, and which strategy Kafka has not released.
 pub fn notes(c: &Comparison) -> Vec<String> {
-    let streams: Vec<&str> = c
-        .outcomes
+    let strategies: Vec<Strategy> = c.outcomes.iter().map(|o| o.strategy).collect();
+    notes_for(&strategies)
+}
+
+/// The notes of a table whose rows are these strategies, in their order.
+pub fn notes_for(strategies: &[Strategy]) -> Vec<String> {
+    let streams: Vec<&str> = strategies
         .iter()
-        .filter(|o| o.strategy.streams_protocol())
-        .map(|o| o.strategy.name())
+        .filter(|s| s.streams_protocol())
+        .map(|s| s.name())
         .collect();
     let mut notes = Vec::new();
     if !streams.is_empty() {
@@ -161,9 +172,9 @@ pub fn notes(c: &Comparison) -> Vec<String> {
             streams.join(" and ")
         ));
     }
-    for o in &c.outcomes {
-        if let Some(why) = o.strategy.caveat() {
-            notes.push(format!("{}: {why}.", o.strategy.name()));
+    for s in strategies {
+        if let Some(why) = s.caveat() {
+            notes.push(format!("{}: {why}.", s.name()));
         }
     }
     notes
@@ -280,6 +291,36 @@ mod tests {
             .iter()
             .map(|r| (r.cells[i].text.clone(), r.cells[i].best))
             .collect()
+    }
+
+    #[test]
+    fn a_table_notes_the_streams_protocols_rebalances_and_the_unreleased_strategy() {
+        let m = metrics();
+        let classic = Table::of(&[(Strategy::Learner, &m), (Strategy::Kip441, &m)], false);
+        assert!(classic.notes().is_empty());
+        let table = Table::of(
+            &[
+                (Strategy::Learner, &m),
+                (Strategy::Kip1071Warmup, &m),
+                (Strategy::Kip1071, &m),
+            ],
+            false,
+        );
+        let notes = table.notes();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].starts_with("rebalances: group epochs under kip1071-warmup and kip1071 "));
+        assert_eq!(
+            notes[1],
+            "kip1071-warmup: Kafka trunk, not released: the refiner as proposed, not merged."
+        );
+        assert_eq!(
+            notes,
+            notes_for(&[
+                Strategy::Learner,
+                Strategy::Kip1071Warmup,
+                Strategy::Kip1071
+            ])
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Ready-made scenarios: the seed's four examples, an empty group and the operations people
 //! run in production (a rolling deployment with static and with dynamic membership, a zone
-//! outage, a restart that lost its disk), shipped as files in `scenarios/` and compiled in;
+//! outage, a restart that lost its disk), the seed's scale-up with production-sized stores,
+//! shipped as files in `scenarios/` and compiled in;
 //! and generated groups of any size for benchmarks and the playground's large demo.
 
 use crate::format::ScenarioError;
@@ -19,7 +20,7 @@ pub struct Preset {
 }
 
 /// The presets, in the order the playground lists them.
-pub const PRESETS: [Preset; 9] = [
+pub const PRESETS: [Preset; 10] = [
     Preset {
         id: "scale-up-running",
         name: "Scale Up Running Application",
@@ -64,6 +65,11 @@ pub const PRESETS: [Preset; 9] = [
         id: "lost-disk",
         name: "A restart that lost its disk",
         json: include_str!("../scenarios/lost-disk.json"),
+    },
+    Preset {
+        id: "scale-up-realistic",
+        name: "Scale Up Running Application, realistic changelogs",
+        json: include_str!("../scenarios/realistic/scale-up.json"),
     },
 ];
 

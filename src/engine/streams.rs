@@ -42,6 +42,8 @@ pub struct StreamsGroup {
     /// Why the group epoch moved since the last assignment, and since when.
     causes: Vec<Cause>,
     bumped_at: Option<u64>,
+    /// The round of the history that recorded the last target assignment, and its causes.
+    last_round: Option<(u32, Vec<Cause>)>,
     /// Per member (by id), the assignor's target per thread; empty once it left.
     target: Vec<Vec<ThreadTasks>>,
     /// Per member, what it is to hold now per thread: the target, or trunk's refinement.
@@ -68,6 +70,42 @@ impl StreamsGroup {
             && self.delayed_until.is_none()
             && self.revoking.iter().all(|r| r.iter().all(is_empty))
             && self.intended == self.target
+    }
+}
+
+impl StreamsGroup {
+    /// Why the group epoch moved since the last target assignment, and when it first did
+    /// (nothing while the target is the epoch's).
+    pub fn pending(&self) -> (&[Cause], Option<u64>) {
+        (&self.causes, self.bumped_at)
+    }
+
+    /// When the assignor last computed a target assignment.
+    pub fn last_assignment_at(&self) -> Option<u64> {
+        self.last_assignment_at
+    }
+
+    /// The index of the round of the history that recorded the last target assignment (the
+    /// assignor's or the refiner's), and why it was computed.
+    pub fn last_round(&self) -> Option<(u32, &[Cause])> {
+        self.last_round.as_ref().map(|(i, c)| (*i, c.as_slice()))
+    }
+
+    /// Trunk: how many active tasks of the target the refiner holds back on their old owner
+    /// until a warm-up on the new one has caught up.
+    pub fn held_back(&self) -> usize {
+        self.target
+            .iter()
+            .zip(&self.intended)
+            .map(|(target, intended)| {
+                let runs = |t: &TaskId| intended.iter().any(|th| th.active.contains(t));
+                target
+                    .iter()
+                    .flat_map(|th| &th.active)
+                    .filter(|t| !runs(t))
+                    .count()
+            })
+            .sum()
     }
 }
 
@@ -104,6 +142,38 @@ impl Engine {
         self.streams.as_deref()
     }
 
+    /// Under the streams protocol, the members that do not hold what they are to hold yet:
+    /// they reconcile at their next heartbeats.
+    pub fn streams_reconciling(&self) -> Vec<MemberId> {
+        let Some(g) = self.streams.as_deref() else {
+            return Vec::new();
+        };
+        self.participants()
+            .into_iter()
+            .filter(|m| {
+                g.intended
+                    .get(m.index())
+                    .is_some_and(|i| *i != self.held(*m))
+                    || g.revoking
+                        .get(m.index())
+                        .is_some_and(|r| !r.iter().all(is_empty))
+            })
+            .collect()
+    }
+
+    /// Under the streams protocol, the next heartbeat that changes something (or the delayed
+    /// first assignment of an empty group): when, and whose (none for the delayed one).
+    pub fn next_streams_heartbeat(&self) -> Option<(u64, Option<MemberId>)> {
+        self.timers
+            .iter()
+            .filter_map(|&(at, timer)| match timer {
+                Timer::StreamsHeartbeat(m) | Timer::StreamsReport(m) => Some((at, Some(m))),
+                Timer::DelayedAssignment => Some((at, None)),
+                _ => None,
+            })
+            .min()
+    }
+
     fn gref(&self) -> &StreamsGroup {
         self.streams
             .as_deref()
@@ -138,6 +208,7 @@ impl Engine {
             delayed_until: None,
             causes: Vec::new(),
             bumped_at: None,
+            last_round: None,
             target: held.clone(),
             intended: held,
             revoking: vec![Vec::new(); self.members.len()],
@@ -839,6 +910,7 @@ impl Engine {
             .or_else(|| members.first().copied())
             .unwrap_or(MemberId(0));
         let index = self.coordinator.streams_round(epoch, leader);
+        self.group().last_round = Some((index, causes.clone()));
         out.push(self.event(EventKind::RoundStarted {
             index,
             causes: causes.clone(),

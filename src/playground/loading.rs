@@ -130,7 +130,12 @@ impl Playground {
     }
 
     pub(super) fn load_scenario(&mut self, scenario: Scenario, notice: String) -> Vec<Effect> {
-        let strategies = self.strategies_for(self.view);
+        // The single view runs the scenario's own strategy: the configuration's strategy
+        // picker, or an imported file's, chooses it.
+        let strategies = match self.view {
+            ViewMode::Single => vec![scenario.config.strategy],
+            view => self.strategies_for(view),
+        };
         self.load(scenario, &strategies, (None, Some(notice), None))
     }
 
@@ -214,7 +219,10 @@ impl Playground {
         };
         match Preset::find(tour.preset).map(|p| p.scenario()) {
             Some(Ok(scenario)) => self.open(Opening {
-                strategies: vec![scenario.config.strategy],
+                strategies: match tour.compare {
+                    [] => vec![scenario.config.strategy],
+                    lanes => lanes.to_vec(),
+                },
                 scenario,
                 clock: 0,
                 preset: Some(tour.preset),
@@ -224,7 +232,11 @@ impl Playground {
                     tour: tour.id.to_string(),
                     step: 0,
                 }),
-                view: ViewMode::Single,
+                view: if tour.compare.is_empty() {
+                    ViewMode::Single
+                } else {
+                    ViewMode::Compare
+                },
                 play: false,
                 tour_step: true,
                 sweep: SweepThen::Clear,

@@ -67,6 +67,15 @@ pub struct Toolbar {
     pub errors: Vec<super::FieldError>,
 }
 
+/// Words with their first letter capitalized, to open a sentence.
+fn capitalized(words: &str) -> String {
+    let mut chars = words.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 /// The first free member name of S1, S2, ... (read on every frame of a group of hundreds:
 /// one pass over the names taken, and one name written).
 pub fn next_member_name(names: &[String]) -> String {
@@ -194,13 +203,15 @@ impl Playground {
 
     /// The scrubber's position in words, for screen readers.
     pub fn position_text(&self, frame: &Frame) -> String {
+        let r = &frame.round;
         format!(
-            "{} ms, generation {}, {}",
+            "{} ms, {}, {}",
             self.clock(),
-            frame.round.generation,
-            match frame.round.index {
-                Some(i) => format!("rebalance {i} in progress"),
-                None => "stable".into(),
+            r.counter(),
+            match (r.index, r.streams.is_some()) {
+                (_, true) => r.phase.describe().to_string(),
+                (Some(i), false) => format!("rebalance {i} in progress"),
+                (None, false) => "stable".into(),
             }
         )
     }
@@ -215,8 +226,8 @@ impl Playground {
                 frame.round.phase.describe()
             ),
             None => format!(
-                "Generation {}, {}.",
-                frame.round.generation,
+                "{}, {}.",
+                capitalized(&frame.round.counter()),
                 if at_rest {
                     "at rest"
                 } else {

@@ -12,6 +12,7 @@ use std::rc::Rc;
 mod command_editor;
 mod config;
 mod operations;
+mod streams;
 mod sweep;
 mod worker;
 

@@ -1,10 +1,12 @@
 //! Guided tours of the seed's four scenarios and of the operations presets (rolling
-//! deployments, a zone outage, a lost disk), written as data: each step waits for the real
-//! simulation event it describes, so the same tour plays in the app, in an embed and from a
-//! share link, and stays true if the engine changes.
+//! deployments, a zone outage, a lost disk), and one in the compare view (the learner design
+//! against Kafka's streams protocol, with and without trunk's warm-up refiner), written as
+//! data: each step waits for the real simulation event it describes, so the same tour plays
+//! in the app, in an embed and from a share link, and stays true if the engine changes.
 
 use crate::engine::coordinator::Round;
 use crate::engine::{EventKind, LeaveReason};
+use crate::model::Strategy;
 use crate::playground::session::Session;
 
 /// The simulation event a step is about.
@@ -31,8 +33,15 @@ pub enum Wait {
     Returned(&'static str),
     /// Every live member of a zone crashed at once.
     ZoneCrashed(&'static str),
+    /// A member starts running a task (the first time it does).
+    Started(&'static str, &'static str),
+    /// A task runs again, the first time after it was down.
+    BackUp(&'static str),
     /// The group came to rest after everything happened.
     Rest,
+    /// What the other wait names, in the lane of this strategy (the others wait in the
+    /// first lane).
+    In(Strategy, &'static Wait),
 }
 
 /// One step of a tour.
@@ -59,16 +68,20 @@ pub struct Tour {
     pub title: &'static str,
     /// The preset it plays.
     pub preset: &'static str,
+    /// The strategies it compares, a lane each, in the compare view; none: the single view
+    /// under the preset's own strategy.
+    pub compare: &'static [Strategy],
     /// The steps.
     pub steps: &'static [Step],
 }
 
 /// Every tour, in the order the playground lists them.
-pub const TOURS: [Tour; 8] = [
+pub const TOURS: [Tour; 9] = [
     Tour {
         id: "scale-up-running",
         title: "Scaling up a running application",
         preset: "scale-up-running",
+        compare: &[],
         steps: &[
             Step {
                 title: "A stable group",
@@ -118,6 +131,7 @@ pub const TOURS: [Tour; 8] = [
         id: "scale-up-empty",
         title: "Scaling up from an empty group",
         preset: "scale-up-empty",
+        compare: &[],
         steps: &[
             Step {
                 title: "Nobody runs anything",
@@ -153,6 +167,7 @@ pub const TOURS: [Tour; 8] = [
         id: "scale-down-running",
         title: "Scaling down: draining a member",
         preset: "scale-down-running",
+        compare: &[],
         steps: &[
             Step {
                 title: "S2 is told to leave",
@@ -188,6 +203,7 @@ pub const TOURS: [Tour; 8] = [
         id: "leader-transfer",
         title: "The leader crashes mid-scaling",
         preset: "leader-transfer",
+        compare: &[],
         steps: &[
             Step {
                 title: "S4 learns T1",
@@ -223,6 +239,7 @@ pub const TOURS: [Tour; 8] = [
         id: "rolling-deployment-static",
         title: "A rolling deployment with static membership",
         preset: "rolling-deployment-static",
+        compare: &[],
         steps: &[
             Step {
                 title: "A deployment begins",
@@ -258,6 +275,7 @@ pub const TOURS: [Tour; 8] = [
         id: "rolling-deployment-dynamic",
         title: "A rolling deployment with dynamic membership",
         preset: "rolling-deployment-dynamic",
+        compare: &[],
         steps: &[
             Step {
                 title: "The same deployment",
@@ -300,6 +318,7 @@ pub const TOURS: [Tour; 8] = [
         id: "zone-failure",
         title: "A zone fails, with zone-aware standbys",
         preset: "zone-failure",
+        compare: &[],
         steps: &[
             Step {
                 title: "Three zones",
@@ -335,6 +354,7 @@ pub const TOURS: [Tour; 8] = [
         id: "lost-disk",
         title: "A restart that lost its disk",
         preset: "lost-disk",
+        compare: &[],
         steps: &[
             Step {
                 title: "A pod moves to a new node",
@@ -373,6 +393,63 @@ pub const TOURS: [Tour; 8] = [
             },
         ],
     },
+    Tour {
+        id: "streams-protocol",
+        title: "The seed's idea in Kafka's trunk",
+        preset: "scale-up-realistic",
+        compare: &[Strategy::Learner, Strategy::Kip1071Warmup, Strategy::Kip1071],
+        steps: &[
+            Step {
+                title: "One scale-out, three designs",
+                caption: "The seed's scale-up with production-sized stores: about 5 million records per task, restored at 50,000 records/s, so a store takes about two minutes to rebuild. S4 joins now, S5 at 30 s. Left, the learner design; middle, kip1071-warmup: Kafka's streams protocol with the warm-up refiner proposed on Kafka's trunk (not merged, not released); right, kip1071: the streams protocol as Kafka 4.3 ships it.",
+                wait: Wait::Start,
+                highlight: &["S4"],
+                terms: &["streams protocol", "refiner", "learner"],
+            },
+            Step {
+                title: "S4 joins: three first decisions",
+                caption: "Under kip1071 S4's first heartbeat bumps the group epoch and the coordinator computes the target at once: T4 moves from S2 to S4. S2 gives T4 up at its next heartbeat and S4 is granted it at its own; S4 has none of T4's state, so T4 is down while S4 restores it. kip1071-warmup's refiner holds that move back and gives S4 a warm-up of T4 instead; T4 keeps running on S2. The learner design gave S4 a learner of T1 in its first round.",
+                wait: Wait::In(Strategy::Kip1071, &Wait::Started("T4", "S4")),
+                highlight: &["S4", "T4", "T1"],
+                terms: &["group epoch", "target assignment", "warm-up"],
+            },
+            Step {
+                title: "S5 joins",
+                caption: "A third epoch: kip1071 moves T2 from S1 to S5 cold, a second task restoring while down, once both have reconciled at their heartbeats. kip1071-warmup gives S5 a warm-up of T2. In the learner design S5 learns T3, and S1, which released its learned T1 at this join, got it back: S4 is not ready yet.",
+                wait: Wait::In(Strategy::Kip1071, &Wait::Started("T2", "S5")),
+                highlight: &["S5", "T2", "T3", "T1"],
+                terms: &["reconcile", "release at join"],
+            },
+            Step {
+                title: "The learner moves at its round",
+                caption: "S4's learner of T1 has caught up: S4 rejoins at once and the round hands T1 over; T1 was down only for the round. In the middle lane S4's warm-up of T4, a larger store, is still replaying: the refiner promotes it only once S4's offsets, reported at a heartbeat, show it within the acceptable lag.",
+                wait: Wait::Synced(3),
+                highlight: &["S4", "T1", "T4"],
+                terms: &["ready"],
+            },
+            Step {
+                title: "The refiner promotes the warm-up",
+                caption: "kip1071-warmup: the refiner read S4's caught-up warm-up of T4 and promotes it with a new group epoch, without running the assignor. S2 gives T4 up at its heartbeat, S4 is granted it at its next: T4 is down at most about a heartbeat, and starts on a caught-up store. This is the seed's idea, moved into Kafka's broker.",
+                wait: Wait::In(Strategy::Kip1071Warmup, &Wait::Assigned(3)),
+                highlight: &["S4", "T4", "S2"],
+                terms: &["refiner", "heartbeat"],
+            },
+            Step {
+                title: "kip1071's cold move ends",
+                caption: "In the right lane S4 has only now restored T4's store and runs it: T4 was down for the whole restore, about two minutes. T2 on S5 is still restoring.",
+                wait: Wait::In(Strategy::Kip1071, &Wait::BackUp("T4")),
+                highlight: &["S4", "T4", "T2"],
+                terms: &["downtime"],
+            },
+            Step {
+                title: "Three groups at rest",
+                caption: "Every lane is balanced on five members. The table below counts the difference: the learner design paid a round per move, the trunk refiner about a heartbeat per move, kip1071 the whole restore of every task it moved. Its rebalances column counts group epochs for the two streams-protocol lanes.",
+                wait: Wait::In(Strategy::Kip1071Warmup, &Wait::Rest),
+                highlight: &[],
+                terms: &["at rest", "assignment epoch"],
+            },
+        ],
+    },
 ];
 
 impl Tour {
@@ -385,9 +462,22 @@ impl Tour {
     /// happened, simulating ahead until it does.
     pub fn moment(&self, session: &mut Session, step: usize) -> Result<u64, String> {
         let step = self.steps.get(step).ok_or("the tour has no such step")?;
+        let (lane, wait) = match step.wait {
+            Wait::In(strategy, wait) => (
+                session
+                    .lanes()
+                    .iter()
+                    .position(|l| l.strategy == strategy)
+                    .ok_or_else(|| {
+                        format!("the tour's step \"{}\" needs a {strategy} lane", step.title)
+                    })?,
+                *wait,
+            ),
+            wait => (0, wait),
+        };
         loop {
-            let lane = session.main();
-            if let Some(t) = find(step.wait, lane.run.events(), lane.run.rounds(), lane) {
+            let lane = &session.lanes()[lane];
+            if let Some(t) = find(wait, lane.run.events(), lane.run.rounds(), lane) {
                 return Ok(t);
             }
             let run = &lane.run;
@@ -460,10 +550,26 @@ fn find(
             first(&|k| matches!(k, EventKind::MemberReturned(em) if *em == m))
         }
         Wait::ZoneCrashed(zone) => first(&|k| matches!(k, EventKind::ZoneCrashed(z) if z == zone)),
+        Wait::Started(t, m) => {
+            let (t, m) = (roster.task_id(t)?, member(m)?);
+            first(&|k| matches!(k, EventKind::TaskStarted(et, em) if *et == t && *em == m))
+        }
+        Wait::BackUp(t) => {
+            let t = roster.task_id(t)?;
+            let down = events
+                .iter()
+                .position(|e| matches!(e.kind, EventKind::TaskDown(et) if et == t))?;
+            events[down..]
+                .iter()
+                .find(|e| matches!(e.kind, EventKind::TaskUp(et) if et == t))
+                .map(|e| e.at)
+        }
         Wait::Rest => {
             let done = lane.run.finished();
             done.then(|| lane.run.engine().tally().rest_since).flatten()
         }
+        // Tour::moment picks the lane and unwraps the wait; one nested further waits in it.
+        Wait::In(_, wait) => find(*wait, events, rounds, lane),
     }
 }
 
@@ -472,6 +578,7 @@ mod tests {
     use super::*;
     use crate::playground::glossary;
     use crate::presets::Preset;
+    use crate::views::frame::{ChipRole, Frame};
 
     #[test]
     fn every_step_of_every_tour_happens_in_order() {
@@ -480,7 +587,7 @@ mod tests {
                 .expect("preset")
                 .scenario()
                 .expect("parses");
-            let mut session = Session::new(scenario, &[]).expect("starts");
+            let mut session = Session::new(scenario, tour.compare).expect("starts");
             let mut last = 0;
             for (i, step) in tour.steps.iter().enumerate() {
                 let t = tour
@@ -509,6 +616,120 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The role of `task` on member `member` in a lane's frame, and whether it is up.
+    fn chip(
+        session: &Session,
+        lane: Strategy,
+        member: &str,
+        task: &str,
+    ) -> Option<(ChipRole, bool)> {
+        let lane = session.lanes().iter().find(|l| l.strategy == lane)?;
+        let frame = Frame::of(lane.view());
+        let card = frame.cards.iter().find(|c| c.name == member)?;
+        let chip = card.chips.iter().find(|c| &*c.name == task)?;
+        Some((chip.role, chip.up))
+    }
+
+    #[test]
+    fn the_streams_tour_shows_a_cold_move_a_warm_up_and_a_learner() {
+        let tour = Tour::find("streams-protocol").expect("tour");
+        let scenario = Preset::find(tour.preset)
+            .expect("preset")
+            .scenario()
+            .expect("parses");
+        let mut session = Session::new(scenario, tour.compare).expect("starts");
+        let at = |session: &mut Session, step: usize| {
+            let t = tour.moment(session, step).expect("happens");
+            session.seek(t).expect("runs");
+            t
+        };
+        // S4's first decisions: kip1071 moves T4 to S4 cold (down, restoring); the refiner
+        // keeps T4 on S2 and warms it up on S4; the learner design teaches S4 T1.
+        at(&mut session, 1);
+        use Strategy::{Kip1071, Kip1071Warmup, Learner};
+        assert_eq!(
+            chip(&session, Kip1071, "S4", "T4"),
+            Some((ChipRole::Active, false))
+        );
+        assert_eq!(
+            chip(&session, Kip1071Warmup, "S4", "T4"),
+            Some((ChipRole::Learner, false))
+        );
+        assert_eq!(
+            chip(&session, Kip1071Warmup, "S2", "T4"),
+            Some((ChipRole::Active, true))
+        );
+        assert_eq!(
+            chip(&session, Learner, "S4", "T1"),
+            Some((ChipRole::Learner, false))
+        );
+        // S5's: kip1071 moves T2 cold to S5 as well.
+        at(&mut session, 2);
+        assert_eq!(
+            chip(&session, Kip1071, "S5", "T2"),
+            Some((ChipRole::Active, false))
+        );
+        assert_eq!(
+            chip(&session, Kip1071Warmup, "S5", "T2"),
+            Some((ChipRole::Learner, false))
+        );
+        assert_eq!(
+            chip(&session, Learner, "S5", "T3"),
+            Some((ChipRole::Learner, false))
+        );
+        assert_eq!(
+            chip(&session, Learner, "S1", "T1"),
+            Some((ChipRole::Active, true))
+        );
+        // The learner's round hands T1 to S4; the warm-up of T4 still replays.
+        at(&mut session, 3);
+        assert_eq!(
+            chip(&session, Learner, "S4", "T1"),
+            Some((ChipRole::Active, true))
+        );
+        assert_eq!(
+            chip(&session, Kip1071Warmup, "S4", "T4"),
+            Some((ChipRole::Learner, false))
+        );
+        // The refiner's epoch: T4 to S4, no assignor run.
+        let refined = at(&mut session, 4);
+        let warm = &session.lanes()[1];
+        let round = warm
+            .run
+            .rounds()
+            .iter()
+            .find(|r| r.synced_at == Some(refined))
+            .expect("round");
+        assert_eq!(round.causes, [crate::engine::coordinator::Cause::Refined]);
+        let s4 = warm.run.engine().roster().member_id("S4").expect("S4");
+        let t4 = warm.run.engine().roster().task_id("T4").expect("T4");
+        assert!(round
+            .assignment
+            .members
+            .iter()
+            .any(|(m, a)| *m == s4 && a.assigned.contains(&t4)));
+        // kip1071's S4 runs T4 at last, once restored.
+        at(&mut session, 5);
+        assert_eq!(
+            chip(&session, Kip1071, "S4", "T4"),
+            Some((ChipRole::Active, true))
+        );
+        at(&mut session, tour.steps.len() - 1);
+        let downtime: Vec<u64> = session
+            .lanes()
+            .iter()
+            .map(|l| crate::views::metrics::Metrics::of(l.view()).total_task_downtime_ms)
+            .collect();
+        assert!(
+            session.lanes().iter().all(|l| l.view().at_rest()),
+            "every lane at rest"
+        );
+        assert!(
+            downtime[0] < downtime[1] && downtime[1] < downtime[2],
+            "{downtime:?}"
+        );
     }
 
     #[test]

@@ -24,7 +24,9 @@ pub fn banner(props: &BannerProps) -> Html {
     let r = &props.round;
     let phase_class = |p: PhaseView| match (r.phase, p) {
         (a, b) if a == b => "on",
-        (PhaseView::Syncing, PhaseView::Joining) => "done",
+        (PhaseView::Syncing, PhaseView::Joining) | (PhaseView::Reconciling, PhaseView::Bumped) => {
+            "done"
+        }
         _ => "",
     };
     let heading = r
@@ -32,14 +34,29 @@ pub fn banner(props: &BannerProps) -> Html {
         .map(|i| notation::heading(i).trim_start_matches('#').to_string());
     let heading = heading.as_deref().unwrap_or_default();
     let causes = r.causes.join("; ");
+    // Under the streams protocol, no join and sync: the epoch bumped, then reconciling.
+    let (first, second) = match r.streams {
+        Some(_) => (
+            (PhaseView::Bumped, "epoch bumped"),
+            (PhaseView::Reconciling, "target \u{25B8} reconcile"),
+        ),
+        None => (
+            (PhaseView::Joining, "join"),
+            (PhaseView::Syncing, "assign \u{25B8} sync"),
+        ),
+    };
     html! {
         <div class="banner" data-testid="round">
-            <span class="gen"><Term term="generation">{ format!("gen {}", r.generation) }</Term></span>
-            <span>{ "leader " }<b data-testid="leader">{ r.leader.clone().unwrap_or_else(|| "none".into()) }</b></span>
+            <span class="gen"><Term term={r.counter_name()}>{ r.counter_short() }</Term></span>
+            if r.streams.is_some() {
+                <span>{ "assigned by " }<b data-testid="leader">{ "the coordinator" }</b></span>
+            } else {
+                <span>{ "leader " }<b data-testid="leader">{ r.leader.clone().unwrap_or_else(|| "none".into()) }</b></span>
+            }
             <span class="phases" data-testid="phase" data-phase={r.phase.describe()} aria-label={format!("phase: {}", r.phase.describe())}>
                 <span class={phase_class(PhaseView::Stable)}>{ "stable" }</span>
-                <span class={phase_class(PhaseView::Joining)}>{ "join" }</span>
-                <span class={phase_class(PhaseView::Syncing)}>{ "assign \u{25B8} sync" }</span>
+                <span class={phase_class(first.0)}>{ first.1 }</span>
+                <span class={phase_class(second.0)}>{ second.1 }</span>
             </span>
             if props.at_rest {
                 <span class="badge good" data-testid="at-rest">{ term("at rest", "at rest") }</span>

@@ -6,12 +6,13 @@ use super::cards::GroupView;
 use super::chart::Chart;
 use super::hooks::maybe;
 use super::operations::OperationsBar;
+use super::term::strategy_name;
 use super::toolbar::MemberToolbar;
 use crate::compare::Table;
 use crate::playground::screen::{Charts, LaneView, Toolbar};
 use crate::playground::{Action, Operations, StrategyChoice};
 use crate::views::charts::ChartKind;
-use crate::views::counted;
+use crate::views::{counted, strategy_label};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -69,7 +70,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                                 <input type="checkbox" data-testid={format!("strategy-{}", s.name())} checked={c.compared}
                                     disabled={!c.can_toggle}
                                     onchange={props.on_action.reform(move |_: Event| Action::ToggleStrategy(s))} />
-                                { format!(" {}", s.name()) }
+                                { " " }{ strategy_name(s) }
                             </label>
                         }
                     }) }
@@ -81,13 +82,16 @@ pub fn compare_view(props: &CompareProps) -> Html {
             <div class={format!("lanes lanes-{}", lanes.len())}>
                 { for lanes.iter().map(|lane| {
                     let (s, frame, m) = (lane.strategy, &lane.frame, &lane.metrics);
-                    let state = format!("gen {} \u{00B7} {}", frame.round.generation, frame.round.phase.describe());
-                    let figures = format!("downtime {} ms \u{00B7} {}{}", m.total_task_downtime_ms, counted(m.rebalances, "rebalance"), if m.at_rest { " \u{00B7} at rest" } else { "" });
+                    let state = format!("{} \u{00B7} {}", frame.round.counter_short(), frame.round.phase.describe());
+                    // What the protocol strip's head says, on hover: the two epochs under Kafka's streams protocol.
+                    let state_title = frame.round.streams.as_ref().map_or_else(|| state.clone(), |s| s.head());
+                    let counted_as = if s.streams_protocol() { "group epoch" } else { "rebalance" };
+                    let figures = format!("downtime {} ms \u{00B7} {}{}", m.total_task_downtime_ms, counted(m.rebalances, counted_as), if m.at_rest { " \u{00B7} at rest" } else { "" });
                     html! {
                         <section class="panel lane" data-testid="lane" data-strategy={s.name()} aria-label={format!("{} lane", s.name())}>
                             <h2>
-                                <span class="what">{ s.name() }</span>
-                                <span title={state.clone()}>{ state }</span>
+                                <span class="what">{ strategy_name(s) }</span>
+                                <span data-testid="lane-state" title={state_title}>{ state }</span>
                             </h2>
                             <p class="waiting" title={figures.clone()}>{ figures }</p>
                             <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
@@ -107,7 +111,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                     <tbody>
                         { for props.table.rows.iter().map(|row| html! {
                             <tr data-strategy={row.strategy.name()}>
-                                <th scope="row">{ row.strategy.name() }</th>
+                                <th scope="row">{ strategy_name(row.strategy) }</th>
                                 { for row.cells.iter().zip(&props.table.titles).map(|(cell, title)| html! {
                                     <td class={classes!(cell.best.then_some("best"))} data-metric={*title}>
                                         { cell.text.clone() }
@@ -118,6 +122,9 @@ pub fn compare_view(props: &CompareProps) -> Html {
                         }) }
                     </tbody>
                 </table>
+                <ul class="table-notes" data-testid="compare-notes">
+                    { for props.table.notes().into_iter().map(|note| html! { <li>{ note }</li> }) }
+                </ul>
             </section>
             <section class="panel">
                 <h2>{ "Charts" }</h2>
@@ -125,7 +132,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                     <label>{ "per-lane charts for " }
                         <select data-testid="chart-lane" onchange={pick_lane}>
                             { for lanes.iter().enumerate().map(|(i, l)| html! {
-                                <option value={i.to_string()} selected={i == props.chart_lane}>{ l.strategy.name() }</option>
+                                <option value={i.to_string()} selected={i == props.chart_lane} title={l.strategy.caveat()}>{ strategy_label(l.strategy) }</option>
                             }) }
                         </select>
                     </label>

@@ -7,6 +7,7 @@
 use super::term::term;
 use crate::model::{HandoffMode, Readiness, Strategy};
 use crate::playground::{Action, ConfigAction, ConfigField, ConfigForm, FormAction};
+use crate::views::strategy_label;
 use yew::prelude::*;
 
 /// Properties of the configuration editor.
@@ -97,7 +98,7 @@ fn select(
     on: &Callback<Action>,
     form: &ConfigForm,
     field: ConfigField,
-    choices: &[(&'static str, &'static str)],
+    choices: &[(&'static str, String)],
     testid: Option<&'static str>,
 ) -> Html {
     let onchange = on.reform(move |e: Event| {
@@ -110,8 +111,8 @@ fn select(
     let current = form.draft.get(field);
     html! {
         <select data-testid={testid} {onchange}>
-            { for choices.iter().map(|&(value, words)| html! {
-                <option value={value} selected={current == value}>{ words }</option>
+            { for choices.iter().map(|(value, words)| html! {
+                <option value={*value} selected={current == *value}>{ words.clone() }</option>
             }) }
         </select>
     }
@@ -124,23 +125,46 @@ fn setting(label: Html, input: Html, problem: Html) -> Html {
 
 /// The configuration's settings.
 fn settings(on: &Callback<Action>, form: &ConfigForm) -> Html {
-    let strategies: Vec<(&'static str, &'static str)> =
-        Strategy::ALL.iter().map(|s| (s.name(), s.name())).collect();
+    use ConfigField as F;
+    let strategies: Vec<(&'static str, String)> = Strategy::ALL
+        .iter()
+        .map(|&s| (s.name(), strategy_label(s)))
+        .collect();
     let handoffs = [
-        (<&str>::from(HandoffMode::ReleaseAtJoin), "release at join"),
-        (<&str>::from(HandoffMode::TwoPhase), "two phase"),
+        (
+            <&str>::from(HandoffMode::ReleaseAtJoin),
+            "release at join".into(),
+        ),
+        (<&str>::from(HandoffMode::TwoPhase), "two phase".into()),
     ];
     let readiness = [
-        (<&str>::from(Readiness::Eager), "eager: first ready learner"),
+        (
+            <&str>::from(Readiness::Eager),
+            "eager: first ready learner".into(),
+        ),
         (
             <&str>::from(Readiness::Stable),
-            "stable: all learners ready",
+            "stable: all learners ready".into(),
         ),
     ];
-    use ConfigField as F;
+    // The strategy chosen, if Kafka has not released it, says so under its choice.
+    let caveat = form
+        .draft
+        .get(F::Strategy)
+        .parse::<Strategy>()
+        .ok()
+        .and_then(Strategy::caveat);
+    let strategy_problem = html! {
+        <>
+            { problem(form, F::Strategy) }
+            if let Some(caveat) = caveat {
+                <span class="caveat-line" data-testid="config-caveat">{ caveat }</span>
+            }
+        </>
+    };
     html! {
         <div class="config-grid">
-            { setting(html! { "strategy" }, select(on, form, F::Strategy, &strategies, Some("config-strategy")), problem(form, F::Strategy)) }
+            { setting(html! { "strategy" }, select(on, form, F::Strategy, &strategies, Some("config-strategy")), strategy_problem) }
             { setting(term("release at join", "handoff"), select(on, form, F::Handoff, &handoffs, None), problem(form, F::Handoff)) }
             { setting(html! { "readiness" }, select(on, form, F::Readiness, &readiness, None), problem(form, F::Readiness)) }
             { for GROUP_SETTINGS.iter().map(|s| number_setting(on, form, s)) }

@@ -22,8 +22,10 @@ pub struct TransportProps {
     pub frontier: u64,
     /// The scrubber's end, in ms.
     pub scale: u64,
-    /// The generation at the clock.
+    /// The generation at the clock (the group epoch under the streams protocol).
     pub generation: u32,
+    /// What it counts: "generation", or "group epoch" under the streams protocol.
+    pub counter: &'static str,
     /// Words for the scrubber's position.
     pub position_text: AttrValue,
     /// What the timeline shows.
@@ -145,8 +147,8 @@ pub fn transport(props: &TransportProps) -> Html {
             </div>
             <div class="readout" aria-live="off">
                 <span title="virtual time"><b><span data-testid="clock">{ props.clock }</span></b>{ " ms" }</span>
-                <span class="term" title={crate::playground::glossary::define("generation").unwrap_or_default()}>
-                    { "generation " }<b data-testid="generation">{ props.generation }</b>
+                <span class="term" title={crate::playground::glossary::define(props.counter).unwrap_or_default()}>
+                    { props.counter }{ " " }<b data-testid="generation">{ props.generation }</b>
                 </span>
             </div>
         </section>

@@ -136,7 +136,7 @@ pub fn app() -> Html {
                 </section>
                 <aside class="side">
                     <side::MetricsPanel metrics={measures.metrics.clone()} worst={measures.worst.clone()} others_down={measures.others_down}
-                        last_change={measures.last_change} />
+                        last_change={measures.last_change} streams={frame.round.streams.is_some()} />
                     <side::LogPanel log={shown_log.log.clone()} current={shown_log.current_round} on_action={on_action.clone()} />
                     <application::ApplicationSummary summary={pg.application_summary()} on_action={on_action.clone()} />
                     <config::ConfigPanel form={pg.config_form().cloned()}
@@ -154,6 +154,7 @@ pub fn app() -> Html {
                 on_action={on_action.clone()} />
             <controls::Transport playing={pg.playing()} speed={pg.speed()} clock={clock}
                 frontier={pg.frontier()} scale={pg.scale()} generation={frame.round.generation}
+                counter={frame.round.counter_name()}
                 position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={Rc::new(pg.schedule())} editor={pg.command_editor().cloned()}
                 on_action={on_action.clone()} />
             if let Some(line) = pg.progress() {

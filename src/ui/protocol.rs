@@ -1,9 +1,13 @@
 //! The protocol strip: the round in progress as its three steps (the members send their join
 //! metadata to the coordinator, the leader computes the assignment, the assignment is synced
-//! back), the step under way lit with a dot travelling along it, and why the round runs.
+//! back), the step under way lit with a dot travelling along it, and why the round runs. Under
+//! Kafka's streams protocol, the group's epochs and heartbeats instead: the epoch bumped, the
+//! target computed, the members reconciling.
 
 use crate::views::frame::{PhaseView, RoundView};
 use crate::views::notation;
+use crate::views::strategy_mark;
+use crate::views::streams::StreamsView;
 use yew::prelude::*;
 
 /// Properties of the protocol strip.
@@ -21,22 +25,15 @@ pub struct ProtocolProps {
 pub fn protocol_strip(props: &ProtocolProps) -> Html {
     let r = &props.round;
     let progress = f64::from(props.progress) / 1000.0;
+    if let Some(streams) = &r.streams {
+        return streams_strip(r, streams, progress);
+    }
     let state = |step: PhaseView| match (r.phase, step) {
         (a, b) if a == b => "on",
         (PhaseView::Syncing, PhaseView::Joining) => "done",
         _ => "",
     };
-    // Both steps with a duration keep their track, hidden while it is not theirs: a track
-    // coming and going changed the steps' children, and Yew rebuilt their spans in place.
-    let dot = |step: PhaseView| {
-        let on = r.phase == step;
-        let left = if on { progress * 100.0 } else { 0.0 };
-        html! {
-            <span class={classes!("track", (!on).then_some("off"))} aria-hidden="true">
-                <span class="dot" style={format!("left: {:.1}%", left)}></span>
-            </span>
-        }
-    };
+    let dot = |step: PhaseView| track(r.phase == step, progress);
     let leader = r.leader.clone().unwrap_or_else(|| "the leader".into());
     let members = format!(
         "{} member{}",
@@ -73,6 +70,63 @@ pub fn protocol_strip(props: &ProtocolProps) -> Html {
                     <span class="what">{ "the assignment is synced back; moves happen here" }</span>
                     { dot(PhaseView::Syncing) }
                 </li>
+            </ol>
+        </div>
+    }
+}
+
+/// A step's track with its dot `progress` of the way along, hidden unless the step is `on`.
+/// Every step with a duration keeps its track, hidden while it is not theirs: a track coming
+/// and going changed the steps' children, and Yew rebuilt their spans in place.
+fn track(on: bool, progress: f64) -> Html {
+    let left = if on { progress * 100.0 } else { 0.0 };
+    html! {
+        <span class={classes!("track", (!on).then_some("off"))} aria-hidden="true">
+            <span class="dot" style={format!("left: {:.1}%", left)}></span>
+        </span>
+    }
+}
+
+/// The strip under Kafka's streams protocol: the two epochs and the heartbeats that drive the
+/// coordinator, then the epoch bumped, the target computed and the members reconciling, the
+/// dot travelling to the next heartbeat that changes something.
+fn streams_strip(r: &RoundView, s: &StreamsView, progress: f64) -> Html {
+    let [epoch, target, reconcile] = s.steps();
+    let state = |id: &str| match (r.phase, id) {
+        (PhaseView::Bumped, "epoch") | (PhaseView::Reconciling, "reconcile") => "on",
+        (PhaseView::Reconciling, _) => "done",
+        _ => "",
+    };
+    let step = |step: &crate::views::streams::StripStep, tracked: Option<PhaseView>| {
+        html! {
+            <li class={classes!("step", state(step.id))} data-step={step.id}>
+                <span class="flow">{ step.flow.clone() }</span>
+                <span class="what">{ step.what.clone() }</span>
+                if let Some(phase) = tracked { { track(r.phase == phase, progress) } }
+            </li>
+        }
+    };
+    let next = s.next_words().map(|w| format!("next: {w}"));
+    html! {
+        <div class={classes!("protocol", "streams", (r.phase == PhaseView::Stable).then_some("idle"))} data-testid="protocol"
+            data-phase={r.phase.describe()} role="group" aria-label="the streams protocol: epochs and heartbeats">
+            <div class="protocol-head">
+                <b data-testid="protocol-epochs">{ s.head() }</b>
+                if let Some(mark) = strategy_mark(s.strategy) {
+                    <span class="caveat-mark" data-testid="caveat" title={s.strategy.caveat()}>{ mark }</span>
+                }
+                if !r.cause_labels.is_empty() {
+                    <span class="causes" data-testid="protocol-causes" title={r.cause_labels.join(", ")}>
+                        { for r.cause_labels.iter().map(|c| html! { <span class="cause-chip">{ c }</span> }) }
+                    </span>
+                } else if let Some(next) = next.clone() {
+                    <span class="causes next" data-testid="protocol-next" title={next.clone()}>{ next }</span>
+                }
+            </div>
+            <ol class="steps">
+                { step(&epoch, Some(PhaseView::Bumped)) }
+                { step(&target, None) }
+                { step(&reconcile, Some(PhaseView::Reconciling)) }
             </ol>
         </div>
     }

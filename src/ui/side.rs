@@ -22,6 +22,8 @@ pub struct MetricsProps {
     pub others_down: usize,
     /// When something last happened.
     pub last_change: u64,
+    /// Under Kafka's streams protocol: the rebalances counted are group epochs.
+    pub streams: bool,
 }
 
 /// Live measures.
@@ -36,7 +38,8 @@ pub fn metrics_panel(props: &MetricsProps) -> Html {
                 <dt>{ term("downtime", "total downtime") }</dt>
                 <dd data-testid="total-downtime">{ format!("{} ms", m.total_task_downtime_ms) }</dd>
                 <dt>{ "longest outage" }</dt><dd>{ format!("{} ms", m.longest_outage_ms) }</dd>
-                <dt>{ term("rebalance", "rebalances") }</dt><dd data-testid="rebalances">{ m.rebalances }</dd>
+                <dt>{ if props.streams { term("group epoch", "group epochs") } else { term("rebalance", "rebalances") } }</dt>
+                <dd data-testid="rebalances">{ m.rebalances }</dd>
                 <dt>{ "moves" }</dt><dd>{ m.moves }</dd>
                 <dt>{ "records replayed" }</dt><dd>{ m.records_replayed }</dd>
                 <dt>{ "since last change" }</dt><dd>{ format!("{} ms", m.at_ms.saturating_sub(props.last_change)) }</dd>

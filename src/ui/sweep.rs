@@ -4,6 +4,7 @@
 
 use super::chart::paper;
 use super::hooks::maybe;
+use super::term::strategy_name;
 use crate::model::Strategy;
 use crate::playground::sweep::{
     SweepAction, SweepField, SweepFigure, SweepProblem, SweepView, SWEEP_CHART_SIZE, SWEPT,
@@ -186,7 +187,7 @@ pub fn sweep_panel(props: &SweepProps) -> Html {
                     <legend>{ "under" }</legend>
                     { for v.strategies.iter().map(|&(s, on)| html! {
                         <label><input type="checkbox" data-testid="sweep-strategy" data-strategy={s.name()}
-                            checked={on} onchange={toggle(s)} />{ s.name() }</label>
+                            checked={on} onchange={toggle(s)} />{ strategy_name(s) }</label>
                     }) }
                 </fieldset>
                 { problems_of(&v.problems, None) }

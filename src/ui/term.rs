@@ -1,7 +1,9 @@
 //! A term of the glossary in running text: underlined, explained on hover and to screen
 //! readers.
 
+use crate::model::Strategy;
 use crate::playground::glossary;
+use crate::views::strategy_mark;
 use yew::prelude::*;
 
 /// A term with its glossary definition as a tooltip.
@@ -31,4 +33,19 @@ pub fn term(props: &TermProps) -> Html {
 #[inline(never)]
 pub fn term(term: &'static str, words: &'static str) -> Html {
     html! { <Term term={term} children={html! { { words } }} /> }
+}
+
+/// A strategy's name as the page shows it wherever one is named: with a short mark when Kafka
+/// has not released it, its caveat in full on hover and to screen readers.
+pub fn strategy_name(strategy: Strategy) -> Html {
+    html! {
+        <>
+            { strategy.name() }
+            if let Some(mark) = strategy_mark(strategy) {
+                { " " }
+                <span class="caveat-mark" data-testid="caveat" title={strategy.caveat()}
+                    aria-description={strategy.caveat()}>{ mark }</span>
+            }
+        </>
+    }
 }

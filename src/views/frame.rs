@@ -7,6 +7,7 @@ use crate::engine::member::{Absence, MemberStatus};
 use crate::engine::Engine;
 use crate::model::Command;
 use crate::model::{MemberId, TaskId};
+use crate::views::streams::StreamsView;
 use crate::views::units::duration;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -354,6 +355,12 @@ pub enum PhaseView {
     Joining,
     /// The leader assigned; members receive it.
     Syncing,
+    /// Streams protocol: the group epoch moved; the coordinator computes the target at a
+    /// member's heartbeat.
+    Bumped,
+    /// Streams protocol: the target is computed; members reconcile to it at their
+    /// heartbeats.
+    Reconciling,
 }
 
 impl PhaseView {
@@ -363,6 +370,8 @@ impl PhaseView {
             PhaseView::Stable => "stable",
             PhaseView::Joining => "members joining",
             PhaseView::Syncing => "leader assigned, members syncing",
+            PhaseView::Bumped => "group epoch bumped, target at a heartbeat",
+            PhaseView::Reconciling => "members reconciling at their heartbeats",
         }
     }
 }
@@ -390,9 +399,34 @@ pub struct RoundView {
     pub phase_span: Option<(u64, u64)>,
     /// How many members take part (rejoin, or receive the assignment).
     pub members: usize,
+    /// Under Kafka's streams protocol, its epochs and heartbeats (no rounds to show).
+    pub streams: Option<StreamsView>,
 }
 
 impl RoundView {
+    /// The group's counter in words: its generation, or under the streams protocol its
+    /// group epoch ("generation 3", "group epoch 3").
+    pub fn counter(&self) -> String {
+        format!("{} {}", self.counter_name(), self.generation)
+    }
+
+    /// What the counter counts: "generation", or "group epoch" under the streams protocol
+    /// (both glossary terms).
+    pub fn counter_name(&self) -> &'static str {
+        match self.streams {
+            Some(_) => "group epoch",
+            None => "generation",
+        }
+    }
+
+    /// The counter in a few letters, for banners and lane headers ("gen 3", "epoch 3").
+    pub fn counter_short(&self) -> String {
+        match self.streams {
+            Some(_) => format!("epoch {}", self.generation),
+            None => format!("gen {}", self.generation),
+        }
+    }
+
     /// How far the phase under way is at `clock`, in thousandths (0 without a phase under
     /// way): what the protocol strip's dot shows, in steps a frame of play rarely repeats but
     /// a group at rest never leaves.
@@ -584,7 +618,8 @@ fn card(engine: &Engine, id: MemberId, learned: &[bool]) -> Card {
         id,
         name: m.name.clone(),
         status: m.status,
-        leader: engine.leader() == Some(id),
+        // The streams protocol has no leader: the coordinator assigns.
+        leader: engine.streams().is_none() && engine.leader() == Some(id),
         capacity: m.capacity,
         restore_rate: m.restore_rate.round() as u64,
         chips,
@@ -643,6 +678,9 @@ fn chip(engine: &Engine, id: MemberId, task: TaskId, role: ChipRole, learned: &[
 
 /// The round in progress, or the stable group between rounds.
 fn round_view(engine: &Engine) -> RoundView {
+    if let Some(streams) = StreamsView::of(engine) {
+        return streams_round_view(engine, streams);
+    }
     let roster = engine.roster();
     let leader = engine.leader();
     let coordinator = engine.coordinator();
@@ -658,6 +696,7 @@ fn round_view(engine: &Engine) -> RoundView {
             started_at: None,
             phase_span: None,
             members: engine.participants().len(),
+            streams: None,
         };
     };
     RoundView {
@@ -683,6 +722,46 @@ fn round_view(engine: &Engine) -> RoundView {
             Phase::Syncing { round, .. } => round.joined.len(),
             Phase::Joining { .. } => engine.participants().len(),
         },
+        streams: None,
+    }
+}
+
+/// The round view of a group under the streams protocol: the epoch bumped while the target
+/// waits for a heartbeat, then the members reconciling to it, then stable.
+fn streams_round_view(engine: &Engine, streams: StreamsView) -> RoundView {
+    let roster = engine.roster();
+    let empty = (&[][..], None);
+    let (pending, bumped_at) = engine.streams().map_or(empty, |g| g.pending());
+    let last = engine.streams().and_then(|g| g.last_round());
+    let phase = if streams.group_epoch != streams.assignment_epoch || bumped_at.is_some() {
+        PhaseView::Bumped
+    } else if !streams.reconciling.is_empty() {
+        PhaseView::Reconciling
+    } else {
+        PhaseView::Stable
+    };
+    let (index, causes) = match (phase, last) {
+        (PhaseView::Bumped, _) => (None, pending),
+        (PhaseView::Reconciling, Some((index, causes))) => (Some(index), causes),
+        _ => (None, &[][..]),
+    };
+    let from = match phase {
+        PhaseView::Bumped => bumped_at,
+        PhaseView::Reconciling => engine.streams().and_then(|g| g.last_assignment_at()),
+        _ => None,
+    };
+    RoundView {
+        generation: streams.group_epoch,
+        index,
+        phase,
+        leader: None,
+        causes: crate::views::notation::cause_sentences(causes, roster),
+        cause_kinds: causes.iter().map(|c| c.kind().to_string()).collect(),
+        cause_labels: causes.iter().map(|c| cause_label(c, roster)).collect(),
+        started_at: from,
+        phase_span: from.zip(streams.next_heartbeat.as_ref().map(|(at, _)| *at)),
+        members: engine.participants().len(),
+        streams: Some(streams),
     }
 }
 
@@ -804,6 +883,9 @@ mod tests {
         assert_eq!(syncing.round.generation, 1);
         let stable = Frame::of(&run_to("scale-up-running", 600));
         assert_eq!(stable.round.phase, PhaseView::Stable);
+        assert_eq!(stable.round.streams, None);
+        assert_eq!(syncing.round.counter(), "generation 1");
+        assert_eq!(syncing.round.counter_short(), "gen 1");
         assert_eq!(stable.round.phase_progress(600), 0);
         assert_eq!(syncing.round.phase_progress(200), 0);
     }

@@ -391,6 +391,12 @@ test('compare view: one command reaches every strategy, the table updates, the c
       rows.map((r) => parseInt(r.querySelector('[data-metric="total downtime ms"]').textContent, 10)),
     );
   await page.click('[data-testid=lane][data-strategy=learner] [data-member-id=S3] [data-testid=crash]');
+  // The lanes show the crash once the worker has carried it out.
+  await page
+    .waitForFunction(() => document.querySelectorAll('[data-testid=lane] [data-member-id=S3][data-state=crashed]').length === 2, null, {
+      timeout: 5000,
+    })
+    .catch(() => {});
   for (const s of ['learner', 'eager']) {
     assert.equal(
       await page.$eval(`[data-testid=lane][data-strategy=${s}] [data-member-id=S3]`, (e) => e.dataset.state),
