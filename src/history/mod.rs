@@ -24,6 +24,14 @@ const SNAPSHOT_EVERY: usize = 24;
 /// group keeps the history's memory in proportion to its events.
 const GROUP_PER_STEP: usize = 200;
 
+/// Tasks and members, summed over the snapshots a history keeps (a 22,000 group keeps 27):
+/// past that, the older half of the snapshots is thinned to every other one, so a long
+/// history of a large group holds a bounded number of copies of it, denser near its end.
+const SNAPSHOT_BUDGET: usize = 600_000;
+
+/// The fewest snapshots a history keeps before it thins them.
+const MIN_SNAPSHOTS: usize = 32;
+
 /// How long a run may go on after its last command before it is cut, if the group never
 /// comes to rest (for example a learner that restores slower than its task writes).
 pub const REST_LIMIT_MS: u64 = 24 * 3_600_000;
@@ -88,6 +96,8 @@ pub struct Run {
     violations: Vec<Violation>,
     snapshots: Vec<Snapshot>,
     steps_since_snapshot: usize,
+    /// Tasks and members summed over the snapshots kept ([`SNAPSHOT_BUDGET`]).
+    snapshot_budget: usize,
     forks: Vec<Fork>,
     check_invariants: bool,
     /// Who runs what, as the invariant checks last read it.
@@ -113,6 +123,7 @@ impl Run {
             violations,
             snapshots: Vec::new(),
             steps_since_snapshot: 0,
+            snapshot_budget: SNAPSHOT_BUDGET,
             forks: Vec::new(),
             check_invariants: true,
             checker,
@@ -296,7 +307,25 @@ impl Run {
                 engine: self.view_of_now(),
                 next_command: self.next_command,
             });
+            self.thin_snapshots();
         }
+    }
+
+    /// Past the budget, drops every other snapshot of the older half (never the first): a
+    /// moment there is replayed from an earlier one, exactly, at the cost of more steps.
+    fn thin_snapshots(&mut self) {
+        let group = self.engine.tasks().len() + self.engine.members().len();
+        let most = (self.snapshot_budget / group.max(1)).max(MIN_SNAPSHOTS);
+        if self.snapshots.len() <= most {
+            return;
+        }
+        let older = self.snapshots.len() / 2;
+        let mut i = 0;
+        self.snapshots.retain(|_| {
+            let keep = i == 0 || i >= older || i % 2 == 0;
+            i += 1;
+            keep
+        });
     }
 
     /// A copy of the latest state that keeps no record of its changes (nobody reads them).
@@ -440,6 +469,57 @@ impl Run {
             if r.abandoned && Some(r.index) == live_round {
                 r.abandoned = false;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ten members and forty tasks, a member joining every 2 s for two minutes: hundreds of
+    /// assignments, each followed by a snapshot.
+    fn busy() -> Scenario {
+        let tasks: Vec<String> = (1..=40)
+            .map(|i| format!(r#"{{ "id": "T{i}", "changelog": 20000, "write_rate": 10 }}"#))
+            .collect();
+        let joins: Vec<String> = (11..=70)
+            .map(|i| format!(r#"{{ "at_ms": {}, "join": "S{i}" }}"#, (i - 11) * 2000))
+            .collect();
+        let members: Vec<String> = (1..=10).map(|i| format!(r#"{{ "id": "S{i}" }}"#)).collect();
+        Scenario::from_json(&format!(
+            r#"{{ "name": "busy", "config": {{ "rebalance_ms": 500, "num_standby_replicas": 1 }},
+                "tasks": [ {} ], "members": [ {} ], "events": [ {} ] }}"#,
+            tasks.join(", "),
+            members.join(", "),
+            joins.join(", ")
+        ))
+        .expect("valid scenario")
+    }
+
+    #[test]
+    fn a_history_past_its_snapshot_budget_keeps_few_and_still_replays_every_moment_exactly() {
+        let mut thin = Run::new(busy());
+        thin.snapshot_budget = 0;
+        thin.run_to_end().expect("runs");
+        let mut full = Run::new(busy());
+        full.snapshot_budget = usize::MAX;
+        full.run_to_end().expect("runs");
+        assert!(
+            full.snapshots.len() > 2 * MIN_SNAPSHOTS,
+            "{}",
+            full.snapshots.len()
+        );
+        assert!(
+            thin.snapshots.len() <= MIN_SNAPSHOTS,
+            "{}",
+            thin.snapshots.len()
+        );
+        assert_eq!(thin.snapshots[0].engine.time(), 0, "the start is kept");
+        let end = thin.frontier();
+        for k in 0..=20 {
+            let at = end * k / 20;
+            assert!(thin.state_at(at) == full.state_at(at), "at {at} ms");
         }
     }
 }

@@ -15,7 +15,7 @@ use std::str::FromStr;
 /// A field of the configuration form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConfigField {
-    /// The strategy (`learner`, `kip441`, `cooperative`, `eager`).
+    /// The strategy (`learner`, `kip441`, `cooperative`, `eager`, `kip1071`, `kip1071-warmup`).
     Strategy,
     /// How a handoff goes (`release_at_join`, `two_phase`).
     Handoff,
@@ -43,6 +43,10 @@ pub enum ConfigField {
     MaxWarmups,
     /// KIP-441's probing interval, in ms.
     ProbingInterval,
+    /// The streams protocol's heartbeat interval, in ms.
+    StreamsHeartbeat,
+    /// The trunk refiner's most warm-ups at once.
+    StreamsWarmups,
     /// Whether a task keeps state (`true` or `false`).
     TaskStateful(usize),
     /// A task's changelog, in records.
@@ -76,6 +80,8 @@ impl ConfigField {
             ConfigField::RestoreRate => config("restore_rate"),
             ConfigField::MaxWarmups => config("kip441.max_warmup_replicas"),
             ConfigField::ProbingInterval => config("kip441.probing_interval_ms"),
+            ConfigField::StreamsHeartbeat => config("kip1071.heartbeat_interval_ms"),
+            ConfigField::StreamsWarmups => config("kip1071.num_warmup_replicas"),
             ConfigField::TaskStateful(i) => format!("tasks[{i}].stateful"),
             ConfigField::TaskChangelog(i) => format!("tasks[{i}].changelog"),
             ConfigField::TaskWriteRate(i) => format!("tasks[{i}].write_rate"),
@@ -135,7 +141,7 @@ pub struct ConfigDraft {
 }
 
 /// The configuration's fields, in the order the form shows them.
-pub const CONFIG_FIELDS: [ConfigField; 14] = [
+pub const CONFIG_FIELDS: [ConfigField; 16] = [
     ConfigField::Strategy,
     ConfigField::Handoff,
     ConfigField::Readiness,
@@ -150,6 +156,8 @@ pub const CONFIG_FIELDS: [ConfigField; 14] = [
     ConfigField::RestoreRate,
     ConfigField::MaxWarmups,
     ConfigField::ProbingInterval,
+    ConfigField::StreamsHeartbeat,
+    ConfigField::StreamsWarmups,
 ];
 
 /// Text of an optional number: empty for none.
@@ -176,6 +184,8 @@ impl ConfigDraft {
             ConfigField::RestoreRate => c.restore_rate.to_string(),
             ConfigField::MaxWarmups => c.kip441.max_warmup_replicas.to_string(),
             ConfigField::ProbingInterval => c.kip441.probing_interval_ms.to_string(),
+            ConfigField::StreamsHeartbeat => c.kip1071.heartbeat_interval_ms.to_string(),
+            ConfigField::StreamsWarmups => c.kip1071.num_warmup_replicas.to_string(),
             _ => String::new(),
         };
         ConfigDraft {
@@ -437,6 +447,16 @@ impl ConfigDraft {
         read!(
             ConfigField::ProbingInterval,
             c.kip441.probing_interval_ms,
+            whole
+        );
+        read!(
+            ConfigField::StreamsHeartbeat,
+            c.kip1071.heartbeat_interval_ms,
+            whole
+        );
+        read!(
+            ConfigField::StreamsWarmups,
+            c.kip1071.num_warmup_replicas,
             whole
         );
         (errors.len() == before).then_some(c)

@@ -237,8 +237,9 @@ const GROUP_SETTINGS: [NumberSetting; 6] = [
     ),
 ];
 
-/// The numbers of restoring and of Kafka's warm-ups, after the membership's checkboxes.
-const RATE_SETTINGS: [NumberSetting; 3] = [
+/// The numbers of restoring, of Kafka's warm-ups and of its streams protocol, after the
+/// membership's checkboxes.
+const RATE_SETTINGS: [NumberSetting; 5] = [
     (
         ConfigField::RestoreRate,
         Some("restore rate"),
@@ -257,6 +258,20 @@ const RATE_SETTINGS: [NumberSetting; 3] = [
         ConfigField::ProbingInterval,
         None,
         "kip441: probing interval (ms)",
+        None,
+        None,
+    ),
+    (
+        ConfigField::StreamsHeartbeat,
+        Some("heartbeat"),
+        "kip1071: heartbeat interval (ms)",
+        None,
+        None,
+    ),
+    (
+        ConfigField::StreamsWarmups,
+        Some("refiner"),
+        "kip1071-warmup: max warm-ups",
         None,
         None,
     ),

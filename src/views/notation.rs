@@ -141,9 +141,14 @@ pub fn round_showing(
     let shown: Vec<&JoinMetadata> = round.joined.iter().filter(|m| show(m)).collect();
     let quiet = round.joined.len() - shown.len();
     let mut out = String::new();
+    let epoch = if round.by_coordinator {
+        "group epoch"
+    } else {
+        "generation"
+    };
     let _ = writeln!(
         out,
-        "{} (generation {}, {} ms)",
+        "{} ({epoch} {}, {} ms)",
         heading(round.index),
         round.generation,
         round.started_at

@@ -619,11 +619,20 @@ test('keyboard: space plays, arrows step, numbers set the speed, ? opens help, s
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'true');
   await page.keyboard.press('Space');
   assert.equal(await page.getAttribute('[data-testid=play]', 'aria-pressed'), 'false');
+  // A step moves the clock once the worker has answered it.
+  const clockPast = (from, sign) =>
+    page.waitForFunction(
+      ([t, s]) => s * (Number(document.querySelector('[data-testid=clock]').textContent) - t) > 0,
+      [from, sign],
+      { timeout: 10000 },
+    );
   const t0 = await clock(page);
   await page.keyboard.press('ArrowRight');
+  await clockPast(t0, 1);
   const t1 = await clock(page);
   assert.ok(t1 > t0, 'right arrow steps forward');
   await page.keyboard.press('ArrowLeft');
+  await clockPast(t1, -1);
   assert.ok((await clock(page)) < t1, 'left arrow steps back');
   await page.keyboard.press('7');
   assert.equal(await page.$eval('[data-testid=speed]', (s) => s.value), '16');

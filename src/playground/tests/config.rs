@@ -87,6 +87,30 @@ fn the_configuration_form_keeps_what_was_typed_and_names_each_problem_beside_its
 }
 
 #[test]
+fn the_streams_protocols_settings_are_checked_under_its_strategies_and_applied() {
+    let mut pg = preset("scale-up-running");
+    config(&mut pg, ConfigAction::Open);
+    let form = pg.config_form().expect("open");
+    assert_eq!(form.draft.get(ConfigField::StreamsHeartbeat), "5000");
+    assert_eq!(form.draft.get(ConfigField::StreamsWarmups), "2");
+    // The preset's sessions are 10 s: a heartbeat of 12 s is refused under kip1071 only.
+    edit(&mut pg, ConfigField::StreamsHeartbeat, "12000");
+    assert_eq!(error_of(&pg, ConfigField::StreamsHeartbeat), None);
+    edit(&mut pg, ConfigField::Strategy, "kip1071-warmup");
+    let message = error_of(&pg, ConfigField::StreamsHeartbeat).expect("refused");
+    assert!(
+        message.starts_with("config.kip1071.heartbeat_interval_ms: 12000 ms: a member heartbeats at least once a session (10000 ms)"),
+        "{message}"
+    );
+    edit(&mut pg, ConfigField::StreamsHeartbeat, "2000");
+    edit(&mut pg, ConfigField::StreamsWarmups, "1");
+    config(&mut pg, ConfigAction::Apply);
+    let c = &pg.session().scenario().config;
+    assert_eq!(c.kip1071.heartbeat_interval_ms, 2000);
+    assert_eq!(c.kip1071.num_warmup_replicas, 1);
+}
+
+#[test]
 fn a_member_added_to_the_form_goes_to_its_least_used_zone_and_removing_one_drops_its_commands() {
     let mut pg = preset("zone-failure");
     config(&mut pg, ConfigAction::Open);
