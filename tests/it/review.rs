@@ -379,7 +379,11 @@ fn strategy_sections(review: &Review) {
         assert_eq!(shown, log.trim_end(), "{path} {name}: the round log");
         let rounds = log
             .lines()
-            .filter(|l| l.starts_with('#') && l.contains("Rebalance") && l.contains("(generation"))
+            .filter(|l| {
+                l.starts_with('#')
+                    && l.contains("Rebalance")
+                    && (l.contains("(generation") || l.contains("(group epoch"))
+            })
             .count();
         if row["rebalances"].as_u64() > Some(0) {
             assert!(shown.starts_with("#First Rebalance"), "{path} {name}");
