@@ -8,6 +8,7 @@ use crate::assignor::{self, AssignInput};
 use crate::model::{
     Assignment, HandoffMode, JoinMetadata, MemberAssignment, MemberId, Strategy, TaskId, TaskInfo,
 };
+use std::rc::Rc;
 
 pub use super::cause::Cause;
 
@@ -36,8 +37,9 @@ pub struct Round {
     pub by_coordinator: bool,
     /// The previous round's leader, when the leadership changed hands.
     pub previous_leader: Option<MemberId>,
-    /// What each member reported, in join order.
-    pub joined: Vec<JoinMetadata>,
+    /// What each member reported, in join order (shared with the member's report at an
+    /// earlier round when it is the same: a history keeps one copy of it).
+    pub joined: Vec<Rc<JoinMetadata>>,
     /// What the leader decided.
     pub assignment: Assignment,
     /// Draining members that shut down on receiving this assignment.
@@ -45,6 +47,21 @@ pub struct Round {
 }
 
 impl Round {
+    /// The round without what each member reported and was given: what a history's event
+    /// list keeps of it, the whole round being in its list of rounds.
+    pub fn header(&self) -> Round {
+        Round {
+            causes: self.causes.clone(),
+            joined: Vec::new(),
+            assignment: Assignment {
+                members: Vec::new(),
+                ..self.assignment
+            },
+            departed: Vec::new(),
+            ..*self
+        }
+    }
+
     /// The round as known at a moment: a sync (and the departures it caused) after that
     /// moment has not happened yet.
     pub fn as_of(&self, time: u64) -> Round {
@@ -573,7 +590,7 @@ impl Engine {
             leader,
             by_coordinator: false,
             previous_leader,
-            joined,
+            joined: joined.into_iter().map(Rc::new).collect(),
             assignment,
             departed: Vec::new(),
         };

@@ -926,7 +926,7 @@ impl Engine {
             leader,
             by_coordinator: true,
             previous_leader: None,
-            joined,
+            joined: joined.into_iter().map(Rc::new).collect(),
             assignment,
             departed: Vec::new(),
         };

@@ -12,8 +12,9 @@ pub mod invariants;
 
 use crate::engine::coordinator::Round;
 use crate::engine::{CommandError, Engine, Event, EventKind};
-use crate::model::{Command, Scenario, TimedCommand};
+use crate::model::{Command, JoinMetadata, Scenario, TimedCommand};
 use invariants::{StateChecker, Violation};
+use std::rc::Rc;
 
 /// Steps between two snapshots in a small group: replaying at most this many events answers
 /// any scrub.
@@ -24,13 +25,13 @@ const SNAPSHOT_EVERY: usize = 24;
 /// group keeps the history's memory in proportion to its events.
 const GROUP_PER_STEP: usize = 200;
 
-/// Tasks and members, summed over the snapshots a history keeps (a 22,000 group keeps 27):
+/// Tasks and members, summed over the snapshots a history keeps (a 22,000 group keeps 18):
 /// past that, the older half of the snapshots is thinned to every other one, so a long
 /// history of a large group holds a bounded number of copies of it, denser near its end.
-const SNAPSHOT_BUDGET: usize = 600_000;
+const SNAPSHOT_BUDGET: usize = 400_000;
 
 /// The fewest snapshots a history keeps before it thins them.
-const MIN_SNAPSHOTS: usize = 32;
+const MIN_SNAPSHOTS: usize = 16;
 
 /// How long a run may go on after its last command before it is cut, if the group never
 /// comes to rest (for example a learner that restores slower than its task writes).
@@ -93,6 +94,9 @@ pub struct Run {
     engine: Engine,
     events: Vec<Event>,
     rounds: Vec<Round>,
+    /// Each member's latest report at a round, shared by the rounds where it reported the
+    /// same (most members of a large group report the same from one round to the next).
+    reports: Vec<Option<Rc<JoinMetadata>>>,
     violations: Vec<Violation>,
     snapshots: Vec<Snapshot>,
     steps_since_snapshot: usize,
@@ -120,6 +124,7 @@ impl Run {
             engine,
             events: Vec::new(),
             rounds: Vec::new(),
+            reports: Vec::new(),
             violations,
             snapshots: Vec::new(),
             steps_since_snapshot: 0,
@@ -262,14 +267,18 @@ impl Run {
     }
 
     fn record(&mut self, events: Vec<Event>) {
-        for event in events {
-            match &event.kind {
+        for mut event in events {
+            match &mut event.kind {
                 EventKind::RoundAssigned(round) => {
                     if self.check_invariants {
                         self.violations
                             .extend(invariants::check_round(&self.engine, round));
                     }
-                    self.rounds.push((**round).clone());
+                    // The round's record lives in `rounds`; its event keeps only the header.
+                    let header = Box::new(round.header());
+                    let mut taken = *std::mem::replace(round, header);
+                    self.share_reports(&mut taken);
+                    self.rounds.push(taken);
                     // A snapshot after each assignment: going back to any moment then never
                     // runs the assignor again, the costly part of a step in a large group.
                     self.steps_since_snapshot = usize::MAX;
@@ -289,6 +298,20 @@ impl Run {
                 _ => {}
             }
             self.events.push(event);
+        }
+    }
+
+    /// Points each report of `round` at the member's earlier one when they are the same.
+    fn share_reports(&mut self, round: &mut Round) {
+        for report in &mut round.joined {
+            let i = report.member.index();
+            if self.reports.len() <= i {
+                self.reports.resize(i + 1, None);
+            }
+            match &self.reports[i] {
+                Some(earlier) if **earlier == **report => *report = earlier.clone(),
+                _ => self.reports[i] = Some(report.clone()),
+            }
         }
     }
 

@@ -7,6 +7,7 @@ use crate::engine::Engine;
 use crate::model::{JoinMetadata, MemberAssignment, Roster, TaskId};
 use crate::views::metrics::Metrics;
 use std::fmt::Write;
+use std::rc::Rc;
 
 const ORDINALS: [&str; 20] = [
     "First",
@@ -119,7 +120,7 @@ pub fn assignment_line(
     )
 }
 
-fn names(roster: &Roster, joined: &[JoinMetadata]) -> String {
+fn names(roster: &Roster, joined: &[Rc<JoinMetadata>]) -> String {
     let names: Vec<&str> = joined.iter().map(|m| roster.member(m.member)).collect();
     names.join(", ")
 }
@@ -138,7 +139,12 @@ pub fn round_showing(
     ready_lag: u64,
     show: impl Fn(&JoinMetadata) -> bool,
 ) -> String {
-    let shown: Vec<&JoinMetadata> = round.joined.iter().filter(|m| show(m)).collect();
+    let shown: Vec<&JoinMetadata> = round
+        .joined
+        .iter()
+        .map(|m| &**m)
+        .filter(|m| show(m))
+        .collect();
     let quiet = round.joined.len() - shown.len();
     let mut out = String::new();
     let epoch = if round.by_coordinator {
