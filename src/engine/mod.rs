@@ -655,7 +655,7 @@ impl Engine {
             let t = task.index();
             let up = self.owner[t].is_some_and(|o| {
                 self.members[o.index()].status.alive()
-                    && (!self.tasks[t].stateful || self.lag(o, task).is_some_and(|l| l <= EPSILON))
+                    && (!self.tasks[t].stateful || self.caught_up(o, task))
             });
             if !up {
                 down.push(task);

@@ -353,8 +353,9 @@ impl Engine {
         for &t in &released {
             g.holder[t.index()] = None;
         }
-        if self.participants().is_empty() {
-            // The last member left: nothing to assign until someone joins.
+        if self.group_members().is_empty() {
+            // The last member left (a static member away still counts): nothing to assign
+            // until someone joins.
             let g = self.group();
             g.assignment_epoch = g.group_epoch;
             g.last_assignment_at = None;
