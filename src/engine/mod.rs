@@ -32,7 +32,7 @@ use changelog::Log;
 use coordinator::{Cause, Coordinator, Round};
 pub use member::{CommandError, LeaveReason};
 use member::{Member, Store, Transition};
-use replay::{Pending, EPSILON};
+use replay::Pending;
 use restart::RollingRestart;
 use std::rc::Rc;
 use streams::StreamsGroup;
