@@ -9,6 +9,7 @@ use super::{Engine, Event, EventKind, Timer};
 use crate::model::{
     Command, MemberId, MemberSpec, Readiness, Strategy, TaskId, MAX_DOWN_MS, MAX_THREADS,
 };
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use thiserror::Error;
@@ -16,7 +17,7 @@ use thiserror::Error;
 /// Where a member is in its life, with the moments that matter there; its name (`live`,
 /// `leaving`, ...) is what the UI and tests read (`data-state`). It changes only through
 /// [`Member::transition`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[strum(serialize_all = "snake_case")]
 pub enum MemberStatus {
     /// Running normally, in the group since `joined_at`.
@@ -171,7 +172,7 @@ pub(crate) enum Transition {
 
 /// A restart in progress: when the member went away, when it is back, and whether its stores
 /// survive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Absence {
     /// When its process stopped.
     pub since: u64,

@@ -3,7 +3,7 @@
 //! lays it out and tests can check it without a browser.
 
 use crate::engine::coordinator::{Cause, Phase};
-use crate::engine::member::{Absence, MemberStatus};
+use crate::engine::member::MemberStatus;
 use crate::engine::Engine;
 use crate::model::Command;
 use crate::model::{MemberId, TaskId};
@@ -286,7 +286,6 @@ pub struct Card {
     /// Its name.
     pub name: String,
     /// Live, leaving, crashed or left.
-    #[serde(with = "MemberStatusDef")]
     pub status: MemberStatus,
     /// Whether it leads the group.
     pub leader: bool,
@@ -458,41 +457,6 @@ pub struct Frame {
     pub rolling_restart: Option<RollingView>,
     /// Whether a rolling restart would do anything now.
     pub can_rolling_restart: bool,
-}
-
-/// A member's status as it crosses to the page (the engine's type is serde's remote).
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "MemberStatus")]
-enum MemberStatusDef {
-    Live {
-        joined_at: u64,
-    },
-    Leaving {
-        joined_at: u64,
-    },
-    Crashed {
-        at: u64,
-        in_group: bool,
-    },
-    Closed {
-        at: u64,
-        in_group: bool,
-    },
-    Restarting {
-        #[serde(with = "AbsenceDef")]
-        absence: Absence,
-        joined_at: Option<u64>,
-    },
-    Left,
-}
-
-/// A restart's absence as it crosses to the page.
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "Absence")]
-struct AbsenceDef {
-    since: u64,
-    back_at: u64,
-    keep_state: bool,
 }
 
 /// A cause in a few words, for the protocol strip.
