@@ -396,8 +396,10 @@ impl Engine {
                 let Some(store) = self.member_mut(id).stores.get_mut(&r.task) else {
                     continue;
                 };
-                // What it read; a log compacted or deleted under it meanwhile moves it on.
-                let before = store.position.max(start);
+                // What it read since its anchor (from its store, or the log's start then if
+                // that was past it) counts, even where the log was compacted or deleted past
+                // it meanwhile; it then goes on from the log's start.
+                let before = store.position.max(end - r.write_rate * seconds - r.lag);
                 let read = (store.position + r.rate * seconds).min(end);
                 store.position = read.max(start);
                 if end - store.position <= EPSILON {
@@ -673,8 +675,9 @@ impl Engine {
         best
     }
 
-    /// When the cleaner next compacts the log of a replay's task, if the replay reads below
-    /// the records the log holds beyond its keys (a cleaning moves it on).
+    /// When the cleaner next compacts the log of a replay's task, if the replay will then
+    /// read below the records the log holds beyond its keys (a cleaning moves it on). A
+    /// replay slower than the writes, or waiting, falls that far behind on the way.
     fn deep_cleaning(&self, replay: &Replay) -> Option<u64> {
         let t = replay.task.index();
         let spec = &self.tasks[t];
@@ -682,10 +685,10 @@ impl Engine {
             return None;
         }
         let log = self.log(replay.task);
-        if replay.lag <= log.keys {
+        let seconds = log.next_cleaning(spec.write_rate as f64, spec.cleanup, self.cleaner())?;
+        if replay.lag + (replay.write_rate - replay.rate) * seconds <= log.keys {
             return None;
         }
-        let seconds = log.next_cleaning(spec.write_rate as f64, spec.cleanup, self.cleaner())?;
         let ms = (seconds * 1000.0).ceil().max(1.0) as u64;
         Some(self.time.saturating_add(ms))
     }

@@ -232,3 +232,51 @@ fn an_outage_leaves_a_backlog_worked_off_at_the_spare_processing_rate() {
     // Processing slower than the input, the backlog only grows.
     assert_eq!(outage(900).time_to_catch_up_ms, None);
 }
+
+#[test]
+fn what_a_replay_read_counts_though_a_cleaning_then_passes_it() {
+    // T1 and T2 hold 1,000 keys written 100 times a second: the cleaner compacts each every
+    // 10 s (1,000 writes), moving its log's start on by 1,000 records. S2 joins at 5 s and
+    // learns one of them from its log's start at 150 records a second: by the cleaning at
+    // 10 s it has read about 675 records, short of the new start at 1,000, and goes on from
+    // there. The learner reads 150 records a second all along, the cleaning included.
+    let store = r#""changelog": 1000, "write_rate": 100"#;
+    let s = scenario(
+        r#""rebalance_ms": 500, "session_timeout_ms": 10000, "restore_rate": 150"#,
+        &format!(r#"{{ "id": "T1", {store} }}, {{ "id": "T2", {store} }}"#),
+        r#"{ "id": "S1" }"#,
+        r#""S1": ["T1", "T2"]"#,
+        r#"{ "at_ms": 5000, "join": "S2" }"#,
+    );
+    let run = run_to_end(&s, Strategy::Learner);
+    let learned = |ms| run.state_at(ms).replayed().learners;
+    let s2 = member(run.engine(), "S2");
+    let learning = run.state_at(9_000).member(s2).learning.clone();
+    assert_eq!(learning.len(), 1, "S2 learns one task at 9 s");
+    let lag = |ms| run.state_at(ms).progress(s2, learning[0], true).lag;
+    assert!(lag(11_000) > 0.0, "still learning at 11 s");
+    assert!((learned(11_000) - learned(9_000) - 300.0).abs() < 1e-6);
+}
+
+#[test]
+fn a_replay_slower_than_the_writes_jumps_to_the_start_at_each_cleaning_that_passes_it() {
+    // As above, but S2 learns at 50 records a second, half the write rate. The cleaning at
+    // 10 s moves it to the log's new start, 1,000 records behind the end; by the next, at
+    // 20 s, it has read 500 more while 1,000 were written, and that cleaning passes it too:
+    // it goes on from the start, 2,000, and at 22 s it is at 2,100 of 3,200.
+    let store = r#""changelog": 1000, "write_rate": 100"#;
+    let s = scenario(
+        r#""rebalance_ms": 500, "session_timeout_ms": 10000, "restore_rate": 50"#,
+        &format!(r#"{{ "id": "T1", {store} }}, {{ "id": "T2", {store} }}"#),
+        r#"{ "id": "S1" }"#,
+        r#""S1": ["T1", "T2"]"#,
+        r#"{ "at_ms": 5000, "join": "S2" }"#,
+    );
+    let mut run = Run::new(s);
+    run.advance_to(22_000).expect("valid commands");
+    let s2 = member(run.engine(), "S2");
+    let learning = run.engine().member(s2).learning.clone();
+    assert_eq!(learning.len(), 1, "S2 learns one task");
+    let lag = run.engine().progress(s2, learning[0], true).lag;
+    assert!((lag - 1_100.0).abs() < 1e-6, "{lag}");
+}
