@@ -10,6 +10,7 @@ use super::measure::zones_in_use;
 use super::{AssignError, AssignInput};
 use crate::model::{Assignment, MemberAssignment, TaskId};
 use std::ops::Deref;
+use std::rc::Rc;
 
 /// Lists by task, read-only once built, in one allocation rather than one per task: a large
 /// group has thousands of short lists, and growing and freeing each one is most of the cost.
@@ -701,7 +702,7 @@ impl<'a> Plan<'a> {
                 .members
                 .iter()
                 .map(|m| m.member)
-                .zip(out)
+                .zip(out.into_iter().map(Rc::new))
                 .collect(),
             followup: self.followup,
             probing: false,

@@ -11,6 +11,7 @@ use super::kip1071::Release;
 use super::plan::Plan;
 use super::AssignError;
 use crate::model::{Assignment, JoinMetadata, MemberAssignment, Strategy, TaskId};
+use std::rc::Rc;
 
 /// Deals a list over `threads` threads in turn.
 fn deal(list: &[TaskId], threads: usize) -> Vec<Vec<TaskId>> {
@@ -146,7 +147,7 @@ pub fn assign(plan: Plan<'_>) -> Result<Assignment, AssignError> {
                 standby: union(threads, |t| &t.standby),
                 learned: Vec::new(),
             };
-            (meta.member, given)
+            (meta.member, Rc::new(given))
         })
         .collect();
     Ok(Assignment {

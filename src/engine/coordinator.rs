@@ -46,6 +46,15 @@ pub struct Round {
     pub departed: Vec<MemberId>,
 }
 
+/// The reports of a round, each behind its own pointer. Built into a vector of their own
+/// size: collecting in place would keep the reports' buffer, twenty times larger, for as long
+/// as the round is kept.
+pub(super) fn shared(joined: Vec<JoinMetadata>) -> Vec<Rc<JoinMetadata>> {
+    let mut shared = Vec::with_capacity(joined.len());
+    shared.extend(joined.into_iter().map(Rc::new));
+    shared
+}
+
 impl Round {
     /// The round without what each member reported and was given: what a history's event
     /// list keeps of it, the whole round being in its list of rounds.
@@ -411,7 +420,7 @@ impl Engine {
     /// When member `id` next heartbeats after `at`: its heartbeats follow the last answer to
     /// its JoinGroup (`heartbeat.interval.ms` apart).
     pub(super) fn next_heartbeat(&self, id: MemberId, at: u64) -> u64 {
-        let from = self.members[id.index()].heartbeat_from;
+        let from = self.heartbeat_from[id.index()];
         let h = self.config.heartbeat_interval_ms.max(1);
         let beats = at.saturating_sub(from).div_ceil(h).max(1);
         from + beats * h
@@ -424,7 +433,7 @@ impl Engine {
         let last = match self.config.rebalance_ms {
             Some(_) if !streams => at,
             _ => {
-                let from = self.members[id.index()].heartbeat_from.min(at);
+                let from = self.heartbeat_from[id.index()].min(at);
                 let h = if streams {
                     self.config.kip1071.heartbeat_interval_ms
                 } else {
@@ -577,7 +586,7 @@ impl Engine {
         self.tally.rebalances += 1;
         for &id in &participants {
             // The JoinGroup responses restart every member's heartbeats.
-            self.member_mut(id).heartbeat_from = self.time;
+            self.heartbeat_from[id.index()] = self.time;
         }
         let record = Round {
             index: round.index,
@@ -590,7 +599,7 @@ impl Engine {
             leader,
             by_coordinator: false,
             previous_leader,
-            joined: joined.into_iter().map(Rc::new).collect(),
+            joined: shared(joined),
             assignment,
             departed: Vec::new(),
         };
@@ -714,7 +723,7 @@ impl Engine {
             return;
         }
         let keeps_identity = self.config.static_membership;
-        let receivers: Vec<(MemberId, MemberAssignment)> = round
+        let receivers: Vec<(MemberId, Rc<MemberAssignment>)> = round
             .assignment
             .members
             .iter()
@@ -737,6 +746,9 @@ impl Engine {
             }
         }
         for (id, a) in &receivers {
+            if self.already_holds(*id, a) {
+                continue;
+            }
             self.touch(*id);
             for &t in &a.assigned {
                 if self.members[id.index()].runs(t) {
@@ -802,6 +814,28 @@ impl Engine {
             let at = self.time + self.config.kip441.probing_interval_ms;
             self.timers.push((at, Timer::Probing));
         }
+    }
+
+    /// Whether member `id` already runs, learns and keeps standbys of what `a` gives it, with
+    /// a store for each replica and its threads dealt as they would be: receiving it changes
+    /// nothing, so the member is left as it is (and stays shared with the history's snapshots
+    /// of it).
+    fn already_holds(&self, id: MemberId, a: &MemberAssignment) -> bool {
+        let member = &self.members[id.index()];
+        let learns = |t: &TaskId| a.learning.binary_search(t).is_ok();
+        member.active == a.assigned
+            && member.last_assigned == a.assigned
+            && member.learning == a.learning
+            && member.standby == a.standby
+            && member.learned == a.learned
+            && member.ready.iter().all(learns)
+            && member.reported.iter().all(learns)
+            && a.learning.iter().chain(&a.standby).all(|&t| {
+                self.kept_store(id, t).is_some_and(|s| {
+                    s.released_at.is_none() && s.position >= self.changelog_start(t)
+                })
+            })
+            && self.dealt_threads(id) == member.threads
     }
 
     pub(super) fn start_task(&mut self, id: MemberId, task: TaskId, out: &mut Vec<Event>) {

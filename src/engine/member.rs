@@ -243,9 +243,6 @@ pub struct Member {
     pub restore_rate: f64,
     /// What each of its stream threads (its capacity) runs and replicates.
     pub threads: Vec<Thread>,
-    /// When the coordinator last answered its JoinGroup (or it joined): its heartbeats fall
-    /// every `heartbeat.interval.ms` from then.
-    pub(super) heartbeat_from: u64,
     /// When its process started: its state cleaner runs every `state.cleanup.delay.ms` from
     /// then.
     pub(super) started_at: u64,
@@ -288,7 +285,6 @@ impl Member {
             zone: spec.zone.clone(),
             restore_rate,
             started_at: joined_at,
-            heartbeat_from: joined_at,
             threads: vec![Thread::default(); spec.capacity.max(1) as usize],
             status: MemberStatus::Live { joined_at },
             active: Vec::new(),
@@ -363,7 +359,6 @@ impl Member {
                 }
             }
             Transition::Return { keeps_identity } => {
-                self.heartbeat_from = now;
                 self.started_at = now;
                 self.status = MemberStatus::Live {
                     joined_at: joined_at.filter(|_| keeps_identity).unwrap_or(now),
@@ -660,6 +655,7 @@ impl Engine {
         let rate = spec.restore_rate.unwrap_or(self.config.restore_rate) as f64;
         self.members
             .push(Rc::new(Member::new(spec, rate, self.time)));
+        self.heartbeat_from.push(self.time);
         self.roster.members.push(spec.name.clone());
         self.present += 1;
         self.touch(id);
@@ -726,6 +722,9 @@ impl Engine {
         self.touch(id);
         let counts = |m: &Member| m.status.alive() || m.status.restarting();
         let now = self.time;
+        if matches!(transition, Transition::Return { .. }) {
+            self.heartbeat_from[id.index()] = now;
+        }
         let member = self.member_mut(id);
         let before = counts(member);
         member.transition(transition, now);

@@ -178,6 +178,11 @@ pub struct Engine {
     logs: Vec<Log>,
     /// Every member that ever joined, each shared with the snapshots that hold it unchanged.
     members: Vec<Rc<Member>>,
+    /// When the coordinator last answered each member's JoinGroup (or it joined or came
+    /// back): its heartbeats fall every `heartbeat.interval.ms` from then. Kept beside the
+    /// members, not in them, so that a round, which sets it for every member, copies none of
+    /// them out of the snapshots that share them.
+    heartbeat_from: Vec<u64>,
     /// How many members are alive or restarting (a task nobody runs counts as down only
     /// then).
     present: usize,
@@ -272,6 +277,7 @@ impl Engine {
                 .map(|t| Log::new(t.changelog))
                 .collect(),
             members: Vec::new(),
+            heartbeat_from: Vec::new(),
             present: 0,
             owner: vec![None; n],
             last_owner: vec![None; n],

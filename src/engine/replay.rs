@@ -13,7 +13,7 @@ use super::backlog::Backlog;
 use super::changelog::{Cleaner, Log};
 use super::member::{Member, Store};
 pub use super::member::{Replay, ReplayKind};
-use super::threads::{consumer_order, deal, RUNNING};
+use super::threads::{consumer_order, deal, Thread, RUNNING};
 use super::Engine;
 use crate::model::{MemberId, TaskId};
 use std::collections::BTreeSet;
@@ -527,6 +527,12 @@ impl Engine {
     /// even share. The stores no thread held go to the first thread, as the first to lock its
     /// task directories at a rebalance does.
     pub(super) fn deal_threads(&mut self, id: MemberId) {
+        let threads = self.dealt_threads(id);
+        self.member_mut(id).threads = threads;
+    }
+
+    /// How [`Engine::deal_threads`] would deal member `id`'s tasks now.
+    pub(super) fn dealt_threads(&self, id: MemberId) -> Vec<Thread> {
         let member = &self.members[id.index()];
         let lag = |t: TaskId| -> i64 {
             if self.up[t.index()] && self.owner[t.index()] == Some(id) {
@@ -570,8 +576,7 @@ impl Engine {
             .copied()
             .collect();
         replicas.sort();
-        let threads = deal(&previous, &actives, &replicas, &stateless);
-        self.member_mut(id).threads = threads;
+        deal(&previous, &actives, &replicas, &stateless)
     }
 
     /// A member's store of a task, unless its state cleaner deleted it by now.

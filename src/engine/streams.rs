@@ -24,7 +24,7 @@ use crate::assignor::kip1071::bridge::{
     assign_processes, refine_processes, KafkaTasks, Process, ProcessState, ThreadTasks,
 };
 use crate::assignor::kip1071::Release;
-use crate::engine::coordinator::Round;
+use crate::engine::coordinator::{shared, Round};
 use crate::model::{Assignment, MemberAssignment, MemberId, Strategy, TaskId};
 use std::rc::Rc;
 
@@ -319,7 +319,7 @@ impl Engine {
             .any(|m| m != id && !self.group().target[m.index()].is_empty());
         let empty = !others && self.group().delayed_until.is_none();
         self.bump(cause);
-        self.member_mut(id).heartbeat_from = self.time;
+        self.heartbeat_from[id.index()] = self.time;
         if empty && self.config.kip1071.initial_rebalance_delay_ms > 0 {
             self.delay_first_assignment();
         } else {
@@ -382,7 +382,7 @@ impl Engine {
 
     /// When member `id` next heartbeats at or after `at` (its beats follow its last send).
     fn next_beat(&self, id: MemberId, at: u64) -> u64 {
-        let from = self.members[id.index()].heartbeat_from;
+        let from = self.heartbeat_from[id.index()];
         let h = self.streams_beat_ms();
         if at <= from {
             return from;
@@ -461,7 +461,7 @@ impl Engine {
             return;
         }
         let now = self.time;
-        self.member_mut(id).heartbeat_from = now;
+        self.heartbeat_from[id.index()] = now;
         let revoked = std::mem::take(&mut self.group().revoking[id.index()]);
         let mut released = Vec::new();
         for t in revoked.iter().flat_map(|th| th.active.iter().copied()) {
@@ -902,7 +902,10 @@ impl Engine {
             members: members
                 .iter()
                 .zip(&joined)
-                .map(|(&m, meta)| (m, assignment_of(&g.intended[m.index()], &meta.assigned)))
+                .map(|(&m, meta)| {
+                    let given = assignment_of(&g.intended[m.index()], &meta.assigned);
+                    (m, Rc::new(given))
+                })
                 .collect(),
             followup: false,
             probing: false,
@@ -927,7 +930,7 @@ impl Engine {
             leader,
             by_coordinator: true,
             previous_leader: None,
-            joined: joined.into_iter().map(Rc::new).collect(),
+            joined: shared(joined),
             assignment,
             departed: Vec::new(),
         };

@@ -12,7 +12,7 @@ pub mod invariants;
 
 use crate::engine::coordinator::Round;
 use crate::engine::{CommandError, Engine, Event, EventKind};
-use crate::model::{Command, JoinMetadata, Scenario, TimedCommand};
+use crate::model::{Command, JoinMetadata, MemberAssignment, MemberId, Scenario, TimedCommand};
 use invariants::{StateChecker, Violation};
 use std::rc::Rc;
 
@@ -46,6 +46,26 @@ pub const MAX_ROUNDS: usize = 10_000;
 struct Snapshot {
     engine: Engine,
     next_command: usize,
+}
+
+/// Something each member had at its latest round: most members of a large group report and
+/// are given the same from one round to the next, so the rounds share one copy of it.
+#[derive(Clone, Debug)]
+struct Latest<T>(Vec<Option<Rc<T>>>);
+
+impl<T: PartialEq> Latest<T> {
+    /// Points `item` at the member's earlier one when they are the same, else keeps it as the
+    /// member's latest.
+    fn share(&mut self, member: MemberId, item: &mut Rc<T>) {
+        let i = member.index();
+        if self.0.len() <= i {
+            self.0.resize(i + 1, None);
+        }
+        match &self.0[i] {
+            Some(earlier) if **earlier == **item => *item = earlier.clone(),
+            _ => self.0[i] = Some(item.clone()),
+        }
+    }
 }
 
 /// A view of a history at some moment: the engine there and the next command to apply.
@@ -95,8 +115,10 @@ pub struct Run {
     events: Vec<Event>,
     rounds: Vec<Round>,
     /// Each member's latest report at a round, shared by the rounds where it reported the
-    /// same (most members of a large group report the same from one round to the next).
-    reports: Vec<Option<Rc<JoinMetadata>>>,
+    /// same.
+    reports: Latest<JoinMetadata>,
+    /// Each member's latest assignment, shared likewise.
+    given: Latest<MemberAssignment>,
     violations: Vec<Violation>,
     snapshots: Vec<Snapshot>,
     steps_since_snapshot: usize,
@@ -124,7 +146,8 @@ impl Run {
             engine,
             events: Vec::new(),
             rounds: Vec::new(),
-            reports: Vec::new(),
+            reports: Latest(Vec::new()),
+            given: Latest(Vec::new()),
             violations,
             snapshots: Vec::new(),
             steps_since_snapshot: 0,
@@ -301,17 +324,14 @@ impl Run {
         }
     }
 
-    /// Points each report of `round` at the member's earlier one when they are the same.
+    /// Points each report and assignment of `round` at the member's earlier one when they are
+    /// the same.
     fn share_reports(&mut self, round: &mut Round) {
         for report in &mut round.joined {
-            let i = report.member.index();
-            if self.reports.len() <= i {
-                self.reports.resize(i + 1, None);
-            }
-            match &self.reports[i] {
-                Some(earlier) if **earlier == **report => *report = earlier.clone(),
-                _ => self.reports[i] = Some(report.clone()),
-            }
+            self.reports.share(report.member, report);
+        }
+        for (member, given) in &mut round.assignment.members {
+            self.given.share(*member, given);
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::{MemberId, TaskId};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// What the leader knows of a task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,8 +87,9 @@ pub struct MemberAssignment {
 /// The leader's decision for the whole group.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Assignment {
-    /// One entry per member that joined, in join order.
-    pub members: Vec<(MemberId, MemberAssignment)>,
+    /// One entry per member that joined, in join order (shared with the member's entry in
+    /// an earlier round when it is the same: a history keeps one copy of it).
+    pub members: Vec<(MemberId, Rc<MemberAssignment>)>,
     /// Another rebalance is needed at once: a revoked task waits to be reassigned.
     pub followup: bool,
     /// A probing rebalance is needed later: some task is not yet where the assignor wants it
@@ -101,7 +103,7 @@ impl Assignment {
         self.members
             .iter()
             .find(|(m, _)| *m == member)
-            .map(|(_, a)| a)
+            .map(|(_, a)| &**a)
     }
 }
 
