@@ -565,4 +565,40 @@ mod tests {
             assert!(thin.state_at(at) == full.state_at(at), "at {at} ms");
         }
     }
+
+    #[test]
+    fn rounds_and_snapshots_share_what_a_round_left_as_it_was() {
+        let mut run = Run::new(busy());
+        run.run_to_end().expect("runs");
+        let (mut same, mut shared) = (0, 0);
+        for pair in run.rounds().windows(2) {
+            for (member, given) in &pair[1].assignment.members {
+                if let Some((_, earlier)) =
+                    pair[0].assignment.members.iter().find(|(m, _)| m == member)
+                {
+                    if earlier == given {
+                        same += 1;
+                        shared += usize::from(Rc::ptr_eq(earlier, given));
+                    }
+                }
+            }
+        }
+        assert!(same > 1000, "{same} assignments repeated");
+        assert_eq!(shared, same, "every repeated assignment is the earlier one");
+        // The last snapshot holds most members as the live engine does: the rounds since
+        // changed the roles of a few.
+        let last = &run.snapshots[run.snapshots.len() - 1].engine;
+        let now = run.engine().members();
+        let kept = last
+            .members()
+            .iter()
+            .zip(now)
+            .filter(|(a, b)| Rc::ptr_eq(a, b))
+            .count();
+        assert!(
+            kept * 2 > last.members().len(),
+            "{kept} of {} members shared",
+            last.members().len()
+        );
+    }
 }
