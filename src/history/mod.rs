@@ -26,8 +26,8 @@ const SNAPSHOT_EVERY: usize = 24;
 const GROUP_PER_STEP: usize = 200;
 
 /// Tasks and members, summed over the snapshots a history keeps (a 22,000 group keeps 18):
-/// past that, the older half of the snapshots is thinned to every other one, so a long
-/// history of a large group holds a bounded number of copies of it, denser near its end.
+/// past that, snapshots are dropped where they are densest, so a long history of a large
+/// group holds a bounded number of copies of it, spread evenly over its steps.
 const SNAPSHOT_BUDGET: usize = 400_000;
 
 /// The fewest snapshots a history keeps before it thins them.
@@ -46,6 +46,9 @@ pub const MAX_ROUNDS: usize = 10_000;
 struct Snapshot {
     engine: Engine,
     next_command: usize,
+    /// Steps simulated before it ([`Run::steps`]): what replaying from it costs is counted
+    /// in steps.
+    step: usize,
 }
 
 /// Something each member had at its latest round: most members of a large group report and
@@ -122,6 +125,8 @@ pub struct Run {
     violations: Vec<Violation>,
     snapshots: Vec<Snapshot>,
     steps_since_snapshot: usize,
+    /// Steps simulated so far, the abandoned branches of forks included.
+    steps: usize,
     /// Tasks and members summed over the snapshots kept ([`SNAPSHOT_BUDGET`]).
     snapshot_budget: usize,
     forks: Vec<Fork>,
@@ -151,6 +156,7 @@ impl Run {
             violations,
             snapshots: Vec::new(),
             steps_since_snapshot: 0,
+            steps: 0,
             snapshot_budget: SNAPSHOT_BUDGET,
             forks: Vec::new(),
             check_invariants: true,
@@ -160,6 +166,7 @@ impl Run {
         run.snapshots.push(Snapshot {
             engine: run.view_of_now(),
             next_command: 0,
+            step: 0,
         });
         run
     }
@@ -343,32 +350,33 @@ impl Run {
                 .check(&self.engine, &changes.members, &changes.tasks);
             self.violations.extend(found);
         }
+        self.steps += 1;
         self.steps_since_snapshot = self.steps_since_snapshot.saturating_add(1);
         if self.steps_since_snapshot >= self.snapshot_every() {
             self.steps_since_snapshot = 0;
             self.snapshots.push(Snapshot {
                 engine: self.view_of_now(),
                 next_command: self.next_command,
+                step: self.steps,
             });
             self.thin_snapshots();
         }
     }
 
-    /// Past the budget, drops every other snapshot of the older half (never the first): a
-    /// moment there is replayed from an earlier one, exactly, at the cost of more steps.
+    /// Past the budget, drops the snapshot whose neighbours are closest in steps (never the
+    /// first nor the latest): the snapshots stay spread evenly over the history's steps, so a
+    /// moment anywhere in it is replayed, exactly, from about as few steps back as the budget
+    /// allows.
     fn thin_snapshots(&mut self) {
         let group = self.engine.tasks().len() + self.engine.members().len();
         let most = (self.snapshot_budget / group.max(1)).max(MIN_SNAPSHOTS);
-        if self.snapshots.len() <= most {
-            return;
+        while self.snapshots.len() > most {
+            let s = &self.snapshots;
+            let Some(drop) = (1..s.len() - 1).min_by_key(|&i| s[i + 1].step - s[i - 1].step) else {
+                break;
+            };
+            self.snapshots.remove(drop);
         }
-        let older = self.snapshots.len() / 2;
-        let mut i = 0;
-        self.snapshots.retain(|_| {
-            let keep = i == 0 || i >= older || i % 2 == 0;
-            i += 1;
-            keep
-        });
     }
 
     /// A copy of the latest state that keeps no record of its changes (nobody reads them).
@@ -559,6 +567,11 @@ mod tests {
             thin.snapshots.len()
         );
         assert_eq!(thin.snapshots[0].engine.time(), 0, "the start is kept");
+        // Spread evenly: no moment is much further in steps from a snapshot than another.
+        let steps: Vec<usize> = thin.snapshots.iter().map(|s| s.step).collect();
+        let widest = steps.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let even = (steps[steps.len() - 1] - steps[0]) / (steps.len() - 1);
+        assert!(widest <= 3 * even, "{steps:?}");
         let end = thin.frontier();
         for k in 0..=20 {
             let at = end * k / 20;
