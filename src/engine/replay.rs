@@ -680,9 +680,11 @@ impl Engine {
         best
     }
 
-    /// When the cleaner next compacts the log of a replay's task, if the replay will then
-    /// read below the records the log holds beyond its keys (a cleaning moves it on). A
-    /// replay slower than the writes, or waiting, falls that far behind on the way.
+    /// When the cleaner next compacts the log of a replay's task, if the replay reads below
+    /// the records the log holds beyond its keys (a cleaning moves it on). A replay slower
+    /// than the writes is passed by every cleaning once it is within them: it is moved on
+    /// when its member is next touched, not at each cleaning, which could come every
+    /// millisecond for a replay that never catches up.
     fn deep_cleaning(&self, replay: &Replay) -> Option<u64> {
         let t = replay.task.index();
         let spec = &self.tasks[t];
@@ -690,10 +692,10 @@ impl Engine {
             return None;
         }
         let log = self.log(replay.task);
-        let seconds = log.next_cleaning(spec.write_rate as f64, spec.cleanup, self.cleaner())?;
-        if replay.lag + (replay.write_rate - replay.rate) * seconds <= log.keys {
+        if replay.lag <= log.keys {
             return None;
         }
+        let seconds = log.next_cleaning(spec.write_rate as f64, spec.cleanup, self.cleaner())?;
         let ms = (seconds * 1000.0).ceil().max(1.0) as u64;
         Some(self.time.saturating_add(ms))
     }

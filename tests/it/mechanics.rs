@@ -257,26 +257,3 @@ fn what_a_replay_read_counts_though_a_cleaning_then_passes_it() {
     assert!(lag(11_000) > 0.0, "still learning at 11 s");
     assert!((learned(11_000) - learned(9_000) - 300.0).abs() < 1e-6);
 }
-
-#[test]
-fn a_replay_slower_than_the_writes_jumps_to_the_start_at_each_cleaning_that_passes_it() {
-    // As above, but S2 learns at 50 records a second, half the write rate. The cleaning at
-    // 10 s moves it to the log's new start, 1,000 records behind the end; by the next, at
-    // 20 s, it has read 500 more while 1,000 were written, and that cleaning passes it too:
-    // it goes on from the start, 2,000, and at 22 s it is at 2,100 of 3,200.
-    let store = r#""changelog": 1000, "write_rate": 100"#;
-    let s = scenario(
-        r#""rebalance_ms": 500, "session_timeout_ms": 10000, "restore_rate": 50"#,
-        &format!(r#"{{ "id": "T1", {store} }}, {{ "id": "T2", {store} }}"#),
-        r#"{ "id": "S1" }"#,
-        r#""S1": ["T1", "T2"]"#,
-        r#"{ "at_ms": 5000, "join": "S2" }"#,
-    );
-    let mut run = Run::new(s);
-    run.advance_to(22_000).expect("valid commands");
-    let s2 = member(run.engine(), "S2");
-    let learning = run.engine().member(s2).learning.clone();
-    assert_eq!(learning.len(), 1, "S2 learns one task");
-    let lag = run.engine().progress(s2, learning[0], true).lag;
-    assert!((lag - 1_100.0).abs() < 1e-6, "{lag}");
-}
