@@ -307,7 +307,7 @@ impl Run {
                     // The round's record lives in `rounds`; its event keeps only the header.
                     let header = Box::new(round.header());
                     let mut taken = *std::mem::replace(round, header);
-                    self.share_reports(&mut taken);
+                    self.share_with_earlier_rounds(&mut taken);
                     self.rounds.push(taken);
                     // A snapshot after each assignment: going back to any moment then never
                     // runs the assignor again, the costly part of a step in a large group.
@@ -333,7 +333,7 @@ impl Run {
 
     /// Points each report and assignment of `round` at the member's earlier one when they are
     /// the same.
-    fn share_reports(&mut self, round: &mut Round) {
+    fn share_with_earlier_rounds(&mut self, round: &mut Round) {
         for report in &mut round.joined {
             self.reports.share(report.member, report);
         }
