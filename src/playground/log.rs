@@ -258,8 +258,13 @@ fn log_rounds(
             }
         })
         .collect();
+    let rounds = entries.iter().map(|(_, entry)| entry.clone()).collect();
+    // Entries of later rounds stay: a scrub back and forth again writes none of them twice.
+    let known = entries.len().min(written.len());
+    let later = written.split_off(known);
     *written = entries;
-    written.iter().map(|(_, entry)| entry.clone()).collect()
+    written.extend(later);
+    rounds
 }
 
 /// Rounds of groups larger than this show only the members with something to report or a

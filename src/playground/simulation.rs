@@ -248,6 +248,10 @@ impl Simulation {
                 *session = edited;
                 self.version += 1;
                 self.blocked = None;
+                // An edit from the first moment runs the history again without a fork, which
+                // is what the memos' keys tell branches apart by.
+                self.log = LogMemo::default();
+                self.over_time = OverTimeMemo::default();
                 Body::Done(seq)
             }
             Err(e) => Body::Refused(seq, e.to_string()),

@@ -775,6 +775,41 @@ fn a_frame_in_which_something_happened_leaves_the_panels_turns_to_the_next_frame
 }
 
 #[test]
+fn the_log_after_an_edit_from_the_first_moment_is_the_edited_history_s() {
+    // Editing the command at 0 runs the history again without a fork: rounds at the same
+    // moments with other members must not be read from what the log wrote before.
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::Playback(Playback::Seek(9_000)));
+    let before = pg.shown_log(&pg.single()).log.clone();
+    let mut edited = pg.session().scenario().clone();
+    let join_s6 = Command::Join(MemberSpec {
+        name: "S6".into(),
+        capacity: 1,
+        restore_rate: None,
+        zone: None,
+    });
+    pg.act(Action::Schedule(ScheduleEdit::Replace {
+        index: 0,
+        command: crate::model::TimedCommand {
+            at_ms: 0,
+            command: join_s6.clone(),
+        },
+    }));
+    assert_eq!(pg.error(), None);
+    pg.act(Action::Playback(Playback::Seek(9_000)));
+    let after = pg.shown_log(&pg.single()).log.clone();
+    edited.commands[0].command = join_s6;
+    let mut fresh = Local::with(edited, None);
+    fresh.act(Action::Playback(Playback::Seek(9_000)));
+    let expected = fresh.shown_log(&fresh.single()).log.clone();
+    assert_ne!(
+        before.rounds, expected.rounds,
+        "the edit changes the rounds"
+    );
+    assert_eq!(after.rounds, expected.rounds);
+}
+
+#[test]
 fn the_single_view_reads_the_log_as_known_at_the_clock() {
     let mut pg = preset("scale-up-running");
     pg.act(Action::Playback(Playback::Seek(9_000)));
