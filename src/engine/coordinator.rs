@@ -573,7 +573,8 @@ impl Engine {
             return true;
         };
         let joined = self.join_metadata(&participants);
-        let assignment = match self.run_assignor(&joined) {
+        let recorded = self.recorded_assignment(round.index);
+        let assignment = match recorded.map_or_else(|| self.run_assignor(&joined), Ok) {
             Ok(a) => a,
             Err(_) => {
                 // The engine only builds consistent metadata; should it not, the round is

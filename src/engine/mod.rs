@@ -26,7 +26,7 @@ pub mod streams;
 pub mod threads;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
-use crate::model::{subtopologies, Config, MemberId, Roster, Scenario, Task, TaskId};
+use crate::model::{subtopologies, Assignment, Config, MemberId, Roster, Scenario, Task, TaskId};
 use backlog::Backlog;
 use changelog::Log;
 use coordinator::{Cause, Coordinator, Round};
@@ -208,6 +208,9 @@ pub struct Engine {
     changes: Journal,
     /// The broker's streams group, under the strategies of Kafka's streams protocol.
     streams: Option<Box<StreamsGroup>>,
+    /// While a history replays a stretch it simulated before: the assignments its leaders
+    /// computed then, in order, so that the replay applies them instead of assigning again.
+    recorded: Recorded,
 }
 
 /// The members and tasks changed since the history last asked ([`Engine::take_changes`]):
@@ -224,6 +227,17 @@ pub struct Changes {
 /// the past). Bookkeeping for a reader, so comparing two engines leaves it out.
 #[derive(Clone, Debug, Default)]
 struct Journal(Option<Changes>);
+
+/// Assignments computed before, by round and the moment assigned ([`Engine::replay_to`]).
+/// Not part of the state: two engines with the same state are equal whatever they hold.
+#[derive(Clone, Debug, Default)]
+struct Recorded(std::collections::VecDeque<(u32, u64, Assignment)>);
+
+impl PartialEq for Recorded {
+    fn eq(&self, _: &Recorded) -> bool {
+        true
+    }
+}
 
 impl PartialEq for Journal {
     fn eq(&self, _: &Journal) -> bool {
@@ -305,6 +319,7 @@ impl Engine {
             pending: Pending::default(),
             changes: Journal::default(),
             streams: None,
+            recorded: Recorded::default(),
         };
         for spec in &scenario.members {
             engine.add_member(spec);
@@ -553,6 +568,38 @@ impl Engine {
     pub fn advance_to(&mut self, time: u64, out: &mut Vec<Event>) {
         while self.step(time, out) {}
         self.time = self.time.max(time);
+    }
+
+    /// [`Engine::advance_to`] over a stretch simulated before, its rounds' assignments
+    /// (`rounds`: index, moment assigned, assignment, in order) applied as they were given
+    /// instead of computed again: the assignor is deterministic, and the costliest step of
+    /// a large group's replay.
+    pub fn replay_to(
+        &mut self,
+        time: u64,
+        rounds: impl IntoIterator<Item = (u32, u64, Assignment)>,
+        out: &mut Vec<Event>,
+    ) {
+        self.recorded.0.extend(rounds);
+        self.advance_to(time, out);
+        self.recorded.0.clear();
+    }
+
+    /// The assignment recorded for round `index` assigned now, if the replay has it.
+    pub(super) fn recorded_assignment(&mut self, index: u32) -> Option<Assignment> {
+        let now = self.time;
+        while let Some(&(i, at, _)) = self.recorded.0.front() {
+            if at > now || (at == now && i >= index) {
+                break;
+            }
+            self.recorded.0.pop_front();
+        }
+        match self.recorded.0.front() {
+            Some(&(i, at, _)) if i == index && at == now => {
+                self.recorded.0.pop_front().map(|(_, _, a)| a)
+            }
+            _ => None,
+        }
     }
 
     pub(super) fn event(&self, kind: EventKind) -> Event {

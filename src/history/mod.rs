@@ -12,7 +12,9 @@ pub mod invariants;
 
 use crate::engine::coordinator::Round;
 use crate::engine::{CommandError, Engine, Event, EventKind};
-use crate::model::{Command, JoinMetadata, MemberAssignment, MemberId, Scenario, TimedCommand};
+use crate::model::{
+    Assignment, Command, JoinMetadata, MemberAssignment, MemberId, Scenario, TimedCommand,
+};
 use invariants::{StateChecker, Violation};
 use std::rc::Rc;
 
@@ -28,7 +30,7 @@ const GROUP_PER_STEP: usize = 200;
 /// Tasks and members, summed over the snapshots a history keeps (a 22,000 group keeps 18):
 /// past that, snapshots are dropped where they are densest, so a long history of a large
 /// group holds a bounded number of copies of it, spread evenly over its steps.
-const SNAPSHOT_BUDGET: usize = 400_000;
+const SNAPSHOT_BUDGET: usize = 600_000;
 
 /// The fewest snapshots a history keeps before it thins them.
 const MIN_SNAPSHOTS: usize = 16;
@@ -431,13 +433,28 @@ impl Run {
             .get(cursor.next_command)
             .filter(|c| c.at_ms <= time)
         {
-            cursor.engine.advance_to(c.at_ms, &mut sink);
+            let rounds = self.assigned_between(cursor.engine.time(), c.at_ms);
+            cursor.engine.replay_to(c.at_ms, rounds, &mut sink);
             // Commands in the history were carried out once already; they cannot fail now.
             let _ = cursor.engine.apply(&c.command, &mut sink);
             sink.clear();
             cursor.next_command += 1;
         }
-        cursor.engine.advance_to(time, &mut sink);
+        let rounds = self.assigned_between(cursor.engine.time(), time);
+        cursor.engine.replay_to(time, rounds, &mut sink);
+    }
+
+    /// The assignments of the rounds assigned from `from` to `to` (both included), in order.
+    fn assigned_between(
+        &self,
+        from: u64,
+        to: u64,
+    ) -> impl Iterator<Item = (u32, u64, Assignment)> + '_ {
+        let first = self.rounds.partition_point(|r| r.assigned_at < from);
+        self.rounds[first..]
+            .iter()
+            .take_while(move |r| r.assigned_at <= to)
+            .map(|r| (r.index, r.assigned_at, r.assignment.clone()))
     }
 
     fn snapshot_before(&self, time: u64) -> &Snapshot {
@@ -576,6 +593,46 @@ mod tests {
         for k in 0..=20 {
             let at = end * k / 20;
             assert!(thin.state_at(at) == full.state_at(at), "at {at} ms");
+        }
+    }
+
+    #[test]
+    fn a_replay_applies_the_assignments_recorded_for_its_rounds() {
+        let mut run = Run::new(busy());
+        run.run_to_end().expect("runs");
+        let rounds = run.rounds();
+        let (round, other) = rounds
+            .iter()
+            .zip(rounds.iter().skip(1))
+            .find(|(r, o)| r.assigned_at > 0 && r.assignment != o.assignment)
+            .expect("two rounds that assigned differently");
+        let given = |engine: &mut Engine, recorded: Vec<(u32, u64, Assignment)>| {
+            let mut out = Vec::new();
+            engine.replay_to(round.assigned_at, recorded, &mut out);
+            out.into_iter().find_map(|e| match e.kind {
+                EventKind::RoundAssigned(r) if r.index == round.index => Some(r.assignment),
+                _ => None,
+            })
+        };
+        let before = run.state_at(round.assigned_at - 1);
+        let recorded = (round.index, round.assigned_at, other.assignment.clone());
+        assert_eq!(
+            given(&mut before.clone(), vec![recorded]),
+            Some(other.assignment.clone()),
+            "the recorded assignment, not the assignor's"
+        );
+        let elsewhere = (round.index + 1, round.assigned_at, other.assignment.clone());
+        assert_eq!(
+            given(&mut before.clone(), vec![elsewhere]),
+            Some(round.assignment.clone()),
+            "another round's record is not applied"
+        );
+        // Every moment replayed from the snapshots is the state the history simulated.
+        let mut live = Run::new(busy());
+        for k in 1..=20 {
+            let at = run.frontier() * k / 20;
+            live.advance_to(at).expect("runs");
+            assert!(run.state_at(at) == *live.engine(), "at {at} ms");
         }
     }
 

@@ -1,7 +1,7 @@
 // Where the time goes: a CPU profile of the playground (Chrome DevTools protocol) while it
 // plays or scrubs a large group, summed by function (self time and total time).
 // Build with names kept first (see scripts/profile-build.sh), then:
-//   DIST=target/dist-profile node tests/browser/profile.mjs [heavy|50x500|compare|scrub|300x3000|1000x10000|churn1000]
+//   DIST=target/dist-profile node tests/browser/profile.mjs [heavy|50x500|compare|scrub|300x3000|1000x10000|churn1000|churnscrub]
 // (the page's main thread only: the simulation runs in a worker).
 import { serve, launch, openPage, importScenario, scaleOut, HEAVY, LARGE, HUGE, CHURN_1000 } from './harness.mjs';
 
@@ -14,7 +14,7 @@ const page = await openPage(browser, server.origin);
 await page.goto(server.url);
 await page.waitForSelector('[data-testid=member]');
 const scenario =
-  WHAT === 'churn1000'
+  WHAT === 'churn1000' || WHAT === 'churnscrub'
     ? CHURN_1000
     : WHAT === '1000x10000'
     ? HUGE
@@ -33,7 +33,7 @@ if (WHAT === 'compare') {
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-if (WHAT === 'scrub') {
+if (WHAT === 'scrub' || WHAT === 'churnscrub') {
   await page.selectOption('[data-testid=speed]', '16');
   await page.click('[data-testid=play]');
   await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false', null, { timeout: 300000 });
