@@ -29,7 +29,7 @@ mod tour;
 mod worker;
 
 use crate::playground::link::ViewMode;
-use crate::playground::{Playground, Query, Startup, Theme};
+use crate::playground::{Effect, Playground, Query, Startup, Theme};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -40,6 +40,24 @@ pub fn start() {
         simulation::run();
         return;
     }
+    // Unpacking the wasm, reading what the page opens with (a large group's link) and the
+    // first render each take a task of their own: together they held the page over 50 ms.
+    gloo_timers::callback::Timeout::new(0, || {
+        let started = Playground::start(startup());
+        STARTED.with(|s| *s.borrow_mut() = Some(started));
+        gloo_timers::callback::Timeout::new(0, render).forget();
+    })
+    .forget();
+}
+
+thread_local! {
+    /// The playground as the page opens, read before the first render, which takes it.
+    static STARTED: std::cell::RefCell<Option<(Playground, Vec<Effect>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Mounts the app into `#app` (or the body).
+fn render() {
     let root = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("app"));
@@ -70,7 +88,11 @@ fn startup() -> Startup {
 #[function_component(App)]
 pub fn app() -> Html {
     dom::mark(hooks::VIEW);
-    let (shared, on_action) = hooks::use_playground(|| Playground::start(startup()));
+    let (shared, on_action) = hooks::use_playground(|| {
+        STARTED
+            .with(|s| s.borrow_mut().take())
+            .unwrap_or_else(|| Playground::start(startup()))
+    });
     let pg = shared.borrow();
     hooks::use_playback(pg.playing(), on_action.clone());
     hooks::use_shortcuts(pg.shortcuts(), pg.help(), on_action.clone());

@@ -91,7 +91,7 @@ pub struct OverviewProps {
 /// The tiles' buttons made at once, and then at each animation frame: a group of thousands
 /// gets its buttons over a few frames (the canvas draws every tile at once), not in one task
 /// that holds the page.
-const TILES_PER_FRAME: usize = 400;
+const TILES_PER_FRAME: usize = 150;
 
 /// The overview's elements, written again only when a tile's words, the layout or what is
 /// found change (not on every frame of replay).
