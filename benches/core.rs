@@ -5,8 +5,8 @@
 //! group on each frame (part of what the page's `view` measure times in the browser);
 //! Kafka's KIP-1071 assignor, alone and with trunk's warm-up refiner, at 1,000 x 10,000;
 //! `simulate`, whole runs of the benchmark groups of `benches/scale/` from 100 x 1,000 to
-//! 5,000 x 50,000; and a 3 x 3 sweep of the review example under four strategies, in order
-//! and on every core.
+//! 5,000 x 50,000; `scrub`, twenty moments of a churn of 1,000 x 10,000; and a 3 x 3 sweep
+//! of the review example under four strategies, in order and on every core.
 //!
 //! Run with `cargo bench --bench core` (one group: `cargo bench --bench core -- simulate`).
 
@@ -255,6 +255,31 @@ mod native {
         group.finish();
     }
 
+    /// Scrubbing the browser benchmark's churn of 1,000 x 10,000 (`churn-1000x10000.json`: 50
+    /// members joining 2 s apart, a drain and a crash, a rebalance about every second): the
+    /// state at twenty moments spread over it, each replayed from the nearest snapshot (what
+    /// the worker does before it draws a moment the reader jumped to).
+    fn scrub_benches(c: &mut Criterion) {
+        let mut group = c.benchmark_group("scrub");
+        group.sample_size(10);
+        let path = format!(
+            "{}/benches/scale/churn-1000x10000.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("a benchmark group");
+        let mut run = Run::new(Scenario::from_json(&text).expect("a valid scenario"));
+        run.run_to_end().expect("runs");
+        let end = run.frontier();
+        group.bench_function("churn 1000x10000, 20 moments", |b| {
+            b.iter(|| {
+                (1..=20u64)
+                    .map(|k| run.state_at(black_box(end * k / 21)).time())
+                    .sum::<u64>()
+            })
+        });
+        group.finish();
+    }
+
     /// Kafka's broker-side assignor (KIP-1071) and trunk's warm-up refiner on a scale-out of
     /// 1,000 members (200 processes of five stream threads) x 10,000 tasks: ten subtopologies
     /// of 1,000 partitions, two of them stateless, one standby; the first 190 processes hold
@@ -406,6 +431,7 @@ mod native {
         simulation_benches,
         frame_benches,
         simulate_benches,
+        scrub_benches,
         kip1071_benches,
         sweep_benches
     );
