@@ -30,7 +30,7 @@ const GROUP_PER_STEP: usize = 200;
 /// Tasks and members, summed over the snapshots a history keeps (a 22,000 group keeps 18):
 /// past that, snapshots are dropped where they are densest, so a long history of a large
 /// group holds a bounded number of copies of it, spread evenly over its steps.
-const SNAPSHOT_BUDGET: usize = 600_000;
+const SNAPSHOT_BUDGET: usize = 400_000;
 
 /// The fewest snapshots a history keeps before it thins them.
 const MIN_SNAPSHOTS: usize = 16;
