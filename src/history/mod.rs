@@ -35,6 +35,14 @@ const SNAPSHOT_BUDGET: usize = 400_000;
 /// The fewest snapshots a history keeps before it thins them.
 const MIN_SNAPSHOTS: usize = 16;
 
+/// Snapshots a history thins one at a time ([`Run::thin_snapshots`]).
+const THIN_ONE_AT_A_TIME: usize = 256;
+
+/// What a snapshot holds besides its tasks and members (the coordinator, the timers, the
+/// vectors' own records), counted as this many of them against [`SNAPSHOT_BUDGET`]: a group
+/// of a few members keeps thousands of snapshots, not tens of thousands.
+const SNAPSHOT_OVERHEAD: usize = 64;
+
 /// How long a run may go on after its last command before it is cut, if the group never
 /// comes to rest (for example a learner that restores slower than its task writes).
 pub const REST_LIMIT_MS: u64 = 24 * 3_600_000;
@@ -365,20 +373,55 @@ impl Run {
         }
     }
 
-    /// Past the budget, drops the snapshot whose neighbours are closest in steps (never the
-    /// first nor the latest): the snapshots stay spread evenly over the history's steps, so a
-    /// moment anywhere in it is replayed, exactly, from about as few steps back as the budget
-    /// allows.
+    /// Past the budget, keeps the snapshots spread evenly over the history's steps (the
+    /// first and the latest always), so that a moment anywhere is replayed, exactly, from
+    /// about as few steps back as the budget allows. While they are few, the snapshot whose
+    /// neighbours are closest goes, one at a time; when thousands are kept (a small group's
+    /// long history), an eighth goes at once, so that thinning costs a pass over them once
+    /// every so many new ones rather than at each.
     fn thin_snapshots(&mut self) {
         let group = self.engine.tasks().len() + self.engine.members().len();
-        let most = (self.snapshot_budget / group.max(1)).max(MIN_SNAPSHOTS);
-        while self.snapshots.len() > most {
-            let s = &self.snapshots;
-            let Some(drop) = (1..s.len() - 1).min_by_key(|&i| s[i + 1].step - s[i - 1].step) else {
-                break;
-            };
-            self.snapshots.remove(drop);
+        let most = (self.snapshot_budget / (group + SNAPSHOT_OVERHEAD)).max(MIN_SNAPSHOTS);
+        let count = self.snapshots.len();
+        if count <= most {
+            return;
         }
+        if most <= THIN_ONE_AT_A_TIME {
+            while self.snapshots.len() > most {
+                let s = &self.snapshots;
+                let Some(drop) = (1..s.len() - 1).min_by_key(|&i| s[i + 1].step - s[i - 1].step)
+                else {
+                    break;
+                };
+                self.snapshots.remove(drop);
+            }
+            return;
+        }
+        let keep = most * 7 / 8;
+        let (first, latest) = (self.snapshots[0].step, self.snapshots[count - 1].step);
+        // For each of `keep` moments evenly apart in steps, the snapshot nearest to it.
+        let mut kept = vec![false; count];
+        let mut i = 0;
+        for j in 0..keep {
+            let target = first + (latest - first) * j / (keep - 1);
+            while i + 1 < count
+                && self.snapshots[i + 1].step.abs_diff(target)
+                    <= self.snapshots[i].step.abs_diff(target)
+            {
+                i += 1;
+            }
+            if i >= count {
+                break;
+            }
+            kept[i] = true;
+            i += 1;
+        }
+        kept[count - 1] = true;
+        let mut index = 0;
+        self.snapshots.retain(|_| {
+            index += 1;
+            kept[index - 1]
+        });
     }
 
     /// A copy of the latest state that keeps no record of its changes (nobody reads them).
@@ -594,6 +637,29 @@ mod tests {
             let at = end * k / 20;
             assert!(thin.state_at(at) == full.state_at(at), "at {at} ms");
         }
+    }
+
+    #[test]
+    fn a_small_group_s_long_history_thins_an_eighth_at_once_and_stays_even() {
+        // Three hours of a group of seven, its learner slower than its task writes: hundreds of
+        // snapshots kept, thousands taken.
+        let text = r#"{"name":"extreme","config":{"strategy":"learner","rebalance_ms":500,"session_timeout_ms":10000,"restore_rate":20000,"acceptable_recovery_lag":1000,"num_standby_replicas":1,"max_learners":4,"scale_down_timeout_ms":60000,"kip441":{"max_warmup_replicas":2,"acceptable_recovery_lag":10000,"probing_interval_ms":60000}},"tasks":[{"id":"T1","changelog":4000,"write_rate":31536000001},{"id":"T2","changelog":9000,"write_rate":5},{"id":"T3","stateful":false}],"members":[{"id":"S1","capacity":1,"restore_rate":10000},{"id":"S2","capacity":2},{"id":"S3","capacity":1}],"initial":{"S1":["T1"],"S2":["T2","T3"]},"events":[{"at_ms":1000,"join":"S9","capacity":2,"restore_rate":30000},{"at_ms":2000,"restart":"S1","down_ms":5000,"keep_state":true},{"at_ms":10000000,"drain":"S2"},{"at_ms":4000,"crash":"S3"}]}"#;
+        let mut run = Run::new(Scenario::from_json(text).expect("valid"));
+        let most = 2 * THIN_ONE_AT_A_TIME;
+        run.snapshot_budget = most * (7 + SNAPSHOT_OVERHEAD);
+        run.run_to_end().expect("runs");
+        assert!(run.steps > 8 * most * SNAPSHOT_EVERY, "{} steps", run.steps);
+        let count = run.snapshots.len();
+        assert!(most > THIN_ONE_AT_A_TIME);
+        assert!(
+            count <= most && count >= most * 7 / 8 - 1,
+            "{count} of {most}"
+        );
+        let steps: Vec<usize> = run.snapshots.iter().map(|s| s.step).collect();
+        assert_eq!(steps[0], 0, "the start is kept");
+        let widest = steps.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let even = (steps[count - 1] - steps[0]) / (count - 1);
+        assert!(widest <= 3 * even, "widest {widest}, even {even}");
     }
 
     #[test]
