@@ -692,7 +692,7 @@ impl Engine {
             return None;
         }
         let log = self.log(replay.task);
-        if replay.lag <= log.keys {
+        if replay.lag <= log.keys || replay.rate <= replay.write_rate {
             return None;
         }
         let seconds = log.next_cleaning(spec.write_rate as f64, spec.cleanup, self.cleaner())?;
