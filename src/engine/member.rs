@@ -774,6 +774,9 @@ impl Engine {
                     Readiness::Stable => ready_now.len() == learning.len(),
                 };
             let member = self.member_mut(id);
+            // A learner that fell behind after its member reported it is reported again
+            // when it is ready again: the join in between may have found it behind.
+            member.reported.retain(|t| ready_now.contains(t));
             member.ready = ready_now;
             if rejoins && wants_rejoin {
                 member.reported.clone_from(&member.ready);

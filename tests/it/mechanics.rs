@@ -257,3 +257,54 @@ fn what_a_replay_read_counts_though_a_cleaning_then_passes_it() {
     assert!(lag(11_000) > 0.0, "still learning at 11 s");
     assert!((learned(11_000) - learned(9_000) - 300.0).abs() < 1e-6);
 }
+
+#[test]
+fn a_learner_that_falls_behind_after_its_member_rejoined_is_reported_again_when_ready() {
+    // Found by the learner design's property. S3 is handed a learner of T2 already caught up
+    // with an active T4 to restore on its only thread: the learner is ready at once and S3
+    // rejoins, but T2's learner waits for T4's restore (Kafka restores actives first), so the
+    // join finds it a record behind. Once T4 is up, the learner catches up again: S3 must
+    // rejoin then, or it learns T2 for ever.
+    let s = scenario(
+        r#""strategy": "learner", "handoff": "two_phase", "readiness": "eager",
+            "acceptable_recovery_lag": 0, "num_standby_replicas": 1, "max_learners": 1,
+            "rebalance_ms": 100, "heartbeat_interval_ms": 250, "session_timeout_ms": 1000"#,
+        r#"{ "id": "T1", "stateful": false }, { "id": "T2", "write_rate": 1 },
+           { "id": "T3", "changelog": 16199, "write_rate": 67 },
+           { "id": "T4", "changelog": 22220, "write_rate": 37 },
+           { "id": "T5", "changelog": 15370, "write_rate": 114 }"#,
+        r#"{ "id": "S1" }"#,
+        r#""S1": ["T1", "T2", "T3", "T4", "T5"]"#,
+        r#"{ "at_ms": 0, "drain": "S1" },
+           { "at_ms": 15654, "join": "S2", "restore_rate": 15213 },
+           { "at_ms": 17432, "join": "S3", "restore_rate": 5000 },
+           { "at_ms": 17582, "crash": "S1" }"#,
+    );
+    let run = run_to_end(&s, Strategy::Learner);
+    let (s3, t2, t4) = (
+        member(run.engine(), "S3"),
+        task(run.engine(), "T2"),
+        task(run.engine(), "T4"),
+    );
+    assert!(
+        run.engine().at_rest(),
+        "at rest at {} ms",
+        run.engine().time()
+    );
+    assert_eq!(run.engine().owner(t2), Some(s3));
+    let rejoins: Vec<u64> = run
+        .rounds()
+        .iter()
+        .filter(|r| {
+            r.causes
+                .contains(&handoff::engine::coordinator::Cause::LearnerReady(s3))
+        })
+        .map(|r| r.started_at)
+        .collect();
+    assert_eq!(
+        rejoins.len(),
+        2,
+        "S3 rejoins twice for its learner: {rejoins:?}"
+    );
+    assert_eq!(run.engine().owner(t4), Some(s3));
+}
