@@ -11,7 +11,6 @@ use crate::views::charts::{ChartData, ChartKind, Paper, PlotMap};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
@@ -72,12 +71,7 @@ fn draw_on(canvas: HtmlCanvasElement, chart: &ChartData, dark: bool) -> Option<P
 /// The chart drawn light on a canvas of its own, as a PNG data URL: an export looks the same
 /// in either theme, as the SVG export does.
 fn light_png(chart: &ChartData) -> Option<String> {
-    let canvas = web_sys::window()?
-        .document()?
-        .create_element("canvas")
-        .ok()?
-        .dyn_into::<HtmlCanvasElement>()
-        .ok()?;
+    let canvas = super::dom::new_canvas()?;
     canvas.set_width(CHART_SIZE.0);
     canvas.set_height(CHART_SIZE.1);
     draw_on(canvas.clone(), chart, false)?;

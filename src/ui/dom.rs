@@ -172,6 +172,16 @@ pub async fn read_file(input: HtmlInputElement) -> Option<String> {
     text.as_string()
 }
 
+/// A canvas of the page's own, not in the document.
+pub fn new_canvas() -> Option<HtmlCanvasElement> {
+    window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into::<HtmlCanvasElement>()
+        .ok()
+}
+
 /// A canvas's 2D drawing context.
 pub fn canvas_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas

@@ -10,6 +10,7 @@ use crate::playground::sweep::{
     SweepAction, SweepField, SweepFigure, SweepProblem, SweepView, SWEEP_CHART_SIZE, SWEPT,
 };
 use crate::playground::Action;
+use crate::views::sweep_charts::load_fonts;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use yew::prelude::*;
@@ -78,6 +79,17 @@ fn sweep_canvas(props: &CanvasProps) -> Html {
                 role="img" aria-label={f.caption.clone()}></canvas>
             <figcaption aria-hidden="true">{ f.caption.clone() }</figcaption>
         </figure>
+    }
+}
+
+/// Loads the charts' fonts on a canvas of the panel's own, in a task of its own as the panel
+/// opens: the first results then draw their charts without that cost.
+fn load_chart_fonts() {
+    if let Some(area) = super::dom::new_canvas()
+        .and_then(CanvasBackend::with_canvas_object)
+        .map(IntoDrawingArea::into_drawing_area)
+    {
+        let _ = load_fonts(&area);
     }
 }
 
@@ -178,6 +190,10 @@ pub fn sweep_panel(props: &SweepProps) -> Html {
     let toggle =
         |s: Strategy| on.reform(move |_: Event| Action::Sweep(SweepAction::ToggleStrategy(s)));
     let (done, all) = v.progress;
+    use_effect_with((), |_| {
+        let load = gloo_timers::callback::Timeout::new(0, load_chart_fonts);
+        move || drop(load)
+    });
     html! {
         <section class="panel sweep" aria-labelledby="sweep-title" data-testid="sweep">
             <h2 id="sweep-title">{ "Sweep a setting" }</h2>
