@@ -6,6 +6,7 @@
 use crate::playground::wire::{decode, encode, Reply, Request};
 use crate::playground::Action;
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::Callback;
@@ -19,6 +20,10 @@ extern "C" {
 
 /// The message a worker sends once its wasm runs and it listens.
 pub const READY: &str = "ready";
+
+/// A reply of this many bytes or more is handed to the playground in a task after the one
+/// that decoded it (a moment of hundreds of cards).
+const LARGE_REPLY: usize = 64 * 1024;
 
 /// The workers' script, beside the page.
 const SCRIPT: &str = "./worker.js";
@@ -46,6 +51,8 @@ struct Workers {
     sweep: Vec<Option<Link>>,
     on_reply: Option<Callback<Action>>,
     replies: Vec<Reply>,
+    /// Replies decoded and waiting for their turn ([`deliver_in_turn`]).
+    deferred: VecDeque<Reply>,
 }
 
 thread_local! {
@@ -84,8 +91,9 @@ fn start_link(which: Which) -> Option<Link> {
             if data.as_string().as_deref() == Some(READY) {
                 return ready(which);
             }
-            match decode::<Reply>(&bytes(&data)) {
-                Ok(reply) => deliver(reply),
+            let bytes = bytes(&data);
+            match decode::<Reply>(&bytes) {
+                Ok(reply) => deliver_in_turn(reply, bytes.len() >= LARGE_REPLY),
                 Err(e) => fail(&e.to_string()),
             }
         });
@@ -121,6 +129,44 @@ fn ready(which: Which) {
             }
         }
     });
+}
+
+/// Hands a reply to the playground now, or, if `large` or if others wait, in a task of its
+/// own after those: decoding a large group's moment and drawing it take a task each, not one
+/// that holds the page over 50 ms. The replies keep their order.
+fn deliver_in_turn(reply: Reply, large: bool) {
+    let first = WORKERS.with(|w| {
+        let mut w = w.borrow_mut();
+        if !large && w.deferred.is_empty() {
+            return Some(reply);
+        }
+        w.deferred.push_back(reply);
+        if w.deferred.len() == 1 {
+            next_deferred();
+        }
+        None
+    });
+    if let Some(reply) = first {
+        deliver(reply);
+    }
+}
+
+/// Delivers the first reply that waits, in a task of its own, and then the next.
+fn next_deferred() {
+    gloo_timers::callback::Timeout::new(0, || {
+        let (reply, more) = WORKERS.with(|w| {
+            let mut w = w.borrow_mut();
+            let reply = w.deferred.pop_front();
+            (reply, !w.deferred.is_empty())
+        });
+        if let Some(reply) = reply {
+            deliver(reply);
+        }
+        if more {
+            next_deferred();
+        }
+    })
+    .forget();
 }
 
 /// Hands a reply to the playground, or keeps it until the page listens.
