@@ -223,27 +223,23 @@ pub struct Changes {
     pub tasks: Vec<TaskId>,
 }
 
-/// [`Changes`] kept only while someone reads them (a history's live engine, not its views of
-/// the past). Bookkeeping for a reader, so comparing two engines leaves it out.
+/// What the engine holds beside its state, for a reader or a replay: two engines with the
+/// same state are equal whatever they hold here.
 #[derive(Clone, Debug, Default)]
-struct Journal(Option<Changes>);
+struct Aside<T>(T);
+
+impl<T> PartialEq for Aside<T> {
+    fn eq(&self, _: &Aside<T>) -> bool {
+        true
+    }
+}
+
+/// [`Changes`] kept only while someone reads them (a history's live engine, not its views of
+/// the past).
+type Journal = Aside<Option<Changes>>;
 
 /// Assignments computed before, by round and the moment assigned ([`Engine::replay_to`]).
-/// Not part of the state: two engines with the same state are equal whatever they hold.
-#[derive(Clone, Debug, Default)]
-struct Recorded(std::collections::VecDeque<(u32, u64, Assignment)>);
-
-impl PartialEq for Recorded {
-    fn eq(&self, _: &Recorded) -> bool {
-        true
-    }
-}
-
-impl PartialEq for Journal {
-    fn eq(&self, _: &Journal) -> bool {
-        true
-    }
-}
+type Recorded = Aside<std::collections::VecDeque<(u32, u64, Assignment)>>;
 
 /// What [`Engine::refresh_status`] last saw, so that it reads again only the tasks whose
 /// status can have changed since: a task that was up stays up while its owner stays the same
