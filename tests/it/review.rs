@@ -121,8 +121,11 @@ fn temp_path(name: &str) -> PathBuf {
 
 /// `handoff report` of a scenario file, written with `-o` and read back.
 fn report(path: &str, extra: &[&str]) -> String {
+    // A file of each call's own: tests running at once write reports of the same scenario.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let out_path = temp_path(&format!(
-        "{}.html",
+        "{}-{call}.html",
         path.replace('/', "_").trim_end_matches(".json")
     ));
     let out_str = out_path.to_str().expect("utf-8 path");
