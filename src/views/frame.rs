@@ -33,7 +33,7 @@ impl ChipRole {
 }
 
 /// A task as one member holds it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chip {
     /// The task.
     pub task: TaskId,
@@ -279,7 +279,7 @@ pub fn orphans_text(chips: &[Chip]) -> String {
 }
 
 /// A member's card.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Card {
     /// The member.
     pub id: MemberId,

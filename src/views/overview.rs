@@ -138,7 +138,7 @@ impl Tally {
 /// A member's tile as the page's parallel element says it: who it is, its state, what it
 /// holds and what can be done to it. It changes with rounds, restores and restarts, not as
 /// replay goes on, so the page writes a tile's element again only when this changes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TileView {
     /// The member's name.
     pub name: String,
