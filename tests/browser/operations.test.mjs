@@ -138,12 +138,16 @@ test('zones: cards grouped by zone with data-zone, and a zone fails from the zon
     ['c', false, 'crash zone c (2 of 2 live)'],
   ]);
   // The preset fails zone a at 1 s.
+  // A step lands where the worker finds the next event: wait for its moment.
   await page.click('[data-testid=step]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=clock]').textContent === '1000');
+  await settled(page);
   assert.equal(await clock(page), 1000);
   assert.deepEqual([await state(page, 'S1'), await state(page, 'S4')], ['crashed', 'crashed']);
   assert.ok(await page.$eval('[data-testid=zone][data-zone=a]', (z) => z.classList.contains('down')));
   assert.match(await page.textContent('[data-testid=zone][data-zone=a] h3'), /0 of 2 live.*down/i);
   await page.click('[data-testid=crash-zone][data-zone=b]');
+  await waitState(page, 'S5', 'crashed');
   assert.deepEqual([await state(page, 'S2'), await state(page, 'S5')], ['crashed', 'crashed']);
   assert.deepEqual((await entries()).map(([z, disabled]) => [z, disabled]), [['a', true], ['b', true], ['c', false]]);
   assert.equal(await state(page, 'S3'), 'live');
