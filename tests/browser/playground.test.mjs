@@ -336,6 +336,8 @@ test('crashing the leader: a new leader takes over after the session timeout', a
   const page = await open();
   await preset(page, 'scale-up-running');
   await page.click('[data-testid=crash-leader]');
+  // The crash is carried out by the worker: its moment comes back in a while.
+  await page.waitForFunction(() => document.querySelector('[data-testid=member][data-member-id=S1]')?.dataset.state === 'crashed');
   assert.equal(await state(page, 'S1'), 'crashed');
   assert.ok(await page.$eval('[data-member-id=S1] [data-testid=crash]', (b) => b.disabled));
   await fast(page);
