@@ -88,16 +88,19 @@ pub struct OverviewProps {
     pub on_action: Callback<Action>,
 }
 
-/// The tiles' buttons made at once, and then at each animation frame: a group of thousands
-/// gets its buttons over a few frames (the canvas draws every tile at once), not in one task
-/// that holds the page.
+/// The tiles' buttons made at each animation frame: a group of thousands gets its buttons over
+/// a few frames (the canvas draws every tile at once), not in one task that holds the page.
 const TILES_PER_FRAME: usize = 150;
+
+/// The tiles' buttons made with the group's first render, which is costly enough without
+/// them; the rest follow [`TILES_PER_FRAME`] a frame.
+const FIRST_TILES: usize = 30;
 
 /// The overview's elements, written again only when a tile's words, the layout or what is
 /// found change (not on every frame of replay).
 #[function_component(OverviewTiles)]
 pub fn overview_tiles(props: &OverviewProps) -> Html {
-    let made = use_state(|| TILES_PER_FRAME);
+    let made = use_state(|| FIRST_TILES);
     {
         let made = made.clone();
         use_effect_with((*made, props.tiles.len()), move |&(n, all)| {
