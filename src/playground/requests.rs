@@ -398,6 +398,8 @@ impl Playground {
             Some(Awaiting::Command(_)) => self.commanded(),
             Some(Awaiting::Lanes) => {
                 self.memos.clear();
+                // The panels show the lanes: all are read again, the compare charts too.
+                self.turns.all();
                 vec![Effect::Autosave]
             }
             Some(Awaiting::Reschedule(edit)) => {

@@ -995,3 +995,29 @@ fn the_compare_lanes_are_each_lanes_group_and_measures_at_the_clock() {
         }
     }
 }
+
+#[test]
+fn the_compare_charts_follow_the_lanes_while_paused() {
+    use crate::views::charts::Series;
+    let curves = |pg: &Local| match &pg.charts().cumulative.series {
+        Series::Cumulative(curves) => curves.iter().map(|(s, _)| *s).collect::<Vec<_>>(),
+        _ => Vec::new(),
+    };
+    let mut pg = preset("scale-down-running");
+    pg.act(Action::View(ViewMode::Compare));
+    assert_eq!(pg.clock(), 0);
+    assert_eq!(
+        curves(&pg),
+        pg.session().strategies(),
+        "drawn as the view opens"
+    );
+    let Series::Availability { title, .. } = &pg.charts().availability.series else {
+        panic!("the availability chart, not the placeholder")
+    };
+    assert!(title.starts_with("learner"), "{title}");
+    pg.act(Action::ToggleStrategy(Strategy::Eager));
+    assert_eq!(
+        curves(&pg),
+        [Strategy::Learner, Strategy::Kip441, Strategy::Cooperative]
+    );
+}
