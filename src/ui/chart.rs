@@ -7,12 +7,29 @@ use super::dom;
 use super::hooks::maybe;
 use crate::playground::screen::{Charts, CHART_SIZE};
 use crate::playground::{Action, Export, Playback};
-use crate::views::charts::{ChartData, ChartKind, Paper, PlotMap};
+use crate::views::charts::{load_fonts, ChartData, ChartKind, Paper, PlotMap};
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
+
+/// Loads the charts' fonts ([`load_fonts`]) on a canvas of its own, in a task of its own
+/// after the view holding charts first renders: its charts then draw without that cost.
+#[hook]
+pub fn use_chart_fonts() {
+    use_effect_with((), |_| {
+        let load = gloo_timers::callback::Timeout::new(0, || {
+            if let Some(area) = dom::new_canvas()
+                .and_then(CanvasBackend::with_canvas_object)
+                .map(IntoDrawingArea::into_drawing_area)
+            {
+                let _ = load_fonts(&area);
+            }
+        });
+        move || drop(load)
+    });
+}
 
 /// Properties of one chart.
 #[derive(Properties, PartialEq)]

@@ -3,8 +3,9 @@
 //! playground, never the playground itself.
 
 use super::cards::GroupView;
-use super::chart::Chart;
+use super::chart::{use_chart_fonts, Chart};
 use super::hooks::maybe;
+use super::later::Later;
 use super::operations::OperationsBar;
 use super::term::strategy_name;
 use super::toolbar::MemberToolbar;
@@ -47,11 +48,17 @@ pub struct CompareProps {
     pub on_action: Callback<Action>,
 }
 
+/// A number of frames as [`Later`] takes it.
+fn later(frames: usize) -> u32 {
+    u32::try_from(frames).unwrap_or(u32::MAX)
+}
+
 /// The comparison.
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareProps) -> Html {
     let on = &props.on_action;
     let lanes = &props.lanes;
+    use_chart_fonts();
     let pick_lane = maybe(on, |e: Event| {
         let v = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -80,7 +87,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                 <OperationsBar operations={props.operations.clone()} on_action={on.clone()} />
             </section>
             <div class={format!("lanes lanes-{}", lanes.len())}>
-                { for lanes.iter().map(|lane| {
+                { for lanes.iter().enumerate().map(|(i, lane)| {
                     let (s, frame, m) = (lane.strategy, &lane.frame, &lane.metrics);
                     let state = format!("{} \u{00B7} {}", frame.round.counter_short(), frame.round.phase.describe());
                     // What the protocol strip's head says, on hover: the two epochs under Kafka's streams protocol.
@@ -94,10 +101,13 @@ pub fn compare_view(props: &CompareProps) -> Html {
                                 <span data-testid="lane-state" title={state_title}>{ state }</span>
                             </h2>
                             <p class="waiting" title={figures.clone()}>{ figures }</p>
-                            <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
-                                travel_ms={props.travel_ms} small=true mini={props.mini} names={props.names.clone()}
-                                restart={props.operations.restart} dark={props.dark}
-                                label={format!("members under {}", s.name())} />
+                            // Each lane's group a frame after the one before: the four take a task each.
+                            <Later frames={later(i + 1)}>
+                                <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
+                                    travel_ms={props.travel_ms} small=true mini={props.mini} names={props.names.clone()}
+                                    restart={props.operations.restart} dark={props.dark}
+                                    label={format!("members under {}", s.name())} />
+                            </Later>
                         </section>
                     }
                 }) }
@@ -137,11 +147,14 @@ pub fn compare_view(props: &CompareProps) -> Html {
                         </select>
                     </label>
                 </p>
-                <div class="charts">
-                    { for [ChartKind::Cumulative, ChartKind::Availability, ChartKind::Load].into_iter().map(|kind| html! {
-                        <Chart charts={props.charts.clone()} kind={kind} clock={props.clock} dark={props.dark} on_action={on.clone()} />
-                    }) }
-                </div>
+                // The charts after the lanes' groups, their fonts loaded by then.
+                <Later frames={later(lanes.len() + 1)}>
+                    <div class="charts">
+                        { for [ChartKind::Cumulative, ChartKind::Availability, ChartKind::Load].into_iter().map(|kind| html! {
+                            <Chart charts={props.charts.clone()} kind={kind} clock={props.clock} dark={props.dark} on_action={on.clone()} />
+                        }) }
+                    </div>
+                </Later>
             </section>
         </div>
     }

@@ -14,6 +14,7 @@ mod dom;
 mod find;
 mod help;
 mod hooks;
+mod later;
 mod operations;
 mod paint;
 mod protocol;

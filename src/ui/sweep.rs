@@ -2,7 +2,7 @@
 //! strategies), the runs' progress with a cancel, the table filling in, and the charts. It
 //! takes the plain data the playground reads ([`SweepView`]) and sends its actions.
 
-use super::chart::paper;
+use super::chart::{paper, use_chart_fonts};
 use super::hooks::maybe;
 use super::term::strategy_name;
 use crate::model::Strategy;
@@ -10,7 +10,6 @@ use crate::playground::sweep::{
     SweepAction, SweepField, SweepFigure, SweepProblem, SweepView, SWEEP_CHART_SIZE, SWEPT,
 };
 use crate::playground::Action;
-use crate::views::sweep_charts::load_fonts;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use yew::prelude::*;
@@ -79,17 +78,6 @@ fn sweep_canvas(props: &CanvasProps) -> Html {
                 role="img" aria-label={f.caption.clone()}></canvas>
             <figcaption aria-hidden="true">{ f.caption.clone() }</figcaption>
         </figure>
-    }
-}
-
-/// Loads the charts' fonts on a canvas of the panel's own, in a task of its own as the panel
-/// opens: the first results then draw their charts without that cost.
-fn load_chart_fonts() {
-    if let Some(area) = super::dom::new_canvas()
-        .and_then(CanvasBackend::with_canvas_object)
-        .map(IntoDrawingArea::into_drawing_area)
-    {
-        let _ = load_fonts(&area);
     }
 }
 
@@ -190,10 +178,7 @@ pub fn sweep_panel(props: &SweepProps) -> Html {
     let toggle =
         |s: Strategy| on.reform(move |_: Event| Action::Sweep(SweepAction::ToggleStrategy(s)));
     let (done, all) = v.progress;
-    use_effect_with((), |_| {
-        let load = gloo_timers::callback::Timeout::new(0, load_chart_fonts);
-        move || drop(load)
-    });
+    use_chart_fonts();
     html! {
         <section class="panel sweep" aria-labelledby="sweep-title" data-testid="sweep">
             <h2 id="sweep-title">{ "Sweep a setting" }</h2>

@@ -333,6 +333,29 @@ pub(super) fn label_font(paper: Paper) -> TextStyle<'static> {
     ("sans-serif", 12).into_font().color(&paper.ink)
 }
 
+/// The titles' font.
+fn title_font(paper: Paper) -> TextStyle<'static> {
+    ("sans-serif", 16).into_font().color(&paper.ink)
+}
+
+/// Writes a figure in each font of the charts (these and the sweep's) on `area`: the first
+/// text a page writes in a font on a canvas loads that font (tens of milliseconds without a
+/// GPU), which the page can then do in a task of its own rather than in the one that draws
+/// the first chart.
+pub fn load_fonts<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let fonts = [
+        title_font(Paper::LIGHT),
+        label_font(Paper::LIGHT),
+        super::sweep_charts::title_font(Paper::LIGHT),
+    ];
+    for style in fonts {
+        area.draw(&Text::new("0", (0, 0), style))?;
+    }
+    Ok(())
+}
+
 /// A chart on `paper` with a title across the top, time across (0 to `end`) and a value up
 /// (0 to `top`), `y_labels` pixels of labels on the left.
 fn start<'a, DB: DrawingBackend>(
@@ -344,10 +367,7 @@ fn start<'a, DB: DrawingBackend>(
 ) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&paper.background)?;
     let (width, _) = area.dim_in_pixel();
-    let style = ("sans-serif", 16)
-        .into_font()
-        .color(&paper.ink)
-        .pos(Pos::new(HPos::Center, VPos::Center));
+    let style = title_font(paper).pos(Pos::new(HPos::Center, VPos::Center));
     area.draw(&Text::new(title, (width as i32 / 2, 14), style))?;
     ChartBuilder::on(area)
         .margin(8)

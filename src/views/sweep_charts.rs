@@ -256,18 +256,8 @@ fn legend_row<DB: DrawingBackend>(
 }
 
 /// The titles' font.
-fn title_font(paper: Paper) -> TextStyle<'static> {
+pub(super) fn title_font(paper: Paper) -> TextStyle<'static> {
     ("sans-serif", 15).into_font().color(&paper.ink)
-}
-
-/// Writes a figure in each of the charts' fonts on `area`: the first text a page writes in a
-/// font on a canvas loads that font (tens of milliseconds without a GPU), which the page can
-/// then do before the first results arrive rather than in the task that draws them.
-pub fn load_fonts<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> Drawn<DB> {
-    for style in [title_font(Paper::LIGHT), label_font(Paper::LIGHT)] {
-        area.draw(&Text::new("0", (0, 0), style))?;
-    }
-    Ok(())
 }
 
 /// A chart on `paper` with a title across the top, `x` across and `y` up, `left` pixels of

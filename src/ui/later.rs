@@ -1,0 +1,33 @@
+//! A part of a view shown a few animation frames after it first appears, so that a view of
+//! several heavy parts is built over a few frames, not in one task that holds the page.
+
+use gloo_render::request_animation_frame;
+use yew::prelude::*;
+
+/// Properties of [`Later`].
+#[derive(Properties, PartialEq)]
+pub struct LaterProps {
+    /// How many animation frames after its first render the children appear (0: at once).
+    pub frames: u32,
+    /// What appears then, and from then on.
+    pub children: Html,
+}
+
+/// Its children, from the `frames`-th animation frame after it was first rendered on.
+#[function_component(Later)]
+pub fn later(props: &LaterProps) -> Html {
+    let waited = use_state(|| 0u32);
+    let frames = props.frames;
+    {
+        let waited = waited.clone();
+        use_effect_with(*waited, move |&n| {
+            let next = (n < frames).then(|| request_animation_frame(move |_| waited.set(n + 1)));
+            move || drop(next)
+        });
+    }
+    if *waited >= frames {
+        props.children.clone()
+    } else {
+        Html::default()
+    }
+}
