@@ -24,7 +24,9 @@
 //   about every simulated second) played at 16x, counting the main thread's long tasks (over
 //   50 ms, by a PerformanceObserver) while playing, acting, switching to compare, scrubbing
 //   and opening a link; the churn's share links at 1,000 x 10,000 and 2,000 x 20,000, to its
-//   group first shown and to the link's own moment; and (`BENCH_ONLY=memory`, five minutes)
+//   group first shown and to the link's own moment, and once more traced, for each task's CPU
+//   time beside its wall time (a long task that ran far less CPU waited for a core); and
+//   (`BENCH_ONLY=memory`, five minutes)
 //   what a 2,000 x 20,000 history holds in the browser after five minutes of play;
 // - the floor: what the browser spends a frame when one number in a line of text changes,
 //   on a blank page and on the 50 x 500 page, with none of the playground's script running.
@@ -614,6 +616,35 @@ async function openLinkAt(browser, server, page, done, at, timeout) {
     moment_median: round(percentile(moment, 50)),
     long_tasks_max: Math.max(...long.map((l) => l.count)),
     long_task_max_ms: Math.max(...long.map((l) => l.max_ms)),
+    ...(await tracedLinkOpen(browser, server, link, at, done, timeout)),
+  };
+}
+
+/**
+ * Opens `link` once more under a trace (which slows the page: its figures are not the
+ * three opens' above) and reads each main-thread task's wall and CPU time: a task over 50 ms
+ * of wall time that ran for much less CPU time waited for a core, taken by the worker
+ * simulating or the browser's own threads (this machine has two).
+ */
+async function tracedLinkOpen(browser, server, link, at, done, timeout) {
+  const page = await benchPage(browser, server.origin);
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await page.goto(link);
+  await page.waitForFunction(
+    (v) => !document.querySelector('[data-testid=progress]') && document.querySelector('[data-shown-at]')?.dataset.shownAt === String(v),
+    at,
+    { timeout },
+  );
+  await page.waitForTimeout(300);
+  const tasks = (await mainThreadEvents(browser)).filter((e) => e.name === 'RunTask' && e.tdur !== undefined);
+  await done(page);
+  const long = tasks.filter((t) => t.dur > 50_000);
+  const ms = (us) => round(us / 1000);
+  return {
+    traced_long_tasks: long.length,
+    traced_long_task_wall_max_ms: ms(Math.max(0, ...long.map((t) => t.dur))),
+    traced_long_task_cpu_max_ms: ms(Math.max(0, ...long.map((t) => t.tdur))),
+    traced_task_cpu_max_ms: ms(Math.max(0, ...tasks.map((t) => t.tdur))),
   };
 }
 
@@ -768,9 +799,13 @@ const HEADLINES = {
   'churn link 1000x10000 group': (r) => r.churn_open_link_1000x10000?.group_median,
   'churn link 1000x10000 moment': (r) => r.churn_open_link_1000x10000?.moment_median,
   'churn link 1000x10000 long tasks': (r) => r.churn_open_link_1000x10000?.long_tasks_max,
+  'churn link 1000x10000 traced task cpu max': (r) => r.churn_open_link_1000x10000?.traced_task_cpu_max_ms,
   'churn link 2000x20000 group': (r) => r.churn_open_link_2000x20000?.group_median,
   'churn link 2000x20000 moment': (r) => r.churn_open_link_2000x20000?.moment_median,
   'churn link 2000x20000 long tasks': (r) => r.churn_open_link_2000x20000?.long_tasks_max,
+  'churn link 2000x20000 traced long tasks': (r) => r.churn_open_link_2000x20000?.traced_long_tasks,
+  'churn link 2000x20000 traced long task cpu max': (r) => r.churn_open_link_2000x20000?.traced_long_task_cpu_max_ms,
+  'churn link 2000x20000 traced task cpu max': (r) => r.churn_open_link_2000x20000?.traced_task_cpu_max_ms,
 };
 
 async function main() {

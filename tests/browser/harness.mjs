@@ -216,12 +216,17 @@ export function percentile(values, p) {
 
 /**
  * Stops the page's trace and returns the complete events (`ph` X) of its renderer's main
- * thread, with their wall (`dur`) and CPU (`tdur`) durations in microseconds.
+ * thread, with their wall (`dur`) and CPU (`tdur`) durations in microseconds: the renderer
+ * that ran the playground's script (a page that navigated in the trace had another before).
  */
 export async function mainThreadEvents(browser) {
   const trace = JSON.parse((await browser.stopTracing()).toString());
   const events = trace.traceEvents || trace;
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const ran = new Set(
+    events.filter((e) => e.name === 'FunctionCall' && String(e.args?.data?.url).includes('playground')).map((e) => e.pid),
+  );
+  const main = mains.find((m) => ran.has(m.pid)) || mains[0];
   return events.filter((e) => e.ph === 'X' && e.pid === main?.pid && e.tid === main?.tid);
 }
 
