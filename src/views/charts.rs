@@ -338,6 +338,11 @@ fn title_font(paper: Paper) -> TextStyle<'static> {
     ("sans-serif", 16).into_font().color(&paper.ink)
 }
 
+/// The sweep charts' titles' font.
+pub(super) fn sweep_title_font(paper: Paper) -> TextStyle<'static> {
+    ("sans-serif", 15).into_font().color(&paper.ink)
+}
+
 /// Writes a figure in each font of the charts (these and the sweep's) on `area`: the first
 /// text a page writes in a font on a canvas loads that font (tens of milliseconds without a
 /// GPU), which the page can then do in a task of its own rather than in the one that draws
@@ -348,7 +353,7 @@ pub fn load_fonts<DB: DrawingBackend>(
     let fonts = [
         title_font(Paper::LIGHT),
         label_font(Paper::LIGHT),
-        super::sweep_charts::title_font(Paper::LIGHT),
+        sweep_title_font(Paper::LIGHT),
     ];
     for style in fonts {
         area.draw(&Text::new("0", (0, 0), style))?;

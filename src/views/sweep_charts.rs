@@ -5,7 +5,7 @@
 //! joined. Like [`super::charts`], text is placed without measuring it, so a chart's SVG is the
 //! same wherever it is drawn.
 
-use super::charts::{label_font, strategy_colour, Chart, Paper};
+use super::charts::{label_font, strategy_colour, sweep_title_font, Chart, Paper};
 use super::metrics::Unit;
 use super::units::{short_count, spoken_duration};
 use crate::model::Strategy;
@@ -255,11 +255,6 @@ fn legend_row<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The titles' font.
-pub(super) fn title_font(paper: Paper) -> TextStyle<'static> {
-    ("sans-serif", 15).into_font().color(&paper.ink)
-}
-
 /// A chart on `paper` with a title across the top, `x` across and `y` up, `left` pixels of
 /// labels on the left; no mesh (the caller draws its ticks with [`ticks`]).
 fn start<'a, DB: DrawingBackend>(
@@ -271,7 +266,7 @@ fn start<'a, DB: DrawingBackend>(
 ) -> Result<Chart<'a, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&paper.background)?;
     let (width, _) = area.dim_in_pixel();
-    let style = title_font(paper).pos(Pos::new(HPos::Center, VPos::Center));
+    let style = sweep_title_font(paper).pos(Pos::new(HPos::Center, VPos::Center));
     area.draw(&Text::new(title, (width as i32 / 2, 14), style))?;
     let mut chart = ChartBuilder::on(area)
         .margin(8)
