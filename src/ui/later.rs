@@ -13,6 +13,9 @@ pub struct LaterProps {
     pub children: Html,
 }
 
+/// What [`Later`] counts once its children appeared: they stay, whatever `frames` becomes.
+const APPEARED: u32 = u32::MAX;
+
 /// Its children, from the `frames`-th animation frame after it was first rendered on.
 #[function_component(Later)]
 pub fn later(props: &LaterProps) -> Html {
@@ -20,8 +23,15 @@ pub fn later(props: &LaterProps) -> Html {
     let frames = props.frames;
     {
         let waited = waited.clone();
-        use_effect_with(*waited, move |&n| {
-            let next = (n < frames).then(|| request_animation_frame(move |_| waited.set(n + 1)));
+        use_effect_with((*waited, frames), move |&(n, frames)| {
+            let next = if n == APPEARED {
+                None
+            } else if n >= frames {
+                waited.set(APPEARED);
+                None
+            } else {
+                Some(request_animation_frame(move |_| waited.set(n + 1)))
+            };
             move || drop(next)
         });
     }

@@ -448,6 +448,25 @@ test('compare view: one command reaches every strategy, the table updates, the c
   await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.5);
   const t = await clock(page);
   assert.ok(t > 0 && t < 4000, `clicking the chart moved the clock to ${t}`);
+  // Back from the sweep panel (which keeps the two lanes), a third lane added: the charts stay,
+  // and its line is drawn (kip441's purple: in the legend, where no other line covers it).
+  await page.click('[data-testid=sweep-toggle]');
+  await page.waitForSelector('[data-testid=sweep]');
+  await page.click('[data-testid=view-toggle]');
+  await page.waitForSelector('[data-testid=chart-cumulative] canvas');
+  assert.equal(await page.$$eval('[data-testid=lane]', (l) => l.length), 2);
+  await page.click('[data-testid=strategy-kip441]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=lane]').length === 3);
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid=chart-cumulative] canvas');
+    if (!c) return false;
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.abs(data[i] - 204) < 8 && Math.abs(data[i + 1] - 121) < 8 && Math.abs(data[i + 2] - 167) < 8) n++;
+    }
+    return n > 10;
+  }, null, { timeout: 5000 });
 });
 
 /** The first pixel of a PNG file as [r, g, b]: row 0's first pixel is stored as is whatever
