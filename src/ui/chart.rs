@@ -88,7 +88,7 @@ fn draw_on(canvas: HtmlCanvasElement, chart: &ChartData, dark: bool) -> Option<P
 /// The chart drawn light on a canvas of its own, as a PNG data URL: an export looks the same
 /// in either theme, as the SVG export does.
 fn light_png(chart: &ChartData) -> Option<String> {
-    let canvas = super::dom::new_canvas()?;
+    let canvas = dom::new_canvas()?;
     canvas.set_width(CHART_SIZE.0);
     canvas.set_height(CHART_SIZE.1);
     draw_on(canvas.clone(), chart, false)?;

@@ -48,11 +48,6 @@ pub struct CompareProps {
     pub on_action: Callback<Action>,
 }
 
-/// A number of frames as [`Later`] takes it.
-fn later(frames: usize) -> u32 {
-    u32::try_from(frames).unwrap_or(u32::MAX)
-}
-
 /// The comparison.
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareProps) -> Html {
@@ -102,7 +97,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                             </h2>
                             <p class="waiting" title={figures.clone()}>{ figures }</p>
                             // Each lane's group a frame after the one before: the four take a task each.
-                            <Later frames={later(i + 1)}>
+                            <Later frames={i + 1}>
                                 <GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()} on_action={on.clone()}
                                     travel_ms={props.travel_ms} small=true mini={props.mini} names={props.names.clone()}
                                     restart={props.operations.restart} dark={props.dark}
@@ -148,7 +143,7 @@ pub fn compare_view(props: &CompareProps) -> Html {
                     </label>
                 </p>
                 // The charts after the lanes' groups, their fonts loaded by then.
-                <Later frames={later(lanes.len() + 1)}>
+                <Later frames={lanes.len() + 1}>
                     <div class="charts">
                         { for [ChartKind::Cumulative, ChartKind::Availability, ChartKind::Load].into_iter().map(|kind| html! {
                             <Chart charts={props.charts.clone()} kind={kind} clock={props.clock} dark={props.dark} on_action={on.clone()} />

@@ -8,18 +8,18 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct LaterProps {
     /// How many animation frames after its first render the children appear (0: at once).
-    pub frames: u32,
+    pub frames: usize,
     /// What appears then, and from then on.
     pub children: Html,
 }
 
 /// What [`Later`] counts once its children appeared: they stay, whatever `frames` becomes.
-const APPEARED: u32 = u32::MAX;
+const APPEARED: usize = usize::MAX;
 
 /// Its children, from the `frames`-th animation frame after it was first rendered on.
 #[function_component(Later)]
 pub fn later(props: &LaterProps) -> Html {
-    let waited = use_state(|| 0u32);
+    let waited = use_state(|| 0usize);
     let frames = props.frames;
     {
         let waited = waited.clone();
