@@ -1111,6 +1111,21 @@ test('at a change of zoom the members in view travel from their tiles to their c
   assert.equal((await zoomAndLook('zoom-in')).count, 0, 'with motion off, nothing travels');
 });
 
+test('the overview keeps its tiles when members join beyond the tiles made so far', async () => {
+  const page = await open();
+  // 180 tiles, all made by the second frame; then two members join, one tile more than made.
+  const scenario = scaleOut(180, 180, 360);
+  scenario.events.push({ at_ms: 1000, join: 'S181' }, { at_ms: 1000, join: 'S182' });
+  await importScenario(page, scenario, 'joiners.json', 60000);
+  await page.waitForSelector('.group.overview');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=member]').length === 180);
+  await page.$$eval('[data-testid=member]', (tiles) => tiles.forEach((t) => { t.dataset.before = 'yes'; }));
+  await seek(page, 2000);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=member]').length === 182);
+  const kept = await page.$$eval('[data-testid=member][data-before=yes]', (t) => t.length);
+  assert.equal(kept, 180, 'every tile is the element it was');
+});
+
 test('playing a large group moves nothing on the page as rounds, causes and orphans come and go', async () => {
   const page = await open();
   // 18 members scale out to 24 while one crashes: learners turn ready one by one (a round

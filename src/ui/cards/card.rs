@@ -333,19 +333,21 @@ fn zone_band(
 }
 
 /// The members placed in the group, each drawn by `member` from its box and the corner it is
-/// placed from: in their zones' bands when they have zones (`alive` says which card counts as
-/// live in a band's heading; with `zoom`, each band has a button that zooms into it).
+/// placed from, or left out where it gives nothing (no placeholder: one unkeyed child makes
+/// Yew match the keyed members by position, remaking all after one inserted); in their
+/// zones' bands when they have zones (`alive` says which card counts as live in a band's
+/// heading; with `zoom`, each band has a button that zooms into it).
 pub fn placed_members(
     scene: &Scene,
     alive: impl Fn(usize) -> bool,
     zoom: Option<&Callback<Action>>,
-    member: impl Fn(&MemberBox, &Rect) -> Html,
+    member: impl Fn(&MemberBox, &Rect) -> Option<Html>,
 ) -> Html {
     if scene.zones.is_empty() {
         return scene
             .members
             .iter()
-            .map(|m| member(m, &Rect::default()))
+            .filter_map(|m| member(m, &Rect::default()))
             .collect();
     }
     scene
@@ -353,7 +355,7 @@ pub fn placed_members(
         .into_iter()
         .map(|(band, boxes)| {
             let live = band.members.iter().filter(|&&i| alive(i)).count();
-            let members: Html = boxes.iter().map(|m| member(m, &band.rect)).collect();
+            let members: Html = boxes.iter().filter_map(|m| member(m, &band.rect)).collect();
             zone_band(band, live, zoom, members)
         })
         .collect()

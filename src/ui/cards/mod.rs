@@ -296,8 +296,9 @@ fn cards(
     } else {
         Density::Cards.border()
     };
-    let member =
-        |m: &MemberBox, origin: &Rect| card(props, (scene, dots), m, origin, on_hover, border);
+    let member = |m: &MemberBox, origin: &Rect| {
+        Some(card(props, (scene, dots), m, origin, on_hover, border))
+    };
     let alive = |i: usize| props.cards[i].status.alive();
     let members = placed_members(scene, alive, None, member);
     let tray = scene.tray.map(|t| tray(props, scene, t, border));

@@ -112,15 +112,13 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
     }
     let scene = &props.scene;
     let first = scene.members.first().map(|m| m.card);
-    let tile = |m: &MemberBox, origin: &Rect| -> Html {
-        let Some(view) = props.tiles.get(m.card).filter(|_| m.card < *made) else {
-            return Html::default();
-        };
-        html! {
+    let tile = |m: &MemberBox, origin: &Rect| -> Option<Html> {
+        let view = props.tiles.get(m.card).filter(|_| m.card < *made)?;
+        Some(html! {
             <MemberTile key={view.name.clone()} view={view.clone()} place={m.rect.within(origin)}
                 highlighted={props.highlight.contains(&view.name)} first={Some(m.card) == first}
                 on_action={props.on_action.clone()} />
-        }
+        })
     };
     let alive = |i: usize| props.tiles.get(i).is_some_and(|t| t.status.alive());
     let selected = scene.members.iter().find_map(|m| {
