@@ -16,8 +16,7 @@ use yew::prelude::*;
 
 /// The height the view has for the group below its top, at least half the view (the page
 /// above scrolls away): read when the window is resized, and after a render that changed
-/// `what` (the members and what is shown above them: a read on every frame would make the
-/// browser lay the page out there and then).
+/// `what` (the members and what is shown above them), never on every frame.
 #[hook]
 pub fn use_room<K: PartialEq + 'static>(group: &NodeRef, what: K) -> f64 {
     // Until the group is on the page: the view below where a group's top usually is.
@@ -51,7 +50,12 @@ pub fn use_room<K: PartialEq + 'static>(group: &NodeRef, what: K) -> f64 {
             move || drop(listener)
         });
     }
-    use_effect_with(what, move |_| measure());
+    // In a task of its own, after the frame has laid the page out: read inside the render,
+    // the group's place made the browser lay out thousands of tiles once more there and then.
+    use_effect_with(what, move |_| {
+        let read = gloo_timers::callback::Timeout::new(0, measure);
+        move || drop(read)
+    });
     *room
 }
 
