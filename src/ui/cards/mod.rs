@@ -10,7 +10,7 @@ mod tiles;
 mod zoom;
 
 use super::hooks::use_width;
-use super::paint::{draw, Drawing, Shown};
+use super::paint::{draw, now, Drawing, Shown};
 use crate::playground::{Action, RestartChoice};
 use crate::views::frame::{orphans_text, Card, Chip, Dot};
 use crate::views::geometry::Rect;
@@ -21,6 +21,7 @@ use crate::views::zoom::{laid_out, Layout};
 use card::{marks_tray, placed_members, MemberCard};
 use gloo_events::{EventListener, EventListenerOptions, EventListenerPhase};
 use gloo_render::{request_animation_frame, AnimationFrame};
+use gloo_timers::callback::Timeout;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use tiles::{tile_keys, OverviewTiles};
@@ -77,6 +78,8 @@ struct Painter {
     drawing: Drawing,
     /// The next frame of a flight, while one lasts.
     next: Option<AnimationFrame>,
+    /// The reading of the group's place again, after the frame, when it is old.
+    reread: Option<Timeout>,
 }
 
 /// The group's element and its two canvases: the tasks', and the motion's (tasks on their
@@ -111,6 +114,19 @@ fn paint(refs: &Refs, painter: &Rc<RefCell<Painter>>) {
         let (refs, painter) = (refs.clone(), painter.clone());
         request_animation_frame(move |_| paint(&refs, &painter))
     });
+    if p.reread.is_none() && p.drawing.seen.old(now()) {
+        let (refs, painter) = (refs.clone(), painter.clone());
+        p.reread = Some(Timeout::new(0, move || {
+            let moved = {
+                let mut p = painter.borrow_mut();
+                p.reread = None;
+                p.drawing.seen.read(&g, now())
+            };
+            if moved {
+                paint(&refs, &painter);
+            }
+        }));
+    }
 }
 
 /// Draws the canvases again on every scroll of the page or of a box holding the group (not
@@ -196,6 +212,7 @@ pub fn group_view(props: &GroupProps) -> Html {
     let painter = use_mut_ref(|| Painter {
         drawing: Drawing::default(),
         next: None,
+        reread: None,
     });
     let width = use_width(&group);
     let width = if width > 0.0 { width } else { FIRST_WIDTH };

@@ -94,21 +94,32 @@ pub struct Seen {
     at: Option<f64>,
 }
 
-/// How long a reading of the group's place stays good while nothing scrolls: reading it
-/// makes the browser lay out the page there and then, which every frame would pay for.
+/// How long a reading of the group's place stays good while nothing scrolls (what is above
+/// the group may change height): then it is read again after the frame ([`Seen::read`]).
 const SEEN_FOR_MS: f64 = 250.0;
 
 impl Seen {
-    /// The group's top on the screen, read again when a scroll made it stale or it is old
-    /// (what is above the group may have changed height).
+    /// The group's top on the screen: the last reading, unless there is none or the page
+    /// scrolled since (then read now: the drawing needs it).
     fn top(&mut self, group: &Element, now: f64) -> f64 {
-        if self.at.is_none_or(|at| now - at > SEEN_FOR_MS) {
-            *self = Seen {
-                top: group.get_bounding_client_rect().top(),
-                at: Some(now),
-            };
+        if self.at.is_none() {
+            self.read(group, now);
         }
         self.top
+    }
+
+    /// The reading is older than [`SEEN_FOR_MS`].
+    pub fn old(&self, now: f64) -> bool {
+        self.at.is_some_and(|at| now - at > SEEN_FOR_MS)
+    }
+
+    /// Reads the group's top again, which makes the browser lay out the page if it is not:
+    /// done in a task after the frame, not while drawing one. Says whether the top moved.
+    pub fn read(&mut self, group: &Element, now: f64) -> bool {
+        let top = group.get_bounding_client_rect().top();
+        let moved = self.at.is_none() || top != self.top;
+        *self = Seen { top, at: Some(now) };
+        moved
     }
 
     /// The page scrolled: the group is elsewhere on the screen.
