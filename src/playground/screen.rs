@@ -78,13 +78,13 @@ fn capitalized(words: &str) -> String {
 
 /// The first free member name of S1, S2, ... (read on every frame of a group of hundreds:
 /// one pass over the names taken, and one name written).
-pub fn next_member_name(names: &[String]) -> String {
+pub fn next_member_name<S: AsRef<str>>(names: &[S]) -> String {
     // Of S1 to S(n + 1), one is free: mark those taken, by names written as `S` and a number
     // without leading zeros (`S01` does not take `S1`).
     let mut taken = vec![false; names.len() + 2];
     for number in names
         .iter()
-        .filter_map(|n| n.strip_prefix('S'))
+        .filter_map(|n| n.as_ref().strip_prefix('S'))
         .filter(|d| !d.starts_with('0') && d.bytes().all(|b| b.is_ascii_digit()))
         .filter_map(|d| d.parse::<usize>().ok())
     {
@@ -238,14 +238,11 @@ impl Playground {
     }
 
     /// The names of every member that ever joined, as the group drawn has them.
-    fn member_names(frame: &Frame) -> Vec<String> {
-        frame.cards.iter().map(|c| c.name.clone()).collect()
-    }
-
     /// What the member toolbar needs.
     pub fn toolbar(&self) -> Toolbar {
         let frame = &self.shown.main().frame;
-        let next_name = next_member_name(&Self::member_names(frame));
+        let names: Vec<&str> = frame.cards.iter().map(|c| c.name.as_str()).collect();
+        let next_name = next_member_name(&names);
         let zones: Vec<String> = frame.zones.iter().map(|z| z.name.clone()).collect();
         let zone = self.join_zone(&zones);
         Toolbar {

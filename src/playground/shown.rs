@@ -235,7 +235,7 @@ impl Shown {
                 .lanes
                 .get(i)
                 .filter(|b| b.strategy == lane.strategy);
-            self.assemble(lane, before.map(|b| &b.frame.cards[..]).unwrap_or(&[]));
+            self.assemble(lane, before.map(|b| &b.frame.cards));
         }
         if let Some(timeline) = moment.timeline.as_mut().and_then(Rc::get_mut) {
             for row in &mut timeline.rows {
@@ -270,8 +270,18 @@ impl Shown {
     }
 
     /// A lane's cards as they are now: those that changed, named, and the others as they
-    /// were (`before`).
-    fn assemble(&self, lane: &mut LaneMoment, before: &[Card]) {
+    /// were (`before`); the same list as before if none changed.
+    fn assemble(&self, lane: &mut LaneMoment, before: Option<&Rc<Vec<Card>>>) {
+        for chip in &mut lane.frame.unowned {
+            chip.name = self.name(chip.task.index());
+        }
+        if let Some(before) =
+            before.filter(|b| lane.cards.changed.is_empty() && b.len() == lane.cards.count)
+        {
+            lane.frame.cards = before.clone();
+            return;
+        }
+        let before = before.map_or(&[][..], |b| &b[..]);
         let mut changed = std::mem::take(&mut lane.cards.changed)
             .into_iter()
             .peekable();
@@ -286,9 +296,6 @@ impl Shown {
                 }
                 None => cards.extend(before.get(j).cloned()),
             }
-        }
-        for chip in &mut lane.frame.unowned {
-            chip.name = self.name(chip.task.index());
         }
         lane.frame.cards = Rc::new(cards);
     }

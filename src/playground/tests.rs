@@ -516,6 +516,27 @@ fn at_rest_the_playground_pauses_and_the_readers_next_command_plays_on() {
 }
 
 #[test]
+fn a_moment_whose_cards_all_stayed_shares_the_list_of_the_moment_before() {
+    let mut pg = preset("scale-up-running");
+    play_until_paused(&mut pg, 0.0);
+    let rested = pg.session().clock();
+    let at_rest = pg.single().frame.cards;
+    pg.act(Action::Playback(Playback::Seek(rested - 1)));
+    let before_rest = pg.single().frame.cards;
+    assert_eq!(
+        at_rest, before_rest,
+        "a millisecond before rest, the cards are those at rest"
+    );
+    assert!(Rc::ptr_eq(&at_rest, &before_rest), "and the very same list");
+    pg.act(Action::Playback(Playback::Seek(0)));
+    assert!(
+        !Rc::ptr_eq(&at_rest, &pg.single().frame.cards),
+        "the start's are not"
+    );
+    assert_ne!(*at_rest, *pg.single().frame.cards);
+}
+
+#[test]
 fn after_taking_the_clock_in_hand_a_command_does_not_play() {
     let mut pg = preset("scale-up-running");
     play_until_paused(&mut pg, 0.0);
@@ -939,7 +960,7 @@ fn the_log_of_a_large_group_shows_only_the_members_with_news() {
 #[test]
 fn a_new_member_gets_the_first_free_name() {
     let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
-    assert_eq!(screen::next_member_name(&[]), "S1");
+    assert_eq!(screen::next_member_name::<&str>(&[]), "S1");
     assert_eq!(screen::next_member_name(&names(&["S1", "S2", "S3"])), "S4");
     assert_eq!(screen::next_member_name(&names(&["S2", "S1", "S4"])), "S3");
     assert_eq!(screen::next_member_name(&names(&["worker-a", "S1"])), "S2");

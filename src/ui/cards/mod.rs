@@ -31,7 +31,7 @@ use yew::prelude::*;
 use zoom::{use_centre, use_room, use_zoom_travel, use_zoom_wheel, zoom_bar};
 
 /// The whole group.
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct GroupProps {
     /// The cards, in join order (shared with the frame they were read from).
     pub cards: Rc<Vec<Card>>,
@@ -67,6 +67,42 @@ pub struct GroupProps {
     /// How far a person zoomed, and into what (none: as the group fits the view).
     #[prop_or_default]
     pub zoom: Option<(Zoom, Option<Centre>)>,
+}
+
+/// The cards are the same when they are the same list: a moment whose cards all stayed
+/// shares its list with the moment before, and comparing thousands of cards one by one on
+/// every frame cost as much as drawing them.
+impl PartialEq for GroupProps {
+    fn eq(&self, other: &Self) -> bool {
+        let GroupProps {
+            cards,
+            unowned,
+            highlight,
+            on_action,
+            travel_ms,
+            motion_switch,
+            small,
+            mini,
+            names,
+            label,
+            restart,
+            dark,
+            zoom,
+        } = self;
+        Rc::ptr_eq(cards, &other.cards)
+            && *unowned == other.unowned
+            && *highlight == other.highlight
+            && *on_action == other.on_action
+            && *travel_ms == other.travel_ms
+            && *motion_switch == other.motion_switch
+            && *small == other.small
+            && *mini == other.mini
+            && *names == other.names
+            && *label == other.label
+            && *restart == other.restart
+            && *dark == other.dark
+            && *zoom == other.zoom
+    }
 }
 
 /// The width laid out for before the group's own width is known.
