@@ -71,7 +71,7 @@ pub struct GroupProps {
 
 /// The cards are the same when they are the same list: a moment whose cards all stayed
 /// shares its list with the moment before, and comparing thousands of cards one by one on
-/// every frame cost as much as drawing them.
+/// every frame was a large part of the page's work.
 impl PartialEq for GroupProps {
     fn eq(&self, other: &Self) -> bool {
         let GroupProps {
