@@ -297,6 +297,9 @@ impl CommandEditor {
 pub enum EditorAction {
     /// Open it on a new command at a moment (a join, with the next free name).
     New(u64),
+    /// Open it on a new command at the clock (the schedule is not drawn again as the clock
+    /// moves, so it does not carry the clock).
+    NewAtClock,
     /// Select a scheduled command and open it on that command.
     Scheduled(usize),
     /// Another kind of command, keeping the moment as typed.
@@ -322,6 +325,7 @@ impl Playground {
                 let draft = CommandDraft::new(CommandKind::Join, at_ms, &self.schedule());
                 self.command_editor = Some(CommandEditor::new(None, draft));
             }
+            EditorAction::NewAtClock => return self.edit_command(EditorAction::New(self.clock())),
             EditorAction::Scheduled(index) => {
                 let Some(command) = self.commands().get(index).cloned() else {
                     return Vec::new();

@@ -174,8 +174,6 @@ pub struct Schedule {
     pub zones: Rc<Vec<String>>,
     /// The name a new member gets.
     pub next_member: String,
-    /// The moment viewed: where a new command goes by default.
-    pub clock: u64,
 }
 
 /// Rows marks are stacked on at most.
@@ -264,7 +262,6 @@ impl Playground {
             members,
             zones,
             next_member,
-            clock,
         }
     }
 

@@ -264,10 +264,9 @@ fn mark_focus(t: &Track, i: usize) -> Callback<FocusEvent> {
 /// Under the track: the editor if open, else the selected command's buttons, else the add button.
 fn schedule_bar(t: &Track) -> Html {
     let s = &t.schedule;
-    let clock = s.clock;
     let add = t
         .on_action
-        .reform(move |_: MouseEvent| Action::Editor(EditorAction::New(clock)));
+        .reform(|_: MouseEvent| Action::Editor(EditorAction::NewAtClock));
     let selected = s.selected.and_then(|i| s.marks.get(i).map(|m| (i, m)));
     match (&t.editor, selected) {
         (Some(ed), _) => html! {

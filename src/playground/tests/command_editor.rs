@@ -195,3 +195,22 @@ fn an_editor_on_a_command_that_is_not_there_does_not_open() {
     act(&mut pg, EditorAction::Scheduled(9));
     assert!(pg.command_editor().is_none());
 }
+
+#[test]
+fn the_add_button_opens_a_command_at_the_clock_and_the_schedule_does_not_follow_the_clock() {
+    let mut pg = scale_out();
+    pg.act(Action::Playback(Playback::Seek(1_500)));
+    let schedule = pg.schedule();
+    pg.act(Action::Playback(Playback::Seek(1_700)));
+    assert_eq!(
+        pg.schedule(),
+        schedule,
+        "no command between: the track is not drawn again"
+    );
+    act(&mut pg, EditorAction::NewAtClock);
+    let editor = pg.command_editor().expect("open");
+    assert_eq!(
+        (editor.draft.kind, editor.draft.at_ms.as_str()),
+        (CommandKind::Join, "1700")
+    );
+}
