@@ -66,6 +66,14 @@ impl Rect {
     pub fn within(&self, origin: &Rect) -> Rect {
         Rect::new(self.x - origin.x, self.y - origin.y, self.w, self.h)
     }
+
+    /// The smallest rectangle holding both.
+    pub fn union(&self, other: &Rect) -> Rect {
+        let (x, y) = (self.x.min(other.x), self.y.min(other.y));
+        let right = (self.x + self.w).max(other.x + other.w);
+        let bottom = (self.y + self.h).max(other.y + other.h);
+        Rect::new(x, y, right - x, bottom - y)
+    }
 }
 
 /// A move of the keyboard's focus from one member's card or tile to another.

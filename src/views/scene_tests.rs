@@ -436,6 +436,18 @@ fn a_chip_on_its_way_is_between_where_it_was_and_where_it_goes() {
 }
 
 #[test]
+fn the_union_of_rectangles_holds_each_of_them_and_no_more() {
+    let (a, b) = (
+        Rect::new(10.0, 40.0, 20.0, 10.0),
+        Rect::new(50.0, 0.0, 20.0, 10.0),
+    );
+    let both = a.union(&b);
+    assert_eq!(both, Rect::new(10.0, 0.0, 60.0, 50.0));
+    assert!(both.holds(&a) && both.holds(&b));
+    assert_eq!(a.union(&a), a);
+}
+
+#[test]
 fn a_rectangle_snapped_to_device_pixels_covers_whole_pixels_near_where_it_was() {
     let r = Rect::new(10.3, 4.6, 96.45, 35.9);
     assert_eq!(r.snapped(1.0), Rect::new(10.0, 5.0, 97.0, 36.0));

@@ -1126,6 +1126,27 @@ test('the overview keeps its tiles when members join beyond the tiles made so fa
   assert.equal(kept, 180, 'every tile is the element it was');
 });
 
+test('each tile of a large overview takes the pointer over it, in whichever run of tiles it is', async () => {
+  const page = await open();
+  // 180 tiles: three runs of tiles, whose boxes share rows.
+  await importScenario(page, scaleOut(180, 180, 360), 'tiles.json', 60000);
+  await page.waitForSelector('.group.overview');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=member]').length === 180);
+  // Below the find box and the zoom bar, which stay on top as the page scrolls.
+  await page.$eval('.group', (g) => window.scrollTo(0, g.getBoundingClientRect().top + scrollY - 150));
+  const [seen, missed] = await page.$$eval('[data-testid=member]', (tiles) => {
+    const inView = tiles.filter((t) => t.getBoundingClientRect().bottom <= innerHeight);
+    const centre = (t) => { const r = t.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    return [inView.length, inView.filter((t) => document.elementFromPoint(...centre(t)) !== t).map((t) => t.dataset.memberId)];
+  });
+  assert.ok(seen >= 150, `most tiles in view (${seen})`);
+  assert.deepEqual(missed, [], 'tiles under another element');
+  // A click on the last tile of the first run selects it, not a tile of the next run.
+  await page.click('[data-member-id=S64]');
+  await page.waitForSelector('[data-testid=tile-actions]');
+  assert.equal(await page.textContent('[data-testid=tile-actions] b'), 'S64');
+});
+
 test('playing a large group moves nothing on the page as rounds, causes and orphans come and go', async () => {
   const page = await open();
   // 18 members scale out to 24 while one crashes: learners turn ready one by one (a round

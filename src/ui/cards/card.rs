@@ -343,19 +343,30 @@ pub fn placed_members(
     zoom: Option<&Callback<Action>>,
     member: impl Fn(&MemberBox, &Rect) -> Option<Html>,
 ) -> Html {
+    placed_runs(scene, alive, zoom, |boxes, origin| {
+        boxes.iter().filter_map(|m| member(m, origin)).collect()
+    })
+}
+
+/// The members placed in the group as [`placed_members`] places them, each run of them (all
+/// the group's, or a zone band's) drawn by `run` from their boxes, in order, and the corner
+/// they are placed from.
+pub fn placed_runs(
+    scene: &Scene,
+    alive: impl Fn(usize) -> bool,
+    zoom: Option<&Callback<Action>>,
+    run: impl Fn(&[&MemberBox], &Rect) -> Html,
+) -> Html {
     if scene.zones.is_empty() {
-        return scene
-            .members
-            .iter()
-            .filter_map(|m| member(m, &Rect::default()))
-            .collect();
+        let boxes: Vec<&MemberBox> = scene.members.iter().collect();
+        return run(&boxes, &Rect::default());
     }
     scene
         .members_by_band()
         .into_iter()
         .map(|(band, boxes)| {
             let live = band.members.iter().filter(|&&i| alive(i)).count();
-            let members: Html = boxes.iter().filter_map(|m| member(m, &band.rect)).collect();
+            let members = run(&boxes, &band.rect);
             zone_band(band, live, zoom, members)
         })
         .collect()

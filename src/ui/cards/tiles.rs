@@ -1,9 +1,10 @@
 //! The overview of a group too large for its cards to fit the view: over each tile the
 //! canvas draws sits a button that paints nothing, carrying the member's data, its name in
-//! words, the focus and the clicks, written again only when a tile's words change; the
-//! selected member's actions beside its tile; and the arrow keys over the tiles.
+//! words, the focus and the clicks, in blocks written again only when one of their tiles'
+//! words change; the selected member's actions beside its tile; and the arrow keys over the
+//! tiles.
 
-use super::card::{marks_tray, placed_members, CardActions};
+use super::card::{marks_tray, placed_runs, CardActions};
 use crate::playground::{Action, RestartChoice};
 use crate::views::geometry::{Rect, Step};
 use crate::views::overview::{member_label, TileView};
@@ -96,6 +97,10 @@ const TILES_PER_FRAME: usize = 150;
 /// them; the rest follow [`TILES_PER_FRAME`] a frame.
 const FIRST_TILES: usize = 30;
 
+/// The tiles' buttons in a block: a tile whose words change writes its block again, not
+/// the group's thousands (each block compares only its own tiles).
+const TILES_PER_BLOCK: usize = 64;
+
 /// The overview's elements, written again only when a tile's words, the layout or what is
 /// found change (not on every frame of replay).
 #[function_component(OverviewTiles)]
@@ -112,13 +117,20 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
     }
     let scene = &props.scene;
     let first = scene.members.first().map(|m| m.card);
-    let tile = |m: &MemberBox, origin: &Rect| -> Option<Html> {
-        let view = props.tiles.get(m.card).filter(|_| m.card < *made)?;
-        Some(html! {
-            <MemberTile key={view.name.clone()} view={view.clone()} place={m.rect.within(origin)}
-                highlighted={props.highlight.contains(&view.name)} first={Some(m.card) == first}
-                on_action={props.on_action.clone()} />
-        })
+    let highlight = Rc::new(props.highlight.clone());
+    let run = |boxes: &[&MemberBox], origin: &Rect| -> Html {
+        boxes
+            .chunks(TILES_PER_BLOCK)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let boxes: Vec<MemberBox> = chunk.iter().map(|m| **m).collect();
+                html! {
+                    <TileBlock key={i} tiles={props.tiles.clone()} boxes={boxes} origin={*origin}
+                        made={*made} first={first} highlight={highlight.clone()}
+                        on_action={props.on_action.clone()} />
+                }
+            })
+            .collect()
     };
     let alive = |i: usize| props.tiles.get(i).is_some_and(|t| t.status.alive());
     let selected = scene.members.iter().find_map(|m| {
@@ -130,7 +142,7 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
             }
         })
     });
-    let members = placed_members(scene, alive, Some(&props.on_action), tile);
+    let members = placed_runs(scene, alive, Some(&props.on_action), run);
     let tray = scene
         .tray
         .map(|t| marks_tray(t, props.orphans.clone(), !props.orphaned));
@@ -142,6 +154,84 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
             { tray.unwrap_or_default() }
             { selected.unwrap_or_default() }
         </>
+    }
+}
+
+/// A run of tiles' buttons, in a box of their own around them.
+#[derive(Properties)]
+pub struct TileBlockProps {
+    /// Every member's tile, in card order.
+    pub tiles: Rc<Vec<TileView>>,
+    /// The block's members' boxes, in the group.
+    pub boxes: Vec<MemberBox>,
+    /// The corner the block is placed from: the group's, or its zone band's.
+    pub origin: Rect,
+    /// The tiles' buttons made so far: those of the cards below this.
+    pub made: usize,
+    /// The first tile of the group (the one in the tab order).
+    pub first: Option<usize>,
+    /// Names found or shown by a tour.
+    pub highlight: Rc<Vec<String>>,
+    /// Carries out an action.
+    pub on_action: Callback<Action>,
+}
+
+impl PartialEq for TileBlockProps {
+    /// Equal when the block's own tiles are: another member's words changing leaves it be.
+    fn eq(&self, other: &Self) -> bool {
+        let Self {
+            tiles,
+            boxes,
+            origin,
+            made,
+            first,
+            highlight,
+            on_action,
+        } = self;
+        let made_same = || {
+            boxes
+                .iter()
+                .all(|m| (m.card < *made) == (m.card < other.made))
+        };
+        let tiles_same = || {
+            Rc::ptr_eq(tiles, &other.tiles)
+                || boxes
+                    .iter()
+                    .all(|m| tiles.get(m.card) == other.tiles.get(m.card))
+        };
+        *boxes == other.boxes
+            && *origin == other.origin
+            && *first == other.first
+            && *on_action == other.on_action
+            && highlight == &other.highlight
+            && made_same()
+            && tiles_same()
+    }
+}
+
+/// A block of tiles' buttons: the box around its members' tiles, which lays them out apart
+/// from the rest of the group (a member joining lays out its block, not every tile).
+#[function_component(TileBlock)]
+fn tile_block(props: &TileBlockProps) -> Html {
+    let bounds = props
+        .boxes
+        .iter()
+        .map(|m| m.rect)
+        .reduce(|a, b| a.union(&b))
+        .unwrap_or_default();
+    let place = bounds.within(&props.origin);
+    let tiles = props.boxes.iter().filter_map(|m| {
+        let view = props.tiles.get(m.card).filter(|_| m.card < props.made)?;
+        Some(html! {
+            <MemberTile key={view.name.clone()} view={view.clone()} place={m.rect.within(&bounds)}
+                highlighted={props.highlight.contains(&view.name)} first={Some(m.card) == props.first}
+                on_action={props.on_action.clone()} />
+        })
+    });
+    html! {
+        <div class="tile-block" style={format!("left: {}px; top: {}px; width: {}px; height: {}px", place.x, place.y, place.w, place.h)}>
+            { for tiles }
+        </div>
     }
 }
 
