@@ -28,19 +28,23 @@ impl<K: PartialEq, V> Memo<K, V> {
         value
     }
 
-    /// The value for a borrowed `key`, which is copied only when it changed (a key read
-    /// off the session on every frame need not be copied on every frame to be compared).
-    pub fn get_for<Q>(&self, key: &Q, compute: impl FnOnce() -> V) -> Rc<V>
-    where
-        K: std::borrow::Borrow<Q>,
-        Q: PartialEq + ToOwned<Owned = K> + ?Sized,
-    {
+    /// The value kept if `same` says its key is the one wanted, else the value `compute`
+    /// makes, kept with the key `key` makes (a key of several parts, some borrowed, is
+    /// copied only when it changed).
+    pub fn get_when(
+        &self,
+        same: impl FnOnce(&K) -> bool,
+        key: impl FnOnce() -> K,
+        compute: impl FnOnce() -> V,
+    ) -> Rc<V> {
         if let Some((k, v)) = self.0.borrow().as_ref() {
-            if k.borrow() == key {
+            if same(k) {
                 return v.clone();
             }
         }
-        self.get(key.to_owned(), compute)
+        let value = Rc::new(compute());
+        *self.0.borrow_mut() = Some((key(), value.clone()));
+        value
     }
 
     /// Forgets the value (the session it was read from was replaced).

@@ -216,8 +216,22 @@ fn insert(commands: &mut Vec<TimedCommand>, command: TimedCommand) -> usize {
 }
 
 impl Playground {
-    /// The timeline editor's marks and menus.
-    pub fn schedule(&self) -> Schedule {
+    /// The timeline editor's marks and menus, made again only when they change: when the
+    /// commands, the track's end or the command selected change, or the clock passes a
+    /// command (for a given list, how many are done says which).
+    pub fn schedule(&self) -> Rc<Schedule> {
+        let (scale, clock, commands) = (self.scale(), self.clock(), self.commands());
+        let done = commands.iter().filter(|c| c.at_ms <= clock).count();
+        let selected = self.selected_command.filter(|&i| i < commands.len());
+        self.memos.schedule.get_when(
+            |(c, s, d, sel)| (*s, *d, *sel) == (scale, done, selected) && c == commands,
+            || (commands.to_vec(), scale, done, selected),
+            || self.make_schedule(),
+        )
+    }
+
+    /// The timeline editor's marks and menus, made afresh.
+    fn make_schedule(&self) -> Schedule {
         let scale = self.scale();
         let clock = self.clock();
         let scenario = self.scenario();
@@ -247,11 +261,7 @@ impl Playground {
                 }
             })
             .collect();
-        let names = self
-            .memos
-            .schedule_names
-            .get_for(commands, || menu_names(scenario, commands));
-        let (members, zones, next_member) = (*names).clone();
+        let (members, zones, next_member) = menu_names(scenario, commands);
         Schedule {
             marks,
             selected: self.selected_command.filter(|&i| i < commands.len()),

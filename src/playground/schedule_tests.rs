@@ -58,6 +58,28 @@ fn join(name: &str) -> Command {
 }
 
 #[test]
+fn the_schedule_is_made_again_only_when_what_it_shows_changes() {
+    let mut pg = scale_out();
+    let first = pg.schedule();
+    pg.act(Action::Playback(Playback::Seek(30_000)));
+    assert!(
+        std::rc::Rc::ptr_eq(&first, &pg.schedule()),
+        "no command passed: the same schedule"
+    );
+    pg.act(Action::Playback(Playback::Seek(60_000)));
+    let passed = pg.schedule();
+    assert!(!std::rc::Rc::ptr_eq(&first, &passed));
+    assert!(passed.marks.iter().all(|m| m.done));
+    pg.act(Action::Playback(Playback::Seek(10_000)));
+    assert!(
+        pg.schedule().marks.iter().all(|m| !m.done),
+        "back before them"
+    );
+    pg.act(Action::Schedule(ScheduleEdit::Select(Some(2))));
+    assert_eq!(pg.schedule().selected, Some(2));
+}
+
+#[test]
 fn the_scheduled_commands_are_marks_with_rows_menus_and_steps() {
     let mut pg = scale_out();
     let s = pg.schedule();

@@ -152,9 +152,9 @@ pub struct Memos {
     pub(super) scenario: Memo<(), ScenarioFile>,
     /// The tasks' names.
     pub(super) task_names: Memo<(), Vec<String>>,
-    /// The timeline editor's member and zone menus, and the next member's name: by the
-    /// scheduled commands.
-    pub(super) schedule_names: Memo<Vec<TimedCommand>, MenuNames>,
+    /// The timeline editor's marks and menus: by the scheduled commands, the track's end,
+    /// how many of the commands are done and the one selected.
+    pub(super) schedule: Memo<(Vec<TimedCommand>, u64, usize, Option<usize>), super::Schedule>,
     /// The log as shown: by the rounds the worker sent.
     pub(super) shown_log: Memo<(usize, u64), ShownLog>,
     /// The settings the scenario offers a sweep.
@@ -166,7 +166,7 @@ impl Memos {
     pub fn clear(&mut self) {
         self.scenario.clear();
         self.task_names.clear();
-        self.schedule_names.clear();
+        self.schedule.clear();
         self.shown_log.clear();
         self.sweep_names.clear();
     }

@@ -63,7 +63,7 @@ mod tests {
     /// The worked example's track: its marks at 60 s, its scale and steps.
     fn track() -> (Local, Schedule) {
         let pg = scale_out();
-        let schedule = pg.schedule();
+        let schedule = (*pg.schedule()).clone();
         (pg, schedule)
     }
 

@@ -178,7 +178,7 @@ pub fn app() -> Html {
             <controls::Transport playing={pg.playing()} speed={pg.speed()} clock={clock}
                 frontier={pg.frontier()} scale={pg.scale()} generation={frame.round.generation}
                 counter={frame.round.counter_name()}
-                position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={Rc::new(pg.schedule())} editor={pg.command_editor().cloned()}
+                position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={pg.schedule()} editor={pg.command_editor().cloned()}
                 on_action={on_action.clone()} />
             if let Some(line) = pg.progress() {
                 <p class="progress" data-testid="progress" role="status">{ line }</p>
