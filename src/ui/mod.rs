@@ -157,14 +157,15 @@ pub fn app() -> Html {
                     <task_timeline::TaskTimelineView data={pg.task_timeline()} clock={clock} dark={dark}
                         on_action={on_action.clone()} />
                 </section>
-                <aside class="side">
+                // A frame after the rest as the page opens: its first render is a task apart.
+                <aside class="side"><later::Later frames={1}>
                     <side::MetricsPanel metrics={measures.metrics.clone()} worst={measures.worst.clone()} others_down={measures.others_down}
                         last_change={measures.last_change} streams={frame.round.streams.is_some()} />
                     <side::LogPanel log={shown_log.log.clone()} current={shown_log.current_round} on_action={on_action.clone()} />
                     <application::ApplicationSummary summary={pg.application_summary()} on_action={on_action.clone()} />
                     <config::ConfigPanel form={pg.config_form().cloned()}
                         on_action={on_action.clone()} />
-                </aside>
+                </later::Later></aside>
             </main>
         }
     };
