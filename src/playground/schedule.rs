@@ -226,14 +226,13 @@ impl Playground {
         self.memos.schedule.get_when(
             |(c, s, d, sel)| (*s, *d, *sel) == (scale, done, selected) && c == commands,
             || (commands.to_vec(), scale, done, selected),
-            || self.make_schedule(),
+            || self.make_schedule(scale, clock, selected),
         )
     }
 
-    /// The timeline editor's marks and menus, made afresh.
-    fn make_schedule(&self) -> Schedule {
-        let scale = self.scale();
-        let clock = self.clock();
+    /// The timeline editor's marks and menus, made afresh from the readings its key was
+    /// made of: the track's end `scale`, the `clock` and the command `selected`.
+    fn make_schedule(&self, scale: u64, clock: u64, selected: Option<usize>) -> Schedule {
         let scenario = self.scenario();
         let commands = self.commands();
         // Marks closer than a 60th of the track go on another row.
@@ -264,7 +263,7 @@ impl Playground {
         let (members, zones, next_member) = menu_names(scenario, commands);
         Schedule {
             marks,
-            selected: self.selected_command.filter(|&i| i < commands.len()),
+            selected,
             scale,
             step_ms: scale / 100,
             big_step_ms: scale / 10,

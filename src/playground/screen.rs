@@ -237,7 +237,6 @@ impl Playground {
         }
     }
 
-    /// The names of every member that ever joined, as the group drawn has them.
     /// What the member toolbar needs.
     pub fn toolbar(&self) -> Toolbar {
         let frame = &self.shown.main().frame;
