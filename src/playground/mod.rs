@@ -61,7 +61,7 @@ pub use operations::{suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use simulation::Simulation;
-pub use startup::{Query, Startup};
+pub use startup::{Opening, Query, Startup};
 
 use crate::model::{Scenario, Strategy, TimedCommand};
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};
@@ -253,9 +253,7 @@ impl Playground {
     /// A playground with nothing open yet: it shows a group of nobody until the worker
     /// sends the first moment of the session it is asked to open ([`Playground::open`]).
     pub fn new() -> Playground {
-        let placeholder = PRESETS[0]
-            .scenario()
-            .unwrap_or_else(|_| crate::presets::scale_out(0, 0, 0));
+        let placeholder = crate::presets::scale_out(0, 0, 0);
         Playground {
             shown: Shown::new(placeholder),
             clock: 0,

@@ -56,23 +56,30 @@ pub struct Startup {
     pub cores: usize,
 }
 
-impl Playground {
-    /// The playground the page opens with, and what the browser must do first (consume the
-    /// link from the address bar, save the session).
-    pub fn start(start: Startup) -> (Playground, Vec<Effect>) {
-        let Startup {
-            fragment,
-            query,
-            autosave,
-            preferences,
-            prefers_dark,
-            prefers_reduced_motion,
-            cores,
-        } = start;
-        let embed = query.embed;
+/// What the page opens with, read off the browser's [`Startup`]: the session a link or the
+/// autosave holds, decoded, and what could not be opened. Reading it is a task of its own
+/// before the playground is made of it ([`Playground::open_with`]): a large group's link
+/// takes a while to decode.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// The session to restore, and the notice saying where it came from.
+    restored: Option<(SavedSession, &'static str)>,
+    /// What could not be opened, in one line.
+    problem: Option<String>,
+    /// What the browser must do first (consume the link, set aside a bad autosave).
+    effects: Vec<Effect>,
+    /// The rest of what the browser knows.
+    start: Startup,
+}
+
+impl Startup {
+    /// Decodes the link or the autosave the page opens with.
+    pub fn read(self) -> Opening {
+        let embed = self.query.embed;
         let mut effects = Vec::new();
         let mut problem = None;
-        let mut restored: Option<(SavedSession, &str)> = None;
+        let mut restored: Option<(SavedSession, &'static str)> = None;
+        let fragment = &self.fragment;
         if let Some(text) = fragment.strip_prefix("s=") {
             match SavedSession::decode(text) {
                 Ok(saved) => restored = Some((saved, "Opened the shared session.")),
@@ -91,7 +98,7 @@ impl Playground {
             effects.push(Effect::ReplaceFragment(String::new()));
         }
         if restored.is_none() && !embed && problem.is_none() {
-            if let Some(text) = &autosave {
+            if let Some(text) = &self.autosave {
                 match SavedSession::read(text) {
                     Ok(saved) => restored = Some((saved, "Restored your last session.")),
                     Err(e) => {
@@ -103,6 +110,39 @@ impl Playground {
                 }
             }
         }
+        Opening {
+            restored,
+            problem,
+            effects,
+            start: self,
+        }
+    }
+}
+
+impl Playground {
+    /// The playground the page opens with, and what the browser must do first (consume the
+    /// link from the address bar, save the session).
+    pub fn start(start: Startup) -> (Playground, Vec<Effect>) {
+        Playground::open_with(start.read())
+    }
+
+    /// The playground made of what the page opens with ([`Startup::read`]).
+    pub fn open_with(opening: Opening) -> (Playground, Vec<Effect>) {
+        let Opening {
+            restored,
+            mut problem,
+            mut effects,
+            start,
+        } = opening;
+        let Startup {
+            query,
+            preferences,
+            prefers_dark,
+            prefers_reduced_motion,
+            cores,
+            ..
+        } = start;
+        let embed = query.embed;
         let mut pg = Playground::new();
         pg.embed = embed;
         pg.workers = cores.max(1);

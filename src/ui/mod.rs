@@ -41,12 +41,17 @@ pub fn start() {
         simulation::run();
         return;
     }
-    // Unpacking the wasm, reading what the page opens with (a large group's link) and the
-    // first render each take a task of their own: together they held the page over 50 ms.
+    // Unpacking the wasm, decoding what the page opens with (a large group's link), making
+    // the playground of it and the first render each take a task of their own: together
+    // they held the page over 50 ms.
     gloo_timers::callback::Timeout::new(0, || {
-        let started = Playground::start(startup());
-        STARTED.with(|s| *s.borrow_mut() = Some(started));
-        gloo_timers::callback::Timeout::new(0, render).forget();
+        let opening = startup().read();
+        gloo_timers::callback::Timeout::new(0, move || {
+            let started = Playground::open_with(opening);
+            STARTED.with(|s| *s.borrow_mut() = Some(started));
+            gloo_timers::callback::Timeout::new(0, render).forget();
+        })
+        .forget();
     })
     .forget();
 }
@@ -69,6 +74,55 @@ fn render() {
         None => {
             yew::Renderer::<App>::new().render();
         }
+    }
+}
+
+/// The single view's stage and side panels. As the page opens, the parts under the group come
+/// a frame after the rest and the side panels a frame after those: the first render of each
+/// is a task apart, not one that holds the page.
+fn single_view(
+    pg: &Playground,
+    single: &crate::playground::screen::Single,
+    operations: crate::playground::Operations,
+    on_action: &Callback<crate::playground::Action>,
+) -> Html {
+    let (frame, clock, dark) = (&single.frame, pg.clock(), pg.theme() == Theme::Dark);
+    let restart = operations.restart;
+    let (measures, shown_log) = (pg.measures(), pg.shown_log(single));
+    html! {
+        <main class="body">
+            <section id="stage" class="panel" aria-label="the group" data-shown-at={frame.time.to_string()}>
+                <banner::Banner round={frame.round.clone()} at_rest={single.at_rest}
+                    balanced={single.balanced} quiet={single.quiet} />
+                <protocol::ProtocolStrip round={frame.round.clone()} progress={frame.round.phase_progress(clock)} />
+                // The find box and the zoom bar stay in view while the group scrolls by,
+                // and no further: not over the toolbars under it.
+                <div class="group-area">
+                    if single.compact {
+                        <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
+                    }
+                    <cards::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
+                        highlight={single.highlight.clone()} on_action={on_action.clone()} travel_ms={pg.travel_ms()} motion_switch={pg.motion()}
+                        mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
+                        zoom={pg.zoom()} />
+                </div>
+                <later::Later frames={1}>
+                    <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
+                    <operations::OperationsBar operations={operations} on_action={on_action.clone()} />
+                    <toolbar::Legend />
+                    <task_timeline::TaskTimelineView data={pg.task_timeline()} clock={clock} dark={dark}
+                        on_action={on_action.clone()} />
+                </later::Later>
+            </section>
+            <aside class="side"><later::Later frames={2}>
+                <side::MetricsPanel metrics={measures.metrics.clone()} worst={measures.worst.clone()} others_down={measures.others_down}
+                    last_change={measures.last_change} streams={frame.round.streams.is_some()} />
+                <side::LogPanel log={shown_log.log.clone()} current={shown_log.current_round} on_action={on_action.clone()} />
+                <application::ApplicationSummary summary={pg.application_summary()} on_action={on_action.clone()} />
+                <config::ConfigPanel form={pg.config_form().cloned()}
+                    on_action={on_action.clone()} />
+            </later::Later></aside>
+        </main>
     }
 }
 
@@ -115,7 +169,6 @@ pub fn app() -> Html {
     let single = pg.single();
     let frame = &single.frame;
     let operations = pg.operations(frame);
-    let restart = operations.restart;
     let body = if pg.view() == ViewMode::Sweep {
         html! {
             <main id="stage" class="body sweep-view" data-shown-at={frame.time.to_string()}>
@@ -133,41 +186,7 @@ pub fn app() -> Html {
             </main>
         }
     } else {
-        let (measures, shown_log) = (pg.measures(), pg.shown_log(&single));
-        html! {
-            <main class="body">
-                <section id="stage" class="panel" aria-label="the group" data-shown-at={frame.time.to_string()}>
-                    <banner::Banner round={frame.round.clone()} at_rest={single.at_rest}
-                        balanced={single.balanced} quiet={single.quiet} />
-                    <protocol::ProtocolStrip round={frame.round.clone()} progress={frame.round.phase_progress(clock)} />
-                    // The find box and the zoom bar stay in view while the group scrolls by,
-                    // and no further: not over the toolbars under it.
-                    <div class="group-area">
-                        if single.compact {
-                            <find::FindBox found={single.found.clone()} on_action={on_action.clone()} />
-                        }
-                        <cards::GroupView cards={frame.cards.clone()} unowned={frame.unowned.clone()}
-                            highlight={single.highlight.clone()} on_action={on_action.clone()} travel_ms={travel_ms} motion_switch={pg.motion()}
-                            mini={single.compact} names={pg.task_names()} restart={restart} dark={dark} label="members of the group"
-                            zoom={pg.zoom()} />
-                    </div>
-                    <toolbar::MemberToolbar toolbar={single.toolbar.clone()} on_action={on_action.clone()} />
-                    <operations::OperationsBar operations={operations} on_action={on_action.clone()} />
-                    <toolbar::Legend />
-                    <task_timeline::TaskTimelineView data={pg.task_timeline()} clock={clock} dark={dark}
-                        on_action={on_action.clone()} />
-                </section>
-                // A frame after the rest as the page opens: its first render is a task apart.
-                <aside class="side"><later::Later frames={1}>
-                    <side::MetricsPanel metrics={measures.metrics.clone()} worst={measures.worst.clone()} others_down={measures.others_down}
-                        last_change={measures.last_change} streams={frame.round.streams.is_some()} />
-                    <side::LogPanel log={shown_log.log.clone()} current={shown_log.current_round} on_action={on_action.clone()} />
-                    <application::ApplicationSummary summary={pg.application_summary()} on_action={on_action.clone()} />
-                    <config::ConfigPanel form={pg.config_form().cloned()}
-                        on_action={on_action.clone()} />
-                </later::Later></aside>
-            </main>
-        }
+        single_view(&pg, &single, operations, &on_action)
     };
     // The children render after this body returns; the app's effect runs once they have.
     use_effect(|| dom::measure(hooks::RENDER));
