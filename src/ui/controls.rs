@@ -34,6 +34,8 @@ pub struct TransportProps {
     pub schedule: Rc<Schedule>,
     /// The timeline editor's command editor, while it is open.
     pub editor: Option<CommandEditor>,
+    /// The number of the session shown.
+    pub session: u64,
     /// Carries out an action.
     pub on_action: Callback<Action>,
 }
@@ -143,7 +145,7 @@ pub fn transport(props: &TransportProps) -> Html {
                     <span class="frontier" style={format!("left: {:.3}%", (props.frontier as f64 / max.max(1) as f64 * 100.0).min(100.0))}
                         title="simulated so far"></span>
                 </div>
-                <ScheduleTrack schedule={props.schedule.clone()} editor={props.editor.clone()} on_action={on.clone()} />
+                <ScheduleTrack schedule={props.schedule.clone()} editor={props.editor.clone()} session={props.session} on_action={on.clone()} />
             </div>
             <div class="readout" aria-live="off">
                 <span title="virtual time"><b><span data-testid="clock">{ props.clock }</span></b>{ " ms" }</span>

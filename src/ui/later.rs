@@ -1,5 +1,6 @@
-//! A part of a view shown a few animation frames after it first appears, so that a view of
-//! several heavy parts is built over a few frames, not in one task that holds the page.
+//! A part of a view shown a few animation frames after it first appears, and a long list made
+//! a few items a frame, so that a view of several heavy parts is built over a few frames, not
+//! in one task that holds the page.
 
 use gloo_render::request_animation_frame;
 use yew::prelude::*;
@@ -40,4 +41,32 @@ pub fn later(props: &LaterProps) -> Html {
     } else {
         Html::default()
     }
+}
+
+/// How many of a list's `total` items to make now: `first` at the first render (and again
+/// whenever `key` changes), `per_frame` more at each animation frame after, and from the frame
+/// the last were made on, all of them (items added later come at once).
+#[hook]
+pub fn use_made<K: PartialEq + Clone + 'static>(
+    key: K,
+    total: usize,
+    first: usize,
+    per_frame: usize,
+) -> usize {
+    let made = use_state(|| (key.clone(), first));
+    let n = if made.0 == key { made.1 } else { first };
+    {
+        let made = made.clone();
+        use_effect_with((key, n, total), move |(key, n, total)| {
+            let (key, n, total) = (key.clone(), *n, *total);
+            let next = (n < total).then(|| {
+                request_animation_frame(move |_| {
+                    let more = n + per_frame;
+                    made.set((key, if more >= total { APPEARED } else { more }));
+                })
+            });
+            move || drop(next)
+        });
+    }
+    n
 }

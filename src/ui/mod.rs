@@ -199,7 +199,7 @@ pub fn app() -> Html {
                 frontier={pg.frontier()} scale={pg.scale()} generation={frame.round.generation}
                 counter={frame.round.counter_name()}
                 position_text={pg.position_text(frame)} marks={Rc::new(pg.marks())} schedule={pg.schedule()} editor={pg.command_editor().cloned()}
-                on_action={on_action.clone()} />
+                session={pg.shown().session()} on_action={on_action.clone()} />
             if let Some(line) = pg.progress() {
                 <p class="progress" data-testid="progress" role="status">{ line }</p>
             }

@@ -14,6 +14,7 @@
 //! `schedule-problem`.
 
 use super::hooks::maybe;
+use super::later::use_made;
 use crate::playground::{
     Action, CommandEditor, CommandKind, DraftField, EditorAction, Schedule, ScheduleEdit,
     ScheduleMark,
@@ -27,6 +28,10 @@ use yew::prelude::*;
 /// Height of a row of marks, in CSS pixels.
 const ROW: u32 = 15;
 
+/// The marks made at each animation frame as a session opens: a schedule of a hundred
+/// commands comes over a few frames, not in one task that holds the page.
+const MARKS_PER_FRAME: usize = 32;
+
 /// Properties of the timeline editor.
 #[derive(Properties, PartialEq)]
 pub struct ScheduleProps {
@@ -34,6 +39,9 @@ pub struct ScheduleProps {
     pub schedule: Rc<Schedule>,
     /// The command editor, while it is open.
     pub editor: Option<CommandEditor>,
+    /// The number of the session shown: as another opens, its marks come over the frames
+    /// after the rest of the page.
+    pub session: u64,
     /// Carries out an action (a schedule edit).
     pub on_action: Callback<Action>,
 }
@@ -103,6 +111,7 @@ pub fn schedule_track(props: &ScheduleProps) -> Html {
     let node = use_node_ref();
     let drag = use_state(|| None::<Drag>);
     let refocus = use_refocus_selected(&node, s);
+    let made = use_made(props.session, s.marks.len(), 0, MARKS_PER_FRAME);
     let t = Track {
         schedule: s.clone(),
         on_action: props.on_action.clone(),
@@ -123,7 +132,7 @@ pub fn schedule_track(props: &ScheduleProps) -> Html {
                 style={format!("height: {}px", rows * ROW)} title="scheduled commands: click to add one here">
                 if !s.marks.is_empty() {
                     <div role="listbox" aria-label="scheduled commands" aria-describedby="schedule-keys" class="marks">
-                        { for s.marks.iter().enumerate().map(|(i, m)| schedule_mark(&t, i, m)) }
+                        { for s.marks.iter().take(made).enumerate().map(|(i, m)| schedule_mark(&t, i, m)) }
                     </div>
                 }
             </div>

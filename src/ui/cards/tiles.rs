@@ -6,6 +6,7 @@
 
 use super::card::{marks_tray, placed_runs, CardActions};
 use crate::playground::{Action, RestartChoice};
+use crate::ui::later::use_made;
 use crate::views::geometry::{Rect, Step};
 use crate::views::overview::{member_label, TileView};
 use crate::views::scene::{Centre, MemberBox, Scene, Zoom};
@@ -89,13 +90,10 @@ pub struct OverviewProps {
     pub on_action: Callback<Action>,
 }
 
-/// The tiles' buttons made at each animation frame: a group of thousands gets its buttons over
-/// a few frames (the canvas draws every tile at once), not in one task that holds the page.
-const TILES_PER_FRAME: usize = 150;
-
-/// The tiles' buttons made with the group's first render, which is costly enough without
-/// them; the rest follow [`TILES_PER_FRAME`] a frame.
-const FIRST_TILES: usize = 30;
+/// The tiles' buttons made at each animation frame from the one after the group's first
+/// render, which is costly enough without them: a group of thousands gets its buttons over a
+/// few frames (the canvas draws every tile at once), not in one task that holds the page.
+const TILES_PER_FRAME: usize = 100;
 
 /// The tiles' buttons in a block: a tile whose words change writes its block again, not
 /// the group's thousands (each block compares only its own tiles).
@@ -105,16 +103,7 @@ const TILES_PER_BLOCK: usize = 64;
 /// found change (not on every frame of replay).
 #[function_component(OverviewTiles)]
 pub fn overview_tiles(props: &OverviewProps) -> Html {
-    let made = use_state(|| FIRST_TILES);
-    {
-        let made = made.clone();
-        use_effect_with((*made, props.tiles.len()), move |&(n, all)| {
-            let next = (n < all).then(|| {
-                gloo_render::request_animation_frame(move |_| made.set(n + TILES_PER_FRAME))
-            });
-            move || drop(next)
-        });
-    }
+    let made = use_made((), props.tiles.len(), 0, TILES_PER_FRAME);
     let scene = &props.scene;
     let first = scene.members.first().map(|m| m.card);
     let highlight = Rc::new(props.highlight.clone());
@@ -126,7 +115,7 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
                 let boxes: Vec<MemberBox> = chunk.iter().map(|m| **m).collect();
                 html! {
                     <TileBlock key={i} tiles={props.tiles.clone()} boxes={boxes} origin={*origin}
-                        made={*made} first={first} highlight={highlight.clone()}
+                        made={made} first={first} highlight={highlight.clone()}
                         on_action={props.on_action.clone()} />
                 }
             })
