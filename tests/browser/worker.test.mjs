@@ -67,6 +67,11 @@ test('a large link shows its group at once and a progress line; a click is answe
   const added = now.filter((n) => !scheduled.has(n));
   assert.equal(added.length, 1, `one member more: ${added}`);
   assert.ok(names.length < now.length - 1, 'the group drawn at first was the one computed so far');
+  // The timeline editor's marks, made a few a frame as the session opened, are all there.
+  const marks = await page.$$eval('[data-testid=schedule-mark]', (all) => all.map((m) => Number(m.dataset.at)));
+  const missing = CHURN_2000.events.filter((e) => !marks.includes(e.at_ms));
+  assert.deepEqual(missing, [], 'every scheduled command has its mark');
+  assert.ok(marks.length >= CHURN_2000.events.length, `${marks.length} marks for ${CHURN_2000.events.length} commands`);
   assert.equal(await page.$('[data-testid=error]'), null);
   assert.equal(await page.textContent('[data-testid=clock]'), String(at));
   console.log(`link to its moment: ${Date.now() - started} ms; a click answered in ${answered} ms while computing`);
