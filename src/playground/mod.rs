@@ -61,7 +61,7 @@ pub use operations::{suggested_zone, Operations, RestartChoice};
 pub use preferences::{Preferences, LEGACY_PREFERENCES_KEY, PREFERENCES_KEY};
 pub use schedule::{CommandKind, Schedule, ScheduleEdit, ScheduleMark};
 pub use simulation::Simulation;
-pub use startup::{Opening, Query, Startup};
+pub use startup::{OpensWith, Query, Startup};
 
 use crate::model::{Scenario, Strategy, TimedCommand};
 use crate::playground::link::{SavedSession, TourPosition, ViewMode};

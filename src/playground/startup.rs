@@ -61,7 +61,7 @@ pub struct Startup {
 /// before the playground is made of it ([`Playground::open_with`]): a large group's link
 /// takes a while to decode.
 #[derive(Clone, Debug)]
-pub struct Opening {
+pub struct OpensWith {
     /// The session to restore, and the notice saying where it came from.
     restored: Option<(SavedSession, &'static str)>,
     /// What could not be opened, in one line.
@@ -74,7 +74,7 @@ pub struct Opening {
 
 impl Startup {
     /// Decodes the link or the autosave the page opens with.
-    pub fn read(self) -> Opening {
+    pub fn read(self) -> OpensWith {
         let embed = self.query.embed;
         let mut effects = Vec::new();
         let mut problem = None;
@@ -110,7 +110,7 @@ impl Startup {
                 }
             }
         }
-        Opening {
+        OpensWith {
             restored,
             problem,
             effects,
@@ -127,13 +127,13 @@ impl Playground {
     }
 
     /// The playground made of what the page opens with ([`Startup::read`]).
-    pub fn open_with(opening: Opening) -> (Playground, Vec<Effect>) {
-        let Opening {
+    pub fn open_with(read: OpensWith) -> (Playground, Vec<Effect>) {
+        let OpensWith {
             restored,
             mut problem,
             mut effects,
             start,
-        } = opening;
+        } = read;
         let Startup {
             query,
             preferences,

@@ -45,9 +45,9 @@ pub fn start() {
     // the playground of it and the first render each take a task of their own: together
     // they held the page over 50 ms.
     gloo_timers::callback::Timeout::new(0, || {
-        let opening = startup().read();
+        let read = startup().read();
         gloo_timers::callback::Timeout::new(0, move || {
-            let started = Playground::open_with(opening);
+            let started = Playground::open_with(read);
             STARTED.with(|s| *s.borrow_mut() = Some(started));
             gloo_timers::callback::Timeout::new(0, render).forget();
         })
