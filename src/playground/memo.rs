@@ -17,15 +17,10 @@ impl<K, V> Default for Memo<K, V> {
 impl<K: PartialEq, V> Memo<K, V> {
     /// The value for `key`, computed only if the key changed.
     pub fn get(&self, key: K, compute: impl FnOnce() -> V) -> Rc<V> {
-        let mut slot = self.0.borrow_mut();
-        if let Some((k, v)) = slot.as_ref() {
-            if *k == key {
-                return v.clone();
-            }
+        match self.kept(|k| *k == key) {
+            Some(value) => value,
+            None => self.keep(key, compute()),
         }
-        let value = Rc::new(compute());
-        *slot = Some((key, value.clone()));
-        value
     }
 
     /// The value kept if `same` says its key is the one wanted, else the value `compute`
@@ -37,13 +32,23 @@ impl<K: PartialEq, V> Memo<K, V> {
         key: impl FnOnce() -> K,
         compute: impl FnOnce() -> V,
     ) -> Rc<V> {
-        if let Some((k, v)) = self.0.borrow().as_ref() {
-            if same(k) {
-                return v.clone();
-            }
+        match self.kept(same) {
+            Some(value) => value,
+            None => self.keep(key(), compute()),
         }
-        let value = Rc::new(compute());
-        *self.0.borrow_mut() = Some((key(), value.clone()));
+    }
+
+    /// The value kept, if `same` says its key is the one wanted.
+    fn kept(&self, same: impl FnOnce(&K) -> bool) -> Option<Rc<V>> {
+        let slot = self.0.borrow();
+        let (k, v) = slot.as_ref()?;
+        same(k).then(|| v.clone())
+    }
+
+    /// Keeps `value` for `key`, in place of what was kept.
+    fn keep(&self, key: K, value: V) -> Rc<V> {
+        let value = Rc::new(value);
+        *self.0.borrow_mut() = Some((key, value.clone()));
         value
     }
 
