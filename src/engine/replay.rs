@@ -552,13 +552,14 @@ impl Engine {
                     .collect()
             })
             .collect();
-        let held: BTreeSet<TaskId> = previous.iter().flatten().map(|&(_, t)| t).collect();
+        let mut held: Vec<TaskId> = previous.iter().flatten().map(|&(_, t)| t).collect();
+        held.sort_unstable();
         let first = consumer_order(previous.len())[0];
         previous[first].extend(
             member
                 .stores
                 .keys()
-                .filter(|&&t| !held.contains(&t) && self.kept_store(id, t).is_some())
+                .filter(|&&t| held.binary_search(&t).is_err() && self.kept_store(id, t).is_some())
                 .map(|&t| (lag(t), t)),
         );
         let stateful = |t: &&TaskId| self.tasks[t.index()].stateful;

@@ -12,7 +12,7 @@
 //! names (`StreamThread-1`, `StreamThread-10`, `StreamThread-2`, ...).
 
 use crate::model::TaskId;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 /// A running active's place among a thread's previous tasks: before every real lag (Kafka's
 /// `Task.LATEST_OFFSET`).
@@ -82,23 +82,24 @@ fn pass(
 ) -> Vec<Vec<TaskId>> {
     let n = order.len();
     let mut dealt: Vec<Vec<TaskId>> = vec![Vec::new(); n];
-    let mut unassigned: BTreeSet<TaskId> = tasks.iter().copied().collect();
-    if unassigned.is_empty() {
+    let mut unassigned = Pool::of(tasks);
+    if unassigned.left == 0 {
         return dealt;
     }
-    let min = (unassigned.len() + load.iter().sum::<usize>()) / n;
+    let min = (unassigned.left + load.iter().sum::<usize>()) / n;
     let mut to_fill: VecDeque<usize> = VecDeque::new();
-    let mut skipped: BTreeMap<TaskId, usize> = BTreeMap::new();
+    // Kafka keeps these in a map by task: a task skipped again keeps its last thread.
+    let mut skipped: Vec<(TaskId, usize)> = Vec::new();
     for &c in order {
         let target = min.saturating_sub(load[c]);
         if sticky {
             for &t in &previous[c] {
-                if unassigned.contains(&t) {
+                if unassigned.contains(t) {
                     if dealt[c].len() < target {
                         dealt[c].push(t);
-                        unassigned.remove(&t);
+                        unassigned.remove(t);
                     } else {
-                        skipped.insert(t, c);
+                        skipped.push((t, c));
                     }
                 }
             }
@@ -116,15 +117,21 @@ fn pass(
             to_fill.push_back(c);
         }
     }
-    if !unassigned.is_empty() {
+    if unassigned.left > 0 {
         let mut at_min: Vec<usize> = order
             .iter()
             .copied()
             .filter(|&c| dealt[c].len() + load[c] == min)
             .collect();
-        for (t, c) in skipped {
+        skipped.sort_by_key(|&(t, _)| t);
+        let last_of_each = skipped
+            .iter()
+            .enumerate()
+            .filter(|&(i, &(t, _))| skipped.get(i + 1).is_none_or(|&(next, _)| next != t))
+            .map(|(_, &skip)| skip);
+        for (t, c) in last_of_each {
             if let Some(k) = at_min.iter().position(|&m| m == c) {
-                if unassigned.remove(&t) {
+                if unassigned.remove(t) {
                     dealt[c].push(t);
                     at_min.remove(k);
                 }
@@ -132,7 +139,7 @@ fn pass(
         }
         // Kafka walks what is left in its heap's order; sorted order only changes which of
         // the threads at the floor takes which.
-        for (t, c) in std::mem::take(&mut unassigned).into_iter().zip(at_min) {
+        for (t, c) in unassigned.left_in_order().zip(at_min) {
             dealt[c].push(t);
         }
     }
@@ -140,6 +147,68 @@ fn pass(
         load[c] += tasks.len();
     }
     dealt
+}
+
+/// The tasks a pass has still to deal, smallest first: a sorted list with a mark for each
+/// dealt, as a member's few tasks are dealt at every rebalance of every member.
+struct Pool {
+    tasks: Vec<TaskId>,
+    dealt: Vec<bool>,
+    /// Every task before this one is dealt.
+    first: usize,
+    /// How many are not dealt.
+    left: usize,
+}
+
+impl Pool {
+    fn of(tasks: &[TaskId]) -> Pool {
+        let mut tasks = tasks.to_vec();
+        tasks.sort_unstable();
+        tasks.dedup();
+        let left = tasks.len();
+        Pool {
+            dealt: vec![false; left],
+            tasks,
+            first: 0,
+            left,
+        }
+    }
+
+    fn contains(&self, task: TaskId) -> bool {
+        self.tasks
+            .binary_search(&task)
+            .is_ok_and(|i| !self.dealt[i])
+    }
+
+    /// Deals `task`, if it is still to deal.
+    fn remove(&mut self, task: TaskId) -> bool {
+        match self.tasks.binary_search(&task) {
+            Ok(i) if !self.dealt[i] => {
+                self.dealt[i] = true;
+                self.left -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn pop_first(&mut self) -> Option<TaskId> {
+        while self.first < self.tasks.len() && self.dealt[self.first] {
+            self.first += 1;
+        }
+        let t = *self.tasks.get(self.first)?;
+        self.dealt[self.first] = true;
+        self.left -= 1;
+        Some(t)
+    }
+
+    fn left_in_order(&self) -> impl Iterator<Item = TaskId> + '_ {
+        self.tasks
+            .iter()
+            .zip(&self.dealt)
+            .filter(|&(_, &dealt)| !dealt)
+            .map(|(&t, _)| t)
+    }
 }
 
 #[cfg(test)]
@@ -186,6 +255,102 @@ mod tests {
         // Thread 1 ran the stateless 0_5 before; it goes where the turn puts it.
         assert_eq!(threads[0].active, ids(&[0, 4]));
         assert_eq!(threads[1].active, ids(&[5, 6]));
+    }
+
+    /// Random passes (proptest does not build for wasm32, where clippy also checks the tests).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod random {
+        use super::*;
+        use proptest::prelude::*;
+        use std::collections::{BTreeMap, BTreeSet};
+
+        /// A pass as Kafka writes it, with a sorted set of the tasks left and a map of the
+        /// tasks skipped: what [`pass`] must deal exactly as.
+        fn kafka_pass(
+            order: &[usize],
+            previous: &[Vec<TaskId>],
+            load: &mut [usize],
+            tasks: &[TaskId],
+            sticky: bool,
+        ) -> Vec<Vec<TaskId>> {
+            let n = order.len();
+            let mut dealt: Vec<Vec<TaskId>> = vec![Vec::new(); n];
+            let mut unassigned: BTreeSet<TaskId> = tasks.iter().copied().collect();
+            if unassigned.is_empty() {
+                return dealt;
+            }
+            let min = (unassigned.len() + load.iter().sum::<usize>()) / n;
+            let mut to_fill: VecDeque<usize> = VecDeque::new();
+            let mut skipped: BTreeMap<TaskId, usize> = BTreeMap::new();
+            for &c in order {
+                let target = min.saturating_sub(load[c]);
+                if sticky {
+                    for &t in &previous[c] {
+                        if unassigned.contains(&t) {
+                            if dealt[c].len() < target {
+                                dealt[c].push(t);
+                                unassigned.remove(&t);
+                            } else {
+                                skipped.insert(t, c);
+                            }
+                        }
+                    }
+                }
+                if dealt[c].len() < target {
+                    to_fill.push_back(c);
+                }
+            }
+            while let Some(c) = to_fill.pop_front() {
+                let Some(t) = unassigned.pop_first() else {
+                    break;
+                };
+                dealt[c].push(t);
+                if dealt[c].len() + load[c] < min {
+                    to_fill.push_back(c);
+                }
+            }
+            if !unassigned.is_empty() {
+                let mut at_min: Vec<usize> = order
+                    .iter()
+                    .copied()
+                    .filter(|&c| dealt[c].len() + load[c] == min)
+                    .collect();
+                for (t, c) in skipped {
+                    if let Some(k) = at_min.iter().position(|&m| m == c) {
+                        if unassigned.remove(&t) {
+                            dealt[c].push(t);
+                            at_min.remove(k);
+                        }
+                    }
+                }
+                for (t, c) in std::mem::take(&mut unassigned).into_iter().zip(at_min) {
+                    dealt[c].push(t);
+                }
+            }
+            for (c, tasks) in dealt.iter().enumerate() {
+                load[c] += tasks.len();
+            }
+            dealt
+        }
+
+        proptest! {
+            #[test]
+            fn a_pass_deals_as_kafkas_sets_and_maps_do(
+                threads in 1usize..12,
+                held in proptest::collection::vec(proptest::collection::vec(0u32..40, 0..12), 12),
+                tasks in proptest::collection::vec(0u32..40, 0..40),
+                loads in proptest::collection::vec(0usize..6, 12),
+                sticky in any::<bool>(),
+            ) {
+                let order = consumer_order(threads);
+                let previous: Vec<Vec<TaskId>> = held[..threads].iter().map(|h| ids(h)).collect();
+                let tasks = ids(&tasks);
+                let (mut load, mut kafka_load) = (loads[..threads].to_vec(), loads[..threads].to_vec());
+                let dealt = pass(&order, &previous, &mut load, &tasks, sticky);
+                prop_assert_eq!(dealt, kafka_pass(&order, &previous, &mut kafka_load, &tasks, sticky));
+                prop_assert_eq!(load, kafka_load);
+            }
+        }
     }
 
     #[test]
