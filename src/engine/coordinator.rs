@@ -628,6 +628,7 @@ impl Engine {
 
     /// What each participant reports as it joins.
     pub(super) fn join_metadata(&self, participants: &[MemberId]) -> Vec<JoinMetadata> {
+        let delay = self.config.state_cleanup_delay_ms;
         participants
             .iter()
             .map(|&id| {
@@ -643,9 +644,9 @@ impl Engine {
                     standby: member.standby.clone(),
                     lags: member
                         .stores
-                        .keys()
-                        .filter(|&&t| self.kept_store(id, t).is_some())
-                        .map(|&t| (t, self.lag(id, t).unwrap_or_default().ceil() as u64))
+                        .iter()
+                        .filter(|(_, store)| member.keeps(store, self.time, delay))
+                        .map(|(&t, store)| (t, self.store_lag(id, t, store).ceil() as u64))
                         .collect(),
                 }
             })

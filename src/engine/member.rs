@@ -407,15 +407,21 @@ impl Member {
     /// holds goes at the first run of the cleaner (every `delay` ms from its start) once it
     /// has been left more than `delay` ms (Kafka's StateDirectory.cleanRemovedTasks).
     pub fn kept_store(&self, task: TaskId, now: u64, delay: u64) -> Option<&Store> {
-        let store = self.stores.get(&task)?;
+        self.stores
+            .get(&task)
+            .filter(|store| self.keeps(store, now, delay))
+    }
+
+    /// Whether its store `store` is still on disk at `now` ([`Member::kept_store`]).
+    pub fn keeps(&self, store: &Store, now: u64, delay: u64) -> bool {
         let Some(released) = store.released_at else {
-            return Some(store);
+            return true;
         };
         let delay = delay.max(1);
         let due = released + delay;
         let runs = due.saturating_sub(self.started_at) / delay + 1;
         let deleted_at = self.started_at + runs * delay;
-        (deleted_at > now).then_some(store)
+        deleted_at > now
     }
 
     /// Whether it runs a task.

@@ -273,23 +273,41 @@ impl Engine {
     /// Kafka Streams reports it: a store left behind counts every offset written since, even
     /// those compacted away).
     pub fn lag(&self, member: MemberId, task: TaskId) -> Option<f64> {
-        self.position(member, task)
-            .map(|(position, _)| snap(self.changelog_end(task) - position))
+        let store = self.members[member.index()].stores.get(&task)?;
+        Some(self.store_lag(member, task, store))
+    }
+
+    /// [`Engine::lag`] of a store already in hand: its changelog's end is worked out once.
+    pub(super) fn store_lag(&self, member: MemberId, task: TaskId, store: &Store) -> f64 {
+        let end = self.changelog_end(task);
+        snap(end - self.store_position(member, task, store, end).0)
     }
 
     /// Where a member's store of a task is now, in offsets, and the replay that moves it,
     /// reading the store and the member's replays once.
     fn position(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
-        let m = &self.members[member.index()];
-        let store = m.stores.get(&task)?;
-        let end = self.changelog_end(task);
+        let store = self.members[member.index()].stores.get(&task)?;
+        Some(self.store_position(member, task, store, self.changelog_end(task)))
+    }
+
+    /// [`Engine::position`] of a store in hand, its changelog ending at `end`.
+    fn store_position(
+        &self,
+        member: MemberId,
+        task: TaskId,
+        store: &Store,
+        end: f64,
+    ) -> (f64, Option<&Replay>) {
         if self.up[task.index()] && self.owner[task.index()] == Some(member) {
-            return Some((end, None));
+            return (end, None);
         }
-        let replay = m.replays.iter().find(|x| x.task == task);
+        let replay = self.members[member.index()]
+            .replays
+            .iter()
+            .find(|x| x.task == task);
         let rate = replay.map_or(0.0, |x| x.rate);
         let read = store.position + rate * self.since_anchor(member);
-        Some((read.min(end), replay))
+        (read.min(end), replay)
     }
 
     /// The records a member's store of a task has still to read, and the replay reading
