@@ -573,12 +573,15 @@ impl Engine {
         let mut held: Vec<TaskId> = previous.iter().flatten().map(|&(_, t)| t).collect();
         held.sort_unstable();
         let first = consumer_order(previous.len())[0];
+        let delay = self.config.state_cleanup_delay_ms;
         previous[first].extend(
             member
                 .stores
-                .keys()
-                .filter(|&&t| held.binary_search(&t).is_err() && self.kept_store(id, t).is_some())
-                .map(|&t| (lag(t), t)),
+                .iter()
+                .filter(|(t, store)| {
+                    held.binary_search(t).is_err() && member.keeps(store, self.time, delay)
+                })
+                .map(|(&t, _)| (lag(t), t)),
         );
         let stateful = |t: &&TaskId| self.tasks[t.index()].stateful;
         let actives: Vec<TaskId> = member.active.iter().filter(stateful).copied().collect();
