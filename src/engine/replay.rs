@@ -598,7 +598,7 @@ impl Engine {
             .copied()
             .collect();
         replicas.sort();
-        deal(&previous, &actives, &replicas, &stateless)
+        deal(previous, &actives, &replicas, &stateless)
     }
 
     /// A member's store of a task, unless its state cleaner deleted it by now.

@@ -38,38 +38,73 @@ impl Thread {
 /// is `...-StreamThread-<n>-consumer`, so `10` comes before `2`.
 pub(crate) fn consumer_order(threads: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..threads).collect();
-    order.sort_by_key(|&i| (i + 1).to_string());
+    // Names of one digit sort as their numbers do.
+    if threads > 9 {
+        order.sort_by_cached_key(|&i| (i + 1).to_string());
+    }
     order
 }
 
 /// Deals a member's tasks to `previous.len()` threads (at least one). `previous[i]` is what
 /// thread `i` held before with its lag ([`RUNNING`] for a running active), in any order.
 pub(crate) fn deal(
-    previous: &[Vec<(i64, TaskId)>],
+    previous: Vec<Vec<(i64, TaskId)>>,
     stateful: &[TaskId],
     replicas: &[TaskId],
     stateless: &[TaskId],
 ) -> Vec<Thread> {
-    let n = previous.len().max(1);
-    let order = consumer_order(n);
-    let by_lag: Vec<Vec<TaskId>> = (0..n)
-        .map(|i| {
-            let mut held: Vec<(i64, TaskId)> = previous.get(i).cloned().unwrap_or_default();
+    let mut by_lag: Vec<Vec<TaskId>> = previous
+        .into_iter()
+        .map(|mut held| {
             held.sort();
             held.dedup_by_key(|(_, t)| *t);
             held.into_iter().map(|(_, t)| t).collect()
         })
         .collect();
+    if by_lag.len() <= 1 {
+        // Every pass gives one thread all its tasks: what it held first, then the rest.
+        let held = by_lag.pop().unwrap_or_default();
+        let mut active = held_first(&held, stateful);
+        active.extend(held_first(&[], stateless));
+        return vec![Thread {
+            active,
+            replicas: held_first(&held, replicas),
+        }];
+    }
+    deal_in_passes(&by_lag, stateful, replicas, stateless)
+}
+
+/// [`deal`] to two threads or more, `by_lag[i]` what thread `i` held, most caught up first.
+fn deal_in_passes(
+    by_lag: &[Vec<TaskId>],
+    stateful: &[TaskId],
+    replicas: &[TaskId],
+    stateless: &[TaskId],
+) -> Vec<Thread> {
+    let n = by_lag.len();
+    let order = consumer_order(n);
     let mut load = vec![0usize; n];
-    let actives = pass(&order, &by_lag, &mut load, stateful, true);
-    let standbys = pass(&order, &by_lag, &mut load, replicas, true);
-    let stateless = pass(&order, &by_lag, &mut load, stateless, false);
-    (0..n)
-        .map(|i| Thread {
-            active: actives[i].iter().chain(&stateless[i]).copied().collect(),
-            replicas: standbys[i].clone(),
+    let actives = pass(&order, by_lag, &mut load, stateful, true);
+    let standbys = pass(&order, by_lag, &mut load, replicas, true);
+    let stateless = pass(&order, by_lag, &mut load, stateless, false);
+    actives
+        .into_iter()
+        .zip(standbys)
+        .zip(stateless)
+        .map(|((mut active, replicas), stateless)| {
+            active.extend(stateless);
+            Thread { active, replicas }
         })
         .collect()
+}
+
+/// A single thread's pass: the tasks it `held`, in that order, then the others smallest first.
+fn held_first(held: &[TaskId], tasks: &[TaskId]) -> Vec<TaskId> {
+    let mut pool = Pool::of(tasks);
+    let mut dealt = Vec::with_capacity(pool.left);
+    dealt.extend(held.iter().copied().filter(|&t| pool.remove(t)));
+    dealt.extend(std::iter::from_fn(|| pool.pop_first()));
+    dealt
 }
 
 /// One pass of `assignTasksToThreads` over `tasks`; `load` counts what earlier passes dealt.
@@ -237,7 +272,7 @@ mod tests {
         let mut second = running(&[3]);
         second.push((0, TaskId(7)));
         let previous = vec![running(&[0, 1, 2]), second, running(&[4, 5])];
-        let threads = deal(&previous, &ids(&[0, 1, 2, 3, 4, 5, 6]), &ids(&[7, 8]), &[]);
+        let threads = deal(previous, &ids(&[0, 1, 2, 3, 4, 5, 6]), &ids(&[7, 8]), &[]);
         // 0_2 moves to thread 2 (short of the floor of 2) and the new 0_6 goes to thread 1.
         assert_eq!(threads[0].active, ids(&[0, 1, 6]));
         assert_eq!(threads[1].active, ids(&[3, 2]));
@@ -251,7 +286,7 @@ mod tests {
     #[test]
     fn stateless_tasks_even_out_the_threads_without_stickiness() {
         let previous = vec![vec![(RUNNING, TaskId(5))], Vec::new()];
-        let threads = deal(&previous, &ids(&[0]), &[], &ids(&[4, 5, 6]));
+        let threads = deal(previous, &ids(&[0]), &[], &ids(&[4, 5, 6]));
         // Thread 1 ran the stateless 0_5 before; it goes where the turn puts it.
         assert_eq!(threads[0].active, ids(&[0, 4]));
         assert_eq!(threads[1].active, ids(&[5, 6]));
@@ -350,12 +385,33 @@ mod tests {
                 prop_assert_eq!(dealt, kafka_pass(&order, &previous, &mut kafka_load, &tasks, sticky));
                 prop_assert_eq!(load, kafka_load);
             }
+
+            #[test]
+            fn one_thread_is_dealt_as_the_passes_deal_it(
+                held in proptest::collection::vec((-2i64..5, 0u32..30), 0..20),
+                stateful in proptest::collection::vec(0u32..30, 0..15),
+                replicas in proptest::collection::vec(0u32..30, 0..15),
+                stateless in proptest::collection::vec(0u32..30, 0..15),
+            ) {
+                let previous: Vec<(i64, TaskId)> = held.iter().map(|&(lag, t)| (lag, TaskId(t))).collect();
+                let (stateful, replicas, stateless) = (ids(&stateful), ids(&replicas), ids(&stateless));
+                let mut by_lag = previous.clone();
+                by_lag.sort();
+                by_lag.dedup_by_key(|(_, t)| *t);
+                let by_lag: Vec<TaskId> = by_lag.into_iter().map(|(_, t)| t).collect();
+                let mut load = [0];
+                let mut active = kafka_pass(&[0], &[by_lag.clone()], &mut load, &stateful, true).remove(0);
+                let replicas_dealt = kafka_pass(&[0], &[by_lag.clone()], &mut load, &replicas, true).remove(0);
+                active.extend(kafka_pass(&[0], &[by_lag], &mut load, &stateless, false).remove(0));
+                let threads = deal(vec![previous], &stateful, &replicas, &stateless);
+                prop_assert_eq!(threads, vec![Thread { active, replicas: replicas_dealt }]);
+            }
         }
     }
 
     #[test]
     fn one_thread_takes_everything() {
-        let threads = deal(&[Vec::new()], &ids(&[2, 0]), &ids(&[1]), &ids(&[3]));
+        let threads = deal(vec![Vec::new()], &ids(&[2, 0]), &ids(&[1]), &ids(&[3]));
         assert_eq!(threads.len(), 1);
         assert_eq!(threads[0].active, ids(&[0, 2, 3]));
         assert_eq!(threads[0].replicas, ids(&[1]));
