@@ -283,14 +283,8 @@ impl Engine {
         snap(end - self.store_position(member, task, store, end).0)
     }
 
-    /// Where a member's store of a task is now, in offsets, and the replay that moves it,
-    /// reading the store and the member's replays once.
-    fn position(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
-        let store = self.members[member.index()].stores.get(&task)?;
-        Some(self.store_position(member, task, store, self.changelog_end(task)))
-    }
-
-    /// [`Engine::position`] of a store in hand, its changelog ending at `end`.
+    /// Where a member's store of a task is now, in offsets, its changelog ending at `end`,
+    /// and the replay that moves it.
     fn store_position(
         &self,
         member: MemberId,
@@ -314,9 +308,12 @@ impl Engine {
     /// them: what its log holds past where the store is (a store further behind than the
     /// log's start reads from there).
     fn to_read(&self, member: MemberId, task: TaskId) -> Option<(f64, Option<&Replay>)> {
-        let (position, replay) = self.position(member, task)?;
-        let start = self.changelog_start(task);
-        Some((snap(self.changelog_end(task) - position.max(start)), replay))
+        let store = self.members[member.index()].stores.get(&task)?;
+        let spec = &self.tasks[task.index()];
+        let log = self.log(task);
+        let (position, replay) = self.store_position(member, task, store, log.end);
+        let start = log.start(spec.cleanup, spec.write_rate as f64);
+        Some((snap(log.end - position.max(start)), replay))
     }
 
     /// Where a store starts reading a task's changelog: where it is, or the log's start if
