@@ -29,7 +29,7 @@ const GROUP_PER_STEP: usize = 200;
 
 /// Tasks and members, summed over the snapshots a history keeps (a 22,000 group keeps 18):
 /// past that, snapshots are dropped where they are densest, so a long history of a large
-/// group holds a bounded number of copies of it, spread evenly over its steps.
+/// group holds a bounded number of copies of it, spread evenly over what replaying costs.
 const SNAPSHOT_BUDGET: usize = 400_000;
 
 /// The fewest snapshots a history keeps before it thins them.
@@ -56,9 +56,8 @@ pub const MAX_ROUNDS: usize = 10_000;
 struct Snapshot {
     engine: Engine,
     next_command: usize,
-    /// Steps simulated before it ([`Run::steps`]): what replaying from it costs is counted
-    /// in steps.
-    step: usize,
+    /// The history's work before it ([`Run::work`]): what replaying from it costs.
+    work: usize,
 }
 
 /// Something each member had at its latest round: most members of a large group report and
@@ -135,8 +134,9 @@ pub struct Run {
     violations: Vec<Violation>,
     snapshots: Vec<Snapshot>,
     steps_since_snapshot: usize,
-    /// Steps simulated so far, the abandoned branches of forks included.
-    steps: usize,
+    /// Steps simulated so far and the events they made, the abandoned branches of forks
+    /// included: a step's cost follows what it changes, and a round changes the most.
+    work: usize,
     /// Tasks and members summed over the snapshots kept ([`SNAPSHOT_BUDGET`]).
     snapshot_budget: usize,
     forks: Vec<Fork>,
@@ -166,7 +166,7 @@ impl Run {
             violations,
             snapshots: Vec::new(),
             steps_since_snapshot: 0,
-            steps: 0,
+            work: 0,
             snapshot_budget: SNAPSHOT_BUDGET,
             forks: Vec::new(),
             check_invariants: true,
@@ -176,7 +176,7 @@ impl Run {
         run.snapshots.push(Snapshot {
             engine: run.view_of_now(),
             next_command: 0,
-            step: 0,
+            work: 0,
         });
         run
     }
@@ -307,6 +307,7 @@ impl Run {
     }
 
     fn record(&mut self, events: Vec<Event>) {
+        self.work += events.len();
         for mut event in events {
             match &mut event.kind {
                 EventKind::RoundAssigned(round) => {
@@ -360,22 +361,22 @@ impl Run {
                 .check(&self.engine, &changes.members, &changes.tasks);
             self.violations.extend(found);
         }
-        self.steps += 1;
+        self.work += 1;
         self.steps_since_snapshot = self.steps_since_snapshot.saturating_add(1);
         if self.steps_since_snapshot >= self.snapshot_every() {
             self.steps_since_snapshot = 0;
             self.snapshots.push(Snapshot {
                 engine: self.view_of_now(),
                 next_command: self.next_command,
-                step: self.steps,
+                work: self.work,
             });
             self.thin_snapshots();
         }
     }
 
-    /// Past the budget, keeps the snapshots spread evenly over the history's steps (the
+    /// Past the budget, keeps the snapshots spread evenly over the history's work (the
     /// first and the latest always), so that a moment anywhere is replayed, exactly, from
-    /// about as few steps back as the budget allows. While they are few, the snapshot whose
+    /// about as little work back as the budget allows. While they are few, the snapshot whose
     /// neighbours are closest goes, one at a time; when thousands are kept (a small group's
     /// long history), an eighth goes at once, so that thinning costs a pass over them once
     /// every so many new ones rather than at each.
@@ -389,7 +390,7 @@ impl Run {
         if most <= THIN_ONE_AT_A_TIME {
             while self.snapshots.len() > most {
                 let s = &self.snapshots;
-                let Some(drop) = (1..s.len() - 1).min_by_key(|&i| s[i + 1].step - s[i - 1].step)
+                let Some(drop) = (1..s.len() - 1).min_by_key(|&i| s[i + 1].work - s[i - 1].work)
                 else {
                     break;
                 };
@@ -398,15 +399,15 @@ impl Run {
             return;
         }
         let keep = most * 7 / 8;
-        let (first, latest) = (self.snapshots[0].step, self.snapshots[count - 1].step);
-        // For each of `keep` moments evenly apart in steps, the snapshot nearest to it.
+        let (first, latest) = (self.snapshots[0].work, self.snapshots[count - 1].work);
+        // For each of `keep` moments evenly apart in work, the snapshot nearest to it.
         let mut kept = vec![false; count];
         let mut i = 0;
         for j in 0..keep {
             let target = first + (latest - first) * j / (keep - 1);
             while i + 1 < count
-                && self.snapshots[i + 1].step.abs_diff(target)
-                    <= self.snapshots[i].step.abs_diff(target)
+                && self.snapshots[i + 1].work.abs_diff(target)
+                    <= self.snapshots[i].work.abs_diff(target)
             {
                 i += 1;
             }
@@ -627,11 +628,20 @@ mod tests {
             thin.snapshots.len()
         );
         assert_eq!(thin.snapshots[0].engine.time(), 0, "the start is kept");
-        // Spread evenly: no moment is much further in steps from a snapshot than another.
-        let steps: Vec<usize> = thin.snapshots.iter().map(|s| s.step).collect();
+        // Spread evenly: no moment is much further in work from a snapshot than another.
+        let steps: Vec<usize> = thin.snapshots.iter().map(|s| s.work).collect();
         let widest = steps.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         let even = (steps[steps.len() - 1] - steps[0]) / (steps.len() - 1);
         assert!(widest <= 3 * even, "{steps:?}");
+        // And in what replaying costs: the events between two snapshots kept.
+        let times: Vec<u64> = thin.snapshots.iter().map(|s| s.engine.time()).collect();
+        let events = |from: u64, to: u64| {
+            let at = |t: u64| thin.events.partition_point(|e| e.at <= t);
+            at(to) - at(from)
+        };
+        let gaps: Vec<usize> = times.windows(2).map(|w| events(w[0], w[1])).collect();
+        let even = events(0, times[times.len() - 1]) / gaps.len();
+        assert!(gaps.iter().all(|&g| g <= 3 * even), "{gaps:?}");
         let end = thin.frontier();
         for k in 0..=20 {
             let at = end * k / 20;
@@ -651,7 +661,7 @@ mod tests {
                 engine: first.clone(),
                 next_command: 0,
                 // Denser in the second half, as new snapshots come.
-                step: if i < most / 2 {
+                work: if i < most / 2 {
                     i * 48
                 } else {
                     most * 24 + (i - most / 2) * 24
@@ -664,7 +674,7 @@ mod tests {
             count <= most * 7 / 8 + 1 && count >= most * 7 / 8 - 1,
             "{count} of {most}"
         );
-        let steps: Vec<usize> = run.snapshots.iter().map(|s| s.step).collect();
+        let steps: Vec<usize> = run.snapshots.iter().map(|s| s.work).collect();
         assert_eq!(steps[0], 0, "the start is kept");
         assert_eq!(steps[count - 1], most * 36, "the latest is kept");
         let widest = steps.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
