@@ -398,11 +398,11 @@ mod tests {
                 let mut by_lag = previous.clone();
                 by_lag.sort();
                 by_lag.dedup_by_key(|(_, t)| *t);
-                let by_lag: Vec<TaskId> = by_lag.into_iter().map(|(_, t)| t).collect();
+                let held = [by_lag.into_iter().map(|(_, t)| t).collect::<Vec<TaskId>>()];
                 let mut load = [0];
-                let mut active = kafka_pass(&[0], &[by_lag.clone()], &mut load, &stateful, true).remove(0);
-                let replicas_dealt = kafka_pass(&[0], &[by_lag.clone()], &mut load, &replicas, true).remove(0);
-                active.extend(kafka_pass(&[0], &[by_lag], &mut load, &stateless, false).remove(0));
+                let mut active = kafka_pass(&[0], &held, &mut load, &stateful, true).remove(0);
+                let replicas_dealt = kafka_pass(&[0], &held, &mut load, &replicas, true).remove(0);
+                active.extend(kafka_pass(&[0], &held, &mut load, &stateless, false).remove(0));
                 let threads = deal(vec![previous], &stateful, &replicas, &stateless);
                 prop_assert_eq!(threads, vec![Thread { active, replicas: replicas_dealt }]);
             }
