@@ -572,9 +572,15 @@ impl Engine {
             // Nobody left to lead: the round is dropped.
             return true;
         };
-        let joined = self.join_metadata(&participants);
-        let recorded = self.recorded_assignment(round.index);
-        let assignment = match recorded.map_or_else(|| self.run_assignor(&joined), Ok) {
+        let (joined, assigned) = match self.recorded_round(round.index) {
+            Some(r) => (r.joined, Ok(r.assignment)),
+            None => {
+                let joined = self.join_metadata(&participants);
+                let assigned = self.run_assignor(&joined);
+                (shared(joined), assigned)
+            }
+        };
+        let assignment = match assigned {
             Ok(a) => a,
             Err(_) => {
                 // The engine only builds consistent metadata; should it not, the round is
@@ -600,7 +606,7 @@ impl Engine {
             leader,
             by_coordinator: false,
             previous_leader,
-            joined: shared(joined),
+            joined,
             assignment,
             departed: Vec::new(),
         };

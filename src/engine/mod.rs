@@ -26,7 +26,9 @@ pub mod streams;
 pub mod threads;
 
 use crate::assignor::measure::{zones_in_use, MemberLoad, Skew};
-use crate::model::{subtopologies, Assignment, Config, MemberId, Roster, Scenario, Task, TaskId};
+use crate::model::{
+    subtopologies, Assignment, Config, JoinMetadata, MemberId, Roster, Scenario, Task, TaskId,
+};
 use backlog::Backlog;
 use changelog::Log;
 use coordinator::{Cause, Coordinator, Round};
@@ -238,8 +240,21 @@ impl<T> PartialEq for Aside<T> {
 /// the past).
 type Journal = Aside<Option<Changes>>;
 
-/// Assignments computed before, by round and the moment assigned ([`Engine::replay_to`]).
-type Recorded = Aside<std::collections::VecDeque<(u32, u64, Assignment)>>;
+/// Rounds assigned before, in order ([`Engine::replay_to`]).
+type Recorded = Aside<std::collections::VecDeque<RecordedRound>>;
+
+/// A round as a history recorded it, for a replay to apply rather than compute again.
+#[derive(Clone, Debug)]
+pub struct RecordedRound {
+    /// The round's index.
+    pub index: u32,
+    /// The moment its leader assigned.
+    pub assigned_at: u64,
+    /// What the members reported as they joined.
+    pub joined: Vec<Rc<JoinMetadata>>,
+    /// What the leader gave them.
+    pub assignment: Assignment,
+}
 
 /// What [`Engine::refresh_status`] last saw, so that it reads again only the tasks whose
 /// status can have changed since: a task that was up stays up while its owner stays the same
@@ -566,14 +581,13 @@ impl Engine {
         self.time = self.time.max(time);
     }
 
-    /// [`Engine::advance_to`] over a stretch simulated before, its rounds' assignments
-    /// (`rounds`: index, moment assigned, assignment, in order) applied as they were given
-    /// instead of computed again: the assignor is deterministic, and the costliest step of
-    /// a large group's replay.
+    /// [`Engine::advance_to`] over a stretch simulated before, its rounds' reports and
+    /// assignments (`rounds`, in order) applied as they were given instead of computed again:
+    /// both are deterministic, and the costliest steps of a large group's replay.
     pub fn replay_to(
         &mut self,
         time: u64,
-        rounds: impl IntoIterator<Item = (u32, u64, Assignment)>,
+        rounds: impl IntoIterator<Item = RecordedRound>,
         out: &mut Vec<Event>,
     ) {
         self.recorded.0.extend(rounds);
@@ -581,21 +595,21 @@ impl Engine {
         self.recorded.0.clear();
     }
 
-    /// The assignment recorded for round `index` assigned now, if the replay has it.
-    pub(super) fn recorded_assignment(&mut self, index: u32) -> Option<Assignment> {
+    /// Round `index` as recorded, assigned now, if the replay has it.
+    pub(super) fn recorded_round(&mut self, index: u32) -> Option<RecordedRound> {
         let now = self.time;
-        while let Some(&(i, at, _)) = self.recorded.0.front() {
-            if at > now || (at == now && i >= index) {
+        while let Some(r) = self.recorded.0.front() {
+            if r.assigned_at > now || (r.assigned_at == now && r.index >= index) {
                 break;
             }
             self.recorded.0.pop_front();
         }
-        match self.recorded.0.front() {
-            Some(&(i, at, _)) if i == index && at == now => {
-                self.recorded.0.pop_front().map(|(_, _, a)| a)
-            }
-            _ => None,
-        }
+        self.recorded
+            .0
+            .front()
+            .is_some_and(|r| r.index == index && r.assigned_at == now)
+            .then(|| self.recorded.0.pop_front())
+            .flatten()
     }
 
     pub(super) fn event(&self, kind: EventKind) -> Event {

@@ -11,10 +11,8 @@
 pub mod invariants;
 
 use crate::engine::coordinator::Round;
-use crate::engine::{CommandError, Engine, Event, EventKind};
-use crate::model::{
-    Assignment, Command, JoinMetadata, MemberAssignment, MemberId, Scenario, TimedCommand,
-};
+use crate::engine::{CommandError, Engine, Event, EventKind, RecordedRound};
+use crate::model::{Command, JoinMetadata, MemberAssignment, MemberId, Scenario, TimedCommand};
 use invariants::{StateChecker, Violation};
 use std::rc::Rc;
 
@@ -51,6 +49,16 @@ pub const REST_LIMIT_MS: u64 = 24 * 3_600_000;
 /// writes outrunning every restore under KIP-441's probing rebalances, for a year) stops
 /// there, where it is, in a bounded time.
 pub const MAX_ROUNDS: usize = 10_000;
+
+/// A round of the history as a replay applies it: its reports and assignment shared.
+fn recorded(round: &Round) -> RecordedRound {
+    RecordedRound {
+        index: round.index,
+        assigned_at: round.assigned_at,
+        joined: round.joined.clone(),
+        assignment: round.assignment.clone(),
+    }
+}
 
 #[derive(Clone, Debug)]
 struct Snapshot {
@@ -488,17 +496,14 @@ impl Run {
         cursor.engine.replay_to(time, rounds, &mut sink);
     }
 
-    /// The assignments of the rounds assigned from `from` to `to` (both included), in order.
-    fn assigned_between(
-        &self,
-        from: u64,
-        to: u64,
-    ) -> impl Iterator<Item = (u32, u64, Assignment)> + '_ {
+    /// The rounds assigned from `from` to `to` (both included), in order, as a replay applies
+    /// them.
+    fn assigned_between(&self, from: u64, to: u64) -> impl Iterator<Item = RecordedRound> + '_ {
         let first = self.rounds.partition_point(|r| r.assigned_at < from);
         self.rounds[first..]
             .iter()
             .take_while(move |r| r.assigned_at <= to)
-            .map(|r| (r.index, r.assigned_at, r.assignment.clone()))
+            .map(recorded)
     }
 
     fn snapshot_before(&self, time: u64) -> &Snapshot {
@@ -683,34 +688,41 @@ mod tests {
     }
 
     #[test]
-    fn a_replay_applies_the_assignments_recorded_for_its_rounds() {
+    fn a_replay_applies_the_reports_and_assignments_recorded_for_its_rounds() {
         let mut run = Run::new(busy());
         run.run_to_end().expect("runs");
         let rounds = run.rounds();
         let (round, other) = rounds
             .iter()
             .zip(rounds.iter().skip(1))
-            .find(|(r, o)| r.assigned_at > 0 && r.assignment != o.assignment)
-            .expect("two rounds that assigned differently");
-        let given = |engine: &mut Engine, recorded: Vec<(u32, u64, Assignment)>| {
+            .find(|(r, o)| {
+                r.assigned_at > 0 && r.assignment != o.assignment && r.joined != o.joined
+            })
+            .expect("two rounds that reported and assigned differently");
+        let given = |engine: &mut Engine, recorded: Vec<RecordedRound>| {
             let mut out = Vec::new();
             engine.replay_to(round.assigned_at, recorded, &mut out);
             out.into_iter().find_map(|e| match e.kind {
-                EventKind::RoundAssigned(r) if r.index == round.index => Some(r.assignment),
+                EventKind::RoundAssigned(r) if r.index == round.index => {
+                    Some((r.joined, r.assignment))
+                }
                 _ => None,
             })
         };
         let before = run.state_at(round.assigned_at - 1);
-        let recorded = (round.index, round.assigned_at, other.assignment.clone());
+        let as_if = |index: u32| RecordedRound {
+            index,
+            assigned_at: round.assigned_at,
+            ..recorded(other)
+        };
         assert_eq!(
-            given(&mut before.clone(), vec![recorded]),
-            Some(other.assignment.clone()),
-            "the recorded assignment, not the assignor's"
+            given(&mut before.clone(), vec![as_if(round.index)]),
+            Some((other.joined.clone(), other.assignment.clone())),
+            "the recorded reports and assignment, not computed again"
         );
-        let elsewhere = (round.index + 1, round.assigned_at, other.assignment.clone());
         assert_eq!(
-            given(&mut before.clone(), vec![elsewhere]),
-            Some(round.assignment.clone()),
+            given(&mut before.clone(), vec![as_if(round.index + 1)]),
+            Some((round.joined.clone(), round.assignment.clone())),
             "another round's record is not applied"
         );
         // Every moment replayed from the snapshots is the state the history simulated.
