@@ -44,6 +44,12 @@ pub struct Round {
     pub assignment: Assignment,
     /// Draining members that shut down on receiving this assignment.
     pub departed: Vec<MemberId>,
+    /// The members receiving it that it changed, in member order, once synced: the others
+    /// already ran, learned and kept what it gave them, their threads dealt alike, and were
+    /// left as they were ([`Engine::already_holds`]). A replay applies this rather than
+    /// comparing each member again. Empty under the streams protocol, whose members take
+    /// their assignments by heartbeat.
+    pub changed: Vec<MemberId>,
 }
 
 /// The reports of a round, each behind its own pointer. Built into a vector of their own
@@ -67,6 +73,7 @@ impl Round {
                 ..self.assignment
             },
             departed: Vec::new(),
+            changed: Vec::new(),
             ..*self
         }
     }
@@ -78,6 +85,7 @@ impl Round {
         if r.synced_at.is_some_and(|s| s > time) {
             r.synced_at = None;
             r.departed.clear();
+            r.changed.clear();
             r.abandoned = false;
         }
         r
@@ -609,6 +617,7 @@ impl Engine {
             joined,
             assignment,
             departed: Vec::new(),
+            changed: Vec::new(),
         };
         out.push(self.event(EventKind::RoundAssigned(Box::new(record.clone()))));
         let sync_at = self.time
@@ -753,46 +762,18 @@ impl Engine {
                 self.stop_task(*id, t, out);
             }
         }
+        let recorded = self.recorded_changes(round.index);
         for (id, a) in &receivers {
-            if self.already_holds(*id, a) {
-                continue;
+            let left_as_it_is = match &recorded {
+                Some(changed) => changed.binary_search(id).is_err(),
+                None => self.already_holds(*id, a),
+            };
+            if !left_as_it_is {
+                self.receive(*id, a, out);
+                round.changed.push(*id);
             }
-            self.touch(*id);
-            for &t in &a.assigned {
-                if self.members[id.index()].runs(t) {
-                    continue;
-                }
-                if self.owner[t.index()].is_some() {
-                    // Never two owners: the assignor cannot produce this, and the invariant
-                    // checks would flag it; the task stays with its current owner.
-                    continue;
-                }
-                self.start_task(*id, t, out);
-            }
-            // A replica reads from its store, or from the log's start if that is past it.
-            let reading: Vec<(TaskId, f64)> = a
-                .learning
-                .iter()
-                .chain(&a.standby)
-                .map(|&t| {
-                    let kept = self.kept_store(*id, t);
-                    (t, self.reading_from(kept.map_or(0.0, |s| s.position), t))
-                })
-                .collect();
-            let member = self.member_mut(*id);
-            member.learning = a.learning.clone();
-            member.standby = a.standby.clone();
-            member.learned = a.learned.clone();
-            member.last_assigned = a.assigned.clone();
-            member.ready.retain(|t| a.learning.binary_search(t).is_ok());
-            member
-                .reported
-                .retain(|t| a.learning.binary_search(t).is_ok());
-            for (t, position) in reading {
-                member.stores.insert(t, Store::at(position));
-            }
-            self.deal_threads(*id);
         }
+        round.changed.sort_unstable();
         for (id, a) in &receivers {
             if self.members[id.index()].status.leaving() && a.assigned.is_empty() {
                 self.leave(*id, LeaveReason::Drained, out);
@@ -803,6 +784,7 @@ impl Engine {
         out.push(self.event(EventKind::RoundSynced {
             index: round.index,
             departed: round.departed.clone(),
+            changed: std::mem::take(&mut round.changed),
         }));
         if round.assignment.followup {
             // The members that revoked tasks rejoin at once (KIP-429's second round).
@@ -822,6 +804,46 @@ impl Engine {
             let at = self.time + self.config.kip441.probing_interval_ms;
             self.timers.push((at, Timer::Probing));
         }
+    }
+
+    /// Member `id` takes assignment `a`: starts the tasks it gains, replicates from its kept
+    /// stores and deals its threads again.
+    fn receive(&mut self, id: MemberId, a: &MemberAssignment, out: &mut Vec<Event>) {
+        self.touch(id);
+        for &t in &a.assigned {
+            if self.members[id.index()].runs(t) {
+                continue;
+            }
+            if self.owner[t.index()].is_some() {
+                // Never two owners: the assignor cannot produce this, and the invariant
+                // checks would flag it; the task stays with its current owner.
+                continue;
+            }
+            self.start_task(id, t, out);
+        }
+        // A replica reads from its store, or from the log's start if that is past it.
+        let reading: Vec<(TaskId, f64)> = a
+            .learning
+            .iter()
+            .chain(&a.standby)
+            .map(|&t| {
+                let kept = self.kept_store(id, t);
+                (t, self.reading_from(kept.map_or(0.0, |s| s.position), t))
+            })
+            .collect();
+        let member = self.member_mut(id);
+        member.learning = a.learning.clone();
+        member.standby = a.standby.clone();
+        member.learned = a.learned.clone();
+        member.last_assigned = a.assigned.clone();
+        member.ready.retain(|t| a.learning.binary_search(t).is_ok());
+        member
+            .reported
+            .retain(|t| a.learning.binary_search(t).is_ok());
+        for (t, position) in reading {
+            member.stores.insert(t, Store::at(position));
+        }
+        self.deal_threads(id);
     }
 
     /// Whether member `id` already runs, learns and keeps standbys of what `a` gives it, with

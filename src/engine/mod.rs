@@ -76,6 +76,8 @@ pub enum EventKind {
         index: u32,
         /// Members that shut down on receiving it.
         departed: Vec<MemberId>,
+        /// The members receiving it that it changed, in member order ([`Round::changed`]).
+        changed: Vec<MemberId>,
     },
     /// The leader crashed before the sync; the assignment was lost.
     RoundAbandoned(u32),
@@ -210,8 +212,8 @@ pub struct Engine {
     changes: Journal,
     /// The broker's streams group, under the strategies of Kafka's streams protocol.
     streams: Option<Box<StreamsGroup>>,
-    /// While a history replays a stretch it simulated before: the assignments its leaders
-    /// computed then, in order, so that the replay applies them instead of assigning again.
+    /// While a history replays a stretch it simulated before: its rounds as they went then,
+    /// so that the replay applies them instead of working them out again.
     recorded: Recorded,
 }
 
@@ -240,8 +242,17 @@ impl<T> PartialEq for Aside<T> {
 /// the past).
 type Journal = Aside<Option<Changes>>;
 
-/// Rounds assigned before, in order ([`Engine::replay_to`]).
-type Recorded = Aside<std::collections::VecDeque<RecordedRound>>;
+/// What a replay applies as recorded ([`Engine::replay_to`]).
+type Recorded = Aside<Replaying>;
+
+/// The rounds of a stretch simulated before, while a history replays it.
+#[derive(Clone, Debug, Default)]
+struct Replaying {
+    /// Rounds still to assign, in order.
+    rounds: std::collections::VecDeque<RecordedRound>,
+    /// The round assigned from its record and syncing now, with the members it changed.
+    syncing: Option<(u32, Vec<MemberId>)>,
+}
 
 /// A round as a history recorded it, for a replay to apply rather than compute again.
 #[derive(Clone, Debug)]
@@ -254,6 +265,9 @@ pub struct RecordedRound {
     pub joined: Vec<Rc<JoinMetadata>>,
     /// What the leader gave them.
     pub assignment: Assignment,
+    /// The members it changed when they received it ([`Round::changed`]); `None` if the
+    /// history has not synced it.
+    pub changed: Option<Vec<MemberId>>,
 }
 
 /// What [`Engine::refresh_status`] last saw, so that it reads again only the tasks whose
@@ -581,35 +595,62 @@ impl Engine {
         self.time = self.time.max(time);
     }
 
-    /// [`Engine::advance_to`] over a stretch simulated before, its rounds' reports and
-    /// assignments (`rounds`, in order) applied as they were given instead of computed again:
-    /// both are deterministic, and the costliest steps of a large group's replay.
+    /// [`Engine::advance_to`] over a stretch simulated before, its rounds' reports,
+    /// assignments and the members each changed (`rounds`, in order, from the one syncing
+    /// now if any) applied as they were recorded instead of worked out again: all are
+    /// deterministic, and the costliest steps of a large group's replay.
     pub fn replay_to(
         &mut self,
         time: u64,
         rounds: impl IntoIterator<Item = RecordedRound>,
         out: &mut Vec<Event>,
     ) {
-        self.recorded.0.extend(rounds);
+        let syncing = self
+            .coordinator
+            .round()
+            .filter(|r| matches!(r.phase, coordinator::Phase::Syncing { .. }))
+            .map(|r| r.index);
+        for round in rounds {
+            if Some(round.index) == syncing {
+                self.recorded.0.syncing = round.changed.map(|changed| (round.index, changed));
+            } else {
+                self.recorded.0.rounds.push_back(round);
+            }
+        }
         self.advance_to(time, out);
-        self.recorded.0.clear();
+        // A replay may stop mid-round and go on live, from another branch.
+        self.recorded.0 = Replaying::default();
     }
 
-    /// Round `index` as recorded, assigned now, if the replay has it.
+    /// Round `index` as recorded, assigned now, if the replay has it; the members it
+    /// changed are kept for its sync ([`Engine::recorded_changes`]).
     pub(super) fn recorded_round(&mut self, index: u32) -> Option<RecordedRound> {
         let now = self.time;
-        while let Some(r) = self.recorded.0.front() {
+        let rounds = &mut self.recorded.0.rounds;
+        while let Some(r) = rounds.front() {
             if r.assigned_at > now || (r.assigned_at == now && r.index >= index) {
                 break;
             }
-            self.recorded.0.pop_front();
+            rounds.pop_front();
         }
-        self.recorded
-            .0
+        let mut round = rounds
             .front()
             .is_some_and(|r| r.index == index && r.assigned_at == now)
-            .then(|| self.recorded.0.pop_front())
-            .flatten()
+            .then(|| rounds.pop_front())
+            .flatten()?;
+        self.recorded.0.syncing = round.changed.take().map(|changed| (index, changed));
+        Some(round)
+    }
+
+    /// The members round `index`, syncing now, changed when the history simulated it, if
+    /// the replay assigned it from its record.
+    pub(super) fn recorded_changes(&mut self, index: u32) -> Option<Vec<MemberId>> {
+        self.recorded
+            .0
+            .syncing
+            .take()
+            .filter(|&(i, _)| i == index)
+            .map(|(_, changed)| changed)
     }
 
     pub(super) fn event(&self, kind: EventKind) -> Event {

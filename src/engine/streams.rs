@@ -933,11 +933,13 @@ impl Engine {
             joined: shared(joined),
             assignment,
             departed: Vec::new(),
+            changed: Vec::new(),
         };
         out.push(self.event(EventKind::RoundAssigned(Box::new(round))));
         out.push(self.event(EventKind::RoundSynced {
             index,
             departed: Vec::new(),
+            changed: Vec::new(),
         }));
     }
 }

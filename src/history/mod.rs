@@ -57,6 +57,7 @@ fn recorded(round: &Round) -> RecordedRound {
         assigned_at: round.assigned_at,
         joined: round.joined.clone(),
         assignment: round.assignment.clone(),
+        changed: round.synced_at.map(|_| round.changed.clone()),
     }
 }
 
@@ -332,11 +333,17 @@ impl Run {
                     // runs the assignor again, the costly part of a step in a large group.
                     self.steps_since_snapshot = usize::MAX;
                 }
-                EventKind::RoundSynced { index, departed } => {
+                EventKind::RoundSynced {
+                    index,
+                    departed,
+                    changed,
+                } => {
                     let at = event.at;
                     if let Some(r) = self.rounds.iter_mut().rev().find(|r| r.index == *index) {
                         r.synced_at = Some(at);
                         r.departed.clone_from(departed);
+                        // The round's record keeps the list, not its event.
+                        r.changed = std::mem::take(changed);
                     }
                 }
                 EventKind::RoundAbandoned(index) => {
@@ -496,10 +503,13 @@ impl Run {
         cursor.engine.replay_to(time, rounds, &mut sink);
     }
 
-    /// The rounds assigned from `from` to `to` (both included), in order, as a replay applies
-    /// them.
+    /// The rounds assigned from `from` to `to` (both included), and the one before (which
+    /// may be syncing at `from`), in order, as a replay applies them.
     fn assigned_between(&self, from: u64, to: u64) -> impl Iterator<Item = RecordedRound> + '_ {
-        let first = self.rounds.partition_point(|r| r.assigned_at < from);
+        let first = self
+            .rounds
+            .partition_point(|r| r.assigned_at < from)
+            .saturating_sub(1);
         self.rounds[first..]
             .iter()
             .take_while(move |r| r.assigned_at <= to)
@@ -579,6 +589,7 @@ impl Run {
             if r.synced_at.is_some_and(|s| s > at_ms) {
                 r.synced_at = None;
                 r.departed.clear();
+                r.changed.clear();
             }
         }
         let live_round = self.engine.coordinator().round().map(|r| r.index);
@@ -732,6 +743,44 @@ mod tests {
             live.advance_to(at).expect("runs");
             assert!(run.state_at(at) == *live.engine(), "at {at} ms");
         }
+    }
+
+    #[test]
+    fn a_replay_changes_at_a_sync_the_members_the_history_recorded() {
+        let mut run = Run::new(busy());
+        run.run_to_end().expect("runs");
+        let round = run
+            .rounds()
+            .iter()
+            .find(|r| r.assigned_at > 0 && !r.changed.is_empty() && r.synced_at.is_some())
+            .expect("a round that changed members");
+        let synced_at = round.synced_at.expect("synced");
+        // From the moment it was assigned: the replay starts with the round syncing.
+        let syncing = run.state_at(round.assigned_at);
+        let synced = |changed: Vec<MemberId>| {
+            let mut engine = syncing.clone();
+            let record = RecordedRound {
+                changed: Some(changed),
+                ..recorded(round)
+            };
+            engine.replay_to(synced_at, vec![record], &mut Vec::new());
+            engine
+        };
+        assert!(synced(round.changed.clone()) == run.state_at(synced_at));
+        let first = round.changed[0];
+        let given = round
+            .assignment
+            .members
+            .iter()
+            .find(|(m, _)| *m == first)
+            .map(|(_, a)| a.assigned.clone());
+        let left = synced(round.changed[1..].to_vec());
+        assert_ne!(
+            Some(left.member(first).last_assigned.clone()),
+            given,
+            "a member the record says nothing of is left as it was"
+        );
+        assert!(left != run.state_at(synced_at));
     }
 
     #[test]
