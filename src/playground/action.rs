@@ -122,6 +122,10 @@ impl Action {
     /// When the page is drawn again after this action (`playing`: frames draw it).
     pub fn redraw(&self, playing: bool) -> Redraw {
         match (self, playing) {
+            // Cards ahead of their moment show nothing until it comes.
+            (Action::Reply(r), _) if matches!(r.body, super::wire::Body::Cards { .. }) => {
+                Redraw::No
+            }
             (Action::Reply(_), true) => Redraw::No,
             (Action::Reply(_), false) => Redraw::NextFrame,
             _ => Redraw::Now,

@@ -4,7 +4,7 @@
 //! across a Web Worker (`src/ui/worker.rs`).
 
 use super::session::Session;
-use super::wire::{decode, encode, Reply, Request};
+use super::wire::{decode, encode, in_parts, Reply, Request, PARTS_OVER};
 use super::{Action, Effect, Playground, Simulation, Startup};
 use std::ops::{Deref, DerefMut};
 
@@ -90,7 +90,9 @@ impl Local {
                     Effect::Send(request) => {
                         let request: Request = through(&request);
                         for reply in self.worker.handle(request) {
-                            queue.extend(self.page.act(Action::Reply(through(&reply))));
+                            for reply in in_parts_through(reply) {
+                                queue.extend(self.page.act(Action::Reply(reply)));
+                            }
                         }
                     }
                     Effect::SweepSend { slot, request } => {
@@ -106,8 +108,7 @@ impl Local {
                 }
             }
             let (replies, more) = self.worker.work(STEPS);
-            for reply in replies {
-                let reply: Reply = through(&reply);
+            for reply in replies.into_iter().flat_map(in_parts_through) {
                 queue.extend(self.page.act(Action::Reply(reply)));
             }
             if queue.is_empty() && !more {
@@ -115,6 +116,14 @@ impl Local {
             }
         }
     }
+}
+
+/// A reply as the page reads it, in the messages the worker would post ([`in_parts`]).
+fn in_parts_through(reply: Reply) -> Vec<Reply> {
+    in_parts(reply, PARTS_OVER)
+        .iter()
+        .map(|bytes| decode(bytes).unwrap_or_else(|e| unreachable!("{e}")))
+        .collect()
 }
 
 /// A message as the other side reads it.

@@ -287,6 +287,18 @@ impl Playground {
                     None => Vec::new(),
                 }
             }
+            Body::Cards { lane, cards } => {
+                self.shown.receive_cards(lane, cards);
+                Vec::new()
+            }
+            Body::Panels(panels) => {
+                // Shown now if the moment they belong to showed its own.
+                self.shown.receive_panels(*panels);
+                if self.held == 0 {
+                    self.shown.show_panels();
+                }
+                Vec::new()
+            }
             Body::Nowhere(seq) => {
                 let target = self.shown.in_flight().map(|a| a.target.clone());
                 self.shown.forget(seq);

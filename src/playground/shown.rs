@@ -6,7 +6,7 @@
 use super::log::{Log, LogRound};
 use super::over_time::{Charts, TaskTimeline};
 use super::screen::Measures;
-use super::wire::{Ask, History, LaneMoment, LogUpdate, Moment, Progress, Seq};
+use super::wire::{Ask, History, LaneMoment, LogUpdate, Moment, PanelsUpdate, Progress, Seq};
 use crate::model::{Scenario, Strategy, TimedCommand};
 use crate::views::charts::Series;
 use crate::views::frame::{Card, Frame};
@@ -43,6 +43,8 @@ pub struct Shown {
     charts: Rc<Charts>,
     /// Panels received and not shown yet (see [`Shown::show_panels`]).
     incoming: Incoming,
+    /// Each lane's changed cards sent ahead of the next moment.
+    ahead: Vec<Vec<(usize, Card)>>,
     /// The moment asked for and not answered yet.
     in_flight: Option<Ask>,
     /// The last moment asked for that was answered.
@@ -76,6 +78,7 @@ impl Shown {
             timeline: Rc::default(),
             charts: Rc::default(),
             incoming: Incoming::default(),
+            ahead: Vec::new(),
             in_flight: None,
             answered: None,
             stale: true,
@@ -97,6 +100,7 @@ impl Shown {
         self.timeline = Rc::default();
         self.charts = Rc::default();
         self.incoming = Incoming::default();
+        self.ahead.clear();
         self.in_flight = None;
         self.answered = None;
         self.stale = true;
@@ -229,6 +233,10 @@ impl Shown {
     /// A moment came: drawn from now on (its panels once [`Shown::show_panels`] says).
     /// Returns the ask it answers, if it answers one.
     pub fn receive(&mut self, mut moment: Moment) -> Option<Ask> {
+        for (lane, ahead) in moment.lanes.iter_mut().zip(self.ahead.drain(..)) {
+            let changed = std::mem::replace(&mut lane.cards.changed, ahead);
+            lane.cards.changed.extend(changed);
+        }
         for (i, lane) in moment.lanes.iter_mut().enumerate() {
             let before = self
                 .moment
@@ -237,27 +245,7 @@ impl Shown {
                 .filter(|b| b.strategy == lane.strategy);
             self.assemble(lane, before.map(|b| &b.frame.cards));
         }
-        if let Some(timeline) = moment.timeline.as_mut().and_then(Rc::get_mut) {
-            for row in &mut timeline.rows {
-                row.name = self.name(row.line.task.index());
-            }
-        }
-        if let Some(charts) = moment.charts.as_mut().and_then(Rc::get_mut) {
-            if let Series::Availability { names, .. } = &mut charts.availability.series {
-                *names = self.names.clone();
-            }
-        }
-        let incoming = &mut self.incoming;
-        if let Some(measures) = moment.measures.take() {
-            incoming.measures = Some(measures);
-        }
-        incoming.log.extend(moment.log.take());
-        if let Some(timeline) = moment.timeline.take() {
-            incoming.timeline = Some(timeline);
-        }
-        if let Some(charts) = moment.charts.take() {
-            incoming.charts = Some(charts);
-        }
+        self.receive_panels(std::mem::take(&mut moment.panels));
         let answered = moment
             .seq
             .filter(|&seq| self.in_flight.as_ref().is_some_and(|a| a.seq == seq))
@@ -267,6 +255,40 @@ impl Shown {
         }
         self.moment = moment;
         answered
+    }
+
+    /// Changed cards of the next moment came ahead of it.
+    pub fn receive_cards(&mut self, lane: usize, cards: Vec<(usize, Card)>) {
+        if self.ahead.len() <= lane {
+            self.ahead.resize_with(lane + 1, Vec::new);
+        }
+        self.ahead[lane].extend(cards);
+    }
+
+    /// Panels came (with their moment, or just after it): shown once
+    /// [`Shown::show_panels`] says.
+    pub fn receive_panels(&mut self, mut panels: PanelsUpdate) {
+        if let Some(timeline) = panels.timeline.as_mut().and_then(Rc::get_mut) {
+            for row in &mut timeline.rows {
+                row.name = self.name(row.line.task.index());
+            }
+        }
+        if let Some(charts) = panels.charts.as_mut().and_then(Rc::get_mut) {
+            if let Series::Availability { names, .. } = &mut charts.availability.series {
+                *names = self.names.clone();
+            }
+        }
+        let incoming = &mut self.incoming;
+        if let Some(measures) = panels.measures {
+            incoming.measures = Some(measures);
+        }
+        incoming.log.extend(panels.log);
+        if let Some(timeline) = panels.timeline {
+            incoming.timeline = Some(timeline);
+        }
+        if let Some(charts) = panels.charts {
+            incoming.charts = Some(charts);
+        }
     }
 
     /// A lane's cards as they are now: those that changed, named, and the others as they

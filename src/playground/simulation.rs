@@ -12,8 +12,8 @@ use super::screen::{measures_of, next_member_name, Measures};
 use super::session::Session;
 use super::tour::Tour;
 use super::wire::{
-    Ask, Body, Cards, CellFigures, Checks, History, LaneMoment, LogUpdate, Moment, Progress, Reply,
-    Request, Seq, Target, Timed,
+    Ask, Body, Cards, CellFigures, Checks, History, LaneMoment, LogUpdate, Moment, PanelsUpdate,
+    Progress, Reply, Request, Seq, Target, Timed,
 };
 use crate::model::{Command, Scenario, Strategy};
 use crate::sweep::Question;
@@ -471,10 +471,12 @@ impl Simulation {
                 .events()
                 .partition_point(|e| e.at <= clock),
             checks,
-            log: log.and_then(|log| self.sent.log_update(log)),
-            measures: measures.and_then(|m| changed(&mut self.sent.measures, m)),
-            timeline: timeline.and_then(|t| changed_rc(&mut self.sent.timeline, t)),
-            charts: charts.and_then(|c| changed_rc(&mut self.sent.charts, c)),
+            panels: PanelsUpdate {
+                log: log.and_then(|log| self.sent.log_update(log)),
+                measures: measures.and_then(|m| changed(&mut self.sent.measures, m)),
+                timeline: timeline.and_then(|t| changed_rc(&mut self.sent.timeline, t)),
+                charts: charts.and_then(|c| changed_rc(&mut self.sent.charts, c)),
+            },
             lanes,
         }
     }

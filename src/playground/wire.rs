@@ -171,6 +171,17 @@ pub enum Body {
     Refused(Seq, String),
     /// A moment: the one asked for, or an early one while the worker computes it.
     Moment(Box<Moment>),
+    /// Panels of the moment sent just before, sent apart from its group when the whole would
+    /// be large ([`in_parts`]).
+    Panels(Box<PanelsUpdate>),
+    /// A share of the next moment's changed cards, sent ahead of it when the whole would be
+    /// large ([`in_parts`]): the moment shows them with its own.
+    Cards {
+        /// The lane.
+        lane: usize,
+        /// The cards, with their places, in order.
+        cards: Vec<(usize, Card)>,
+    },
     /// A step asked for leads nowhere: nothing more happens.
     Nowhere(Seq),
     /// A file to offer.
@@ -306,14 +317,55 @@ pub struct Moment {
     pub events: usize,
     /// What the operations may do.
     pub checks: Checks,
-    /// The measures, when asked and changed.
+    /// The panels beside the group, those asked and changed.
+    pub panels: PanelsUpdate,
+}
+
+/// The panels beside the group as they changed at a moment: each there when asked and
+/// changed since it was last sent.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PanelsUpdate {
+    /// The measures.
     pub measures: Option<Measures>,
-    /// The log, when asked and changed.
+    /// The log.
     pub log: Option<LogUpdate>,
-    /// The task timeline, when asked and changed.
+    /// The task timeline.
     pub timeline: Option<Rc<TaskTimeline>>,
-    /// The compare charts, when asked and changed.
+    /// The compare charts.
     pub charts: Option<Rc<Charts>>,
+}
+
+impl PanelsUpdate {
+    /// Each panel there, as an update of its own.
+    fn apart(self) -> Vec<PanelsUpdate> {
+        let PanelsUpdate {
+            measures,
+            log,
+            timeline,
+            charts,
+        } = self;
+        let mut parts = Vec::new();
+        if let Some(log) = log {
+            parts.push(PanelsUpdate {
+                log: Some(log),
+                ..Default::default()
+            });
+        }
+        if let Some(timeline) = timeline {
+            parts.push(PanelsUpdate {
+                timeline: Some(timeline),
+                ..Default::default()
+            });
+        }
+        if measures.is_some() || charts.is_some() {
+            parts.push(PanelsUpdate {
+                measures,
+                charts,
+                ..Default::default()
+            });
+        }
+        parts
+    }
 }
 
 impl Moment {
@@ -326,10 +378,7 @@ impl Moment {
             settled: false,
             events: 0,
             checks: Checks::default(),
-            measures: None,
-            log: None,
-            timeline: None,
-            charts: None,
+            panels: PanelsUpdate::default(),
         }
     }
 }
@@ -345,6 +394,61 @@ pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
     bincode::DefaultOptions::new()
         .serialize(message)
         .unwrap_or_default()
+}
+
+/// A reply of more bytes than this that is a moment goes as its parts.
+pub const PARTS_OVER: usize = 128 * 1024;
+
+/// The most changed cards a moment in parts carries in one message (about 60 KB of a large
+/// group's).
+pub const CARDS_PER_PART: usize = 250;
+
+/// A reply as the messages that carry it: one, or for a moment over `limit` bytes, its
+/// changed cards [`CARDS_PER_PART`] at a time, the moment, and then each of its panels, so
+/// that the page decodes and draws each in a task of its own (a large group's cards come to
+/// hundreds of kilobytes, its log and task timeline to megabytes).
+pub fn in_parts(reply: Reply, limit: usize) -> Vec<Vec<u8>> {
+    let whole = encode(&reply);
+    let Reply {
+        session,
+        body: Body::Moment(mut moment),
+        history,
+        progress,
+    } = reply
+    else {
+        return vec![whole];
+    };
+    if whole.len() <= limit {
+        return vec![whole];
+    }
+    let part = |body| {
+        encode(&Reply {
+            session,
+            body,
+            history: None,
+            progress,
+        })
+    };
+    let mut parts = Vec::new();
+    for (lane, l) in moment.lanes.iter_mut().enumerate() {
+        let mut changed = std::mem::take(&mut l.cards.changed).into_iter();
+        // Whole shares ahead, and the rest (one card at least) with the moment.
+        let ahead = changed.len().saturating_sub(1) / CARDS_PER_PART;
+        for _ in 0..ahead {
+            let cards = changed.by_ref().take(CARDS_PER_PART).collect();
+            parts.push(part(Body::Cards { lane, cards }));
+        }
+        l.cards.changed = changed.collect();
+    }
+    let panels = std::mem::take(&mut moment.panels).apart();
+    parts.push(encode(&Reply {
+        session,
+        body: Body::Moment(moment),
+        history,
+        progress,
+    }));
+    parts.extend(panels.into_iter().map(|p| part(Body::Panels(Box::new(p)))));
+    parts
 }
 
 /// A message from bytes.

@@ -4,7 +4,7 @@
 //! about [`SLICE_MS`] to compute ahead. Nothing here decides anything.
 
 use super::worker::{bytes, READY};
-use crate::playground::wire::{decode, encode, Body, Reply, Request};
+use crate::playground::wire::{decode, in_parts, Body, Reply, Request, PARTS_OVER};
 use crate::playground::Simulation;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -114,7 +114,7 @@ fn post_all(driver: &Rc<RefCell<Driver>>, replies: Vec<Reply>) {
         // Whatever is posted says how far the histories are computed now: an older
         // progress that waited would say less.
         d.progress = (if progress_only { now } else { d.progress.0 }, None);
-        post(&d.scope, &reply);
+        post(&d.scope, reply);
     }
 }
 
@@ -123,11 +123,13 @@ fn flush_progress(driver: &Rc<RefCell<Driver>>) {
     let mut d = driver.borrow_mut();
     if let Some(reply) = d.progress.1.take() {
         d.progress.0 = js_sys::Date::now();
-        post(&d.scope, &reply);
+        post(&d.scope, reply);
     }
 }
 
-fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
-    let bytes = js_sys::Uint8Array::from(encode(reply).as_slice());
-    let _ = scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
+fn post(scope: &DedicatedWorkerGlobalScope, reply: Reply) {
+    for message in in_parts(reply, PARTS_OVER) {
+        let bytes = js_sys::Uint8Array::from(message.as_slice());
+        let _ = scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
+    }
 }

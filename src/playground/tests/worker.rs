@@ -3,7 +3,10 @@
 
 use super::preset;
 use crate::model::{Command, MemberSpec};
-use crate::playground::wire::{decode, encode, Ask, Body, Panels, Reply, Request, Target, Timed};
+use crate::playground::wire::{
+    decode, encode, in_parts, Ask, Body, Panels, Reply, Request, Target, Timed, CARDS_PER_PART,
+    PARTS_OVER,
+};
 use crate::playground::{Action, Effect, Local, Playback, Simulation};
 use crate::presets::scale_out;
 
@@ -124,8 +127,8 @@ fn every_message_reads_back_as_it_was_sent() {
         panic!("a moment: {replies:?}")
     };
     assert!(moment.lanes.len() > 1 && moment.lanes.iter().all(|l| l.metrics.is_some()));
-    assert!(moment.log.is_some() && moment.measures.is_some());
-    assert!(moment.timeline.is_some() && moment.charts.is_some());
+    assert!(moment.panels.log.is_some() && moment.panels.measures.is_some());
+    assert!(moment.panels.timeline.is_some() && moment.panels.charts.is_some());
     // What a reply carries reads back as it was sent (the names of the chips, the timeline's
     // rows and the chart's lines are the page's own: they do not cross).
     for reply in replies
@@ -136,6 +139,120 @@ fn every_message_reads_back_as_it_was_sent() {
         assert_eq!(encode(&decode::<Reply>(&bytes).expect("reads")), bytes);
     }
     assert!(decode::<Reply>(&[1, 2, 3]).is_err(), "garbage is refused");
+}
+
+/// A moment over the limit goes as its changed cards a share at a time, the moment, and then
+/// each of its panels, and the page shows from the parts what it shows from the whole; a
+/// moment under it, or another reply, goes whole.
+#[test]
+fn a_large_moment_goes_in_parts_and_the_page_shows_what_the_whole_shows() {
+    // A second lane the page has none of the cards of: all its 600 are sent.
+    let opened = || {
+        let mut pg = Local::with(scale_out(560, 600, 1_200), None);
+        pg.act(Action::Playback(Playback::Seek(1_000)));
+        let strategies = vec![pg.strategies()[0], crate::model::Strategy::Eager];
+        pg.worker().handle(Request::Lanes {
+            seq: 80,
+            strategies,
+        });
+        pg
+    };
+    let every = Panels {
+        log: true,
+        measures: true,
+        timeline: true,
+        charts: false,
+    };
+    // The page's own ask for the moment, for every lane and panel, and its answer once the
+    // worker has computed it.
+    let answer = |pg: &mut Local, at: u64, panels: Panels| {
+        let effects = pg.act_unsent(Action::Playback(Playback::Seek(at)));
+        let Some(Request::Show(ask)) = requests(&effects).first().copied().cloned() else {
+            panic!("the page asks for its moment: {effects:?}")
+        };
+        let ask = Ask {
+            compare: true,
+            panels,
+            ..ask
+        };
+        let mut replies = pg.worker().handle(Request::Show(ask));
+        while !replies.iter().any(|r| matches!(r.body, Body::Moment(_))) {
+            replies.extend(pg.worker().work(64).0);
+        }
+        let at = replies
+            .iter()
+            .position(|r| matches!(r.body, Body::Moment(_)));
+        replies.remove(at.unwrap_or_default())
+    };
+    let (mut whole, mut apart) = (opened(), opened());
+    let reply = answer(&mut whole, 4_000, every);
+    assert_eq!(
+        in_parts(reply.clone(), PARTS_OVER).len(),
+        1,
+        "under the limit"
+    );
+    whole.act(Action::Reply(reply));
+    let reply = answer(&mut apart, 4_000, every);
+    let Body::Moment(moment) = &reply.body else {
+        panic!("a moment: {reply:?}")
+    };
+    let changed = moment.lanes.iter().map(|l| l.cards.changed.len());
+    assert_eq!(changed.collect::<Vec<_>>(), [120, 600]);
+    let parts: Vec<Reply> = in_parts(reply, 0)
+        .iter()
+        .map(|bytes| decode(bytes).expect("reads"))
+        .collect();
+    let bodies: Vec<String> = parts
+        .iter()
+        .map(|r| match &r.body {
+            Body::Cards { lane, cards } => format!("{lane}: {} cards", cards.len()),
+            Body::Moment(m) if m.panels == Default::default() => {
+                let changed = m.lanes.iter().map(|l| l.cards.changed.len());
+                format!("moment, {:?} cards", changed.collect::<Vec<_>>())
+            }
+            Body::Panels(p) if p.log.is_some() => "log".into(),
+            Body::Panels(p) if p.timeline.is_some() => "timeline".into(),
+            Body::Panels(p) if p.measures.is_some() => "measures".into(),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    let rest = 600 - 2 * CARDS_PER_PART;
+    assert_eq!(
+        bodies,
+        [
+            format!("1: {CARDS_PER_PART} cards"),
+            format!("1: {CARDS_PER_PART} cards"),
+            format!("moment, [120, {rest}] cards"),
+            "log".into(),
+            "timeline".into(),
+            "measures".into()
+        ]
+    );
+    for part in parts {
+        apart.act(Action::Reply(part));
+    }
+    assert_eq!(apart.single(), whole.single());
+    assert_eq!(apart.lanes(), whole.lanes());
+    let cards = apart
+        .lanes()
+        .iter()
+        .map(|l| l.frame.cards.len())
+        .collect::<Vec<_>>();
+    assert_eq!(cards, [600, 600]);
+    assert_eq!(
+        apart.shown_log(&apart.single()).log,
+        whole.shown_log(&whole.single()).log
+    );
+    assert_eq!(apart.task_timeline(), whole.task_timeline());
+    assert_eq!(apart.measures(), whole.measures());
+    // Any other reply goes whole.
+    let strategies = apart.strategies().to_vec();
+    let done = apart.worker().handle(Request::Lanes {
+        seq: 81,
+        strategies,
+    });
+    assert!(matches!(done[0].body, Body::Done(81)));
+    assert_eq!(in_parts(done[0].clone(), 0), [encode(&done[0])]);
 }
 
 /// A moment not computed yet is answered once it is; after a first slice without it, the
