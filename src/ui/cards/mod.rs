@@ -108,11 +108,11 @@ impl PartialEq for GroupProps {
 /// The width laid out for before the group's own width is known.
 const FIRST_WIDTH: f64 = 960.0;
 
-/// The canvas's drawing, and the animation frame of a chip still on its way.
+/// The canvas's drawing, and the animation frame it is drawn at next.
 struct Painter {
     /// What is drawn.
     drawing: Drawing,
-    /// The next frame of a flight, while one lasts.
+    /// The next animation frame drawn: after a render, or of a flight while one lasts.
     next: Option<AnimationFrame>,
     /// The reading of the group's place again, after the frame, when it is old.
     reread: Option<Timeout>,
@@ -192,13 +192,19 @@ fn use_redraw_on_scroll(refs: &Refs, painter: &Rc<RefCell<Painter>>) {
     });
 }
 
-/// After each render, hands the canvases what the page shows and draws them.
+/// After each render, hands the canvases what the page shows and draws them at the next
+/// animation frame: in a task of its own, not the render's (a large group's render and its
+/// drawing each take a share of the page's 50 ms), and once for the renders before it.
 #[hook]
 fn use_drawing(refs: &Refs, painter: &Rc<RefCell<Painter>>, shown: Shown) {
     let (refs, painter) = (refs.clone(), painter.clone());
     use_effect(move || {
-        painter.borrow_mut().drawing.show(shown);
-        paint(&refs, &painter);
+        let mut p = painter.borrow_mut();
+        p.drawing.show(shown);
+        if p.next.is_none() {
+            let painter = painter.clone();
+            p.next = Some(request_animation_frame(move |_| paint(&refs, &painter)));
+        }
     });
 }
 
