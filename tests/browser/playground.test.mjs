@@ -999,6 +999,11 @@ test('a group too large for the view opens as an overview that fits it, and zoom
   const below = await page.evaluate(() => [document.activeElement.dataset.zone, document.activeElement.getBoundingClientRect().top]);
   assert.ok(below[0] === 'a' && below[1] > row, `down a row of zone a: ${below}`);
   assert.equal(await page.textContent('[data-testid=clock]'), clock, 'the arrows did not step the clock');
+  // The pointer over a tile gives it its tooltip: its words and what a click does.
+  assert.equal(await page.getAttribute('[data-member-id=S11]', 'title'), null);
+  await page.hover('[data-member-id=S11]');
+  const words = await page.getAttribute('[data-member-id=S11]', 'aria-label');
+  assert.equal(await page.getAttribute('[data-member-id=S11]', 'title'), `${words}\n(click: its actions; double-click: zoom into its card)`);
   // A click selects the member: it is found, and its actions open by its tile.
   await page.click('[data-member-id=S11]');
   await page.waitForSelector('[data-testid=tile-actions]');

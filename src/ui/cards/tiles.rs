@@ -1,7 +1,7 @@
 //! The overview of a group too large for its cards to fit the view: over each tile the
 //! canvas draws sits a button that paints nothing, carrying the member's data, its name in
-//! words, the focus and the clicks, in blocks written again only when one of their tiles'
-//! words change; the selected member's actions beside its tile; and the arrow keys over the
+//! words and the focus, in blocks that answer their tiles' clicks and are written again only
+//! when one of their tiles' words change; the selected member's actions beside its tile; and the arrow keys over the
 //! tiles.
 
 use super::card::{marks_tray, placed_runs, CardActions};
@@ -26,12 +26,10 @@ pub struct TileProps {
     pub highlighted: bool,
     /// The first tile: the one in the tab order (the arrow keys reach the others).
     pub first: bool,
-    /// Carries out an action (select it, zoom into it).
-    pub on_action: Callback<Action>,
 }
 
-/// A member's tile: a button over what the canvas draws; a click selects the member (finds
-/// it, which opens its actions), a double-click zooms into its card.
+/// A member's tile: a button over what the canvas draws, named by its words; its block
+/// answers its clicks and hover ([`TileHandlers`]).
 #[function_component(MemberTile)]
 pub fn member_tile(props: &TileProps) -> Html {
     let v = &props.view;
@@ -44,30 +42,69 @@ pub fn member_tile(props: &TileProps) -> Html {
         v.leader,
         &v.held.words(away),
     );
-    let select = {
-        let name = v.name.clone();
-        props
-            .on_action
-            .reform(move |_: MouseEvent| Action::Find(name.clone()))
-    };
-    let zoom = {
-        let name = v.name.clone();
-        props.on_action.reform(move |_: MouseEvent| Action::Zoom {
-            zoom: Zoom::Cards,
-            centre: Some(Centre::Member(name.clone())),
-        })
-    };
     let p = props.place;
     html! {
         <button type="button" class={classes!("member", "tile", props.highlighted.then_some("highlight"))}
             style={format!("left: {}px; top: {}px; width: {}px; height: {}px", p.x, p.y, p.w, p.h)}
             data-testid="member" data-member-id={v.name.clone()} data-state={v.status.name()}
-            data-leader={v.leader.to_string()} data-zone={v.zone.clone()}
-            aria-label={label.clone()} title={format!("{label}\n(click: its actions; double-click: zoom into its card)")}
-            aria-haspopup="true" aria-expanded={props.highlighted.to_string()} onclick={select} ondblclick={zoom}
+            data-leader={v.leader.to_string()} data-zone={v.zone.clone()} aria-label={label}
+            aria-haspopup="true" aria-expanded={props.highlighted.to_string()}
             tabindex={if props.first { "0" } else { "-1" }}>
         </button>
     }
+}
+
+/// What a tile's tooltip adds to its words.
+const TILE_HINT: &str = "(click: its actions; double-click: zoom into its card)";
+
+/// A tile's click, double-click and hover, answered by the block around it for the tile the
+/// event came from: a few handlers, not two listeners and a tooltip's text on each of
+/// thousands of buttons, written again whenever a tile's words change.
+#[derive(Clone, PartialEq)]
+pub struct TileHandlers {
+    /// Selects the member (finds it, which opens its actions).
+    click: Callback<MouseEvent>,
+    /// Zooms into the member's card.
+    double: Callback<MouseEvent>,
+    /// Gives the tile under the pointer its tooltip: its words, and what a click does.
+    hover: Callback<MouseEvent>,
+}
+
+impl TileHandlers {
+    fn new(on_action: &Callback<Action>) -> TileHandlers {
+        let on = |action: fn(String) -> Action| {
+            let on_action = on_action.clone();
+            Callback::from(move |e: MouseEvent| {
+                if let Some((_, name)) = tile_of(&e) {
+                    on_action.emit(action(name));
+                }
+            })
+        };
+        TileHandlers {
+            click: on(Action::Find),
+            double: on(|name| Action::Zoom {
+                zoom: Zoom::Cards,
+                centre: Some(Centre::Member(name)),
+            }),
+            hover: Callback::from(|e: MouseEvent| {
+                let Some((tile, _)) = tile_of(&e) else {
+                    return;
+                };
+                let label = tile.get_attribute("aria-label").unwrap_or_default();
+                let title = format!("{label}\n{TILE_HINT}");
+                if tile.get_attribute("title").as_deref() != Some(title.as_str()) {
+                    let _ = tile.set_attribute("title", &title);
+                }
+            }),
+        }
+    }
+}
+
+/// The tile an event came from, and its member's name.
+fn tile_of(e: &MouseEvent) -> Option<(Element, String)> {
+    let tile = e.target_dyn_into::<Element>()?.closest(".tile").ok()??;
+    let name = tile.get_attribute("data-member-id")?;
+    Some((tile, name))
 }
 
 /// The overview's elements: the zones' bands, a tile's button per member, the tray's line
@@ -104,6 +141,7 @@ const TILES_PER_BLOCK: usize = 64;
 #[function_component(OverviewTiles)]
 pub fn overview_tiles(props: &OverviewProps) -> Html {
     let made = use_made((), props.tiles.len(), 0, TILES_PER_FRAME);
+    let handlers = use_memo(props.on_action.clone(), TileHandlers::new);
     let scene = &props.scene;
     let first = scene.members.first().map(|m| m.card);
     let highlight = Rc::new(props.highlight.clone());
@@ -116,7 +154,7 @@ pub fn overview_tiles(props: &OverviewProps) -> Html {
                 html! {
                     <TileBlock key={i} tiles={props.tiles.clone()} boxes={boxes} origin={*origin}
                         made={made} first={first} highlight={highlight.clone()}
-                        on_action={props.on_action.clone()} />
+                        handlers={(*handlers).clone()} />
                 }
             })
             .collect()
@@ -161,8 +199,8 @@ pub struct TileBlockProps {
     pub first: Option<usize>,
     /// Names found or shown by a tour.
     pub highlight: Rc<Vec<String>>,
-    /// Carries out an action.
-    pub on_action: Callback<Action>,
+    /// What its tiles' clicks and hover do.
+    pub handlers: TileHandlers,
 }
 
 impl PartialEq for TileBlockProps {
@@ -175,7 +213,7 @@ impl PartialEq for TileBlockProps {
             made,
             first,
             highlight,
-            on_action,
+            handlers,
         } = self;
         let made_same = || {
             boxes
@@ -191,7 +229,7 @@ impl PartialEq for TileBlockProps {
         *boxes == other.boxes
             && *origin == other.origin
             && *first == other.first
-            && *on_action == other.on_action
+            && *handlers == other.handlers
             && highlight == &other.highlight
             && made_same()
             && tiles_same()
@@ -213,12 +251,13 @@ fn tile_block(props: &TileBlockProps) -> Html {
         let view = props.tiles.get(m.card).filter(|_| m.card < props.made)?;
         Some(html! {
             <MemberTile key={view.name.clone()} view={view.clone()} place={m.rect.within(&bounds)}
-                highlighted={props.highlight.contains(&view.name)} first={Some(m.card) == props.first}
-                on_action={props.on_action.clone()} />
+                highlighted={props.highlight.contains(&view.name)} first={Some(m.card) == props.first} />
         })
     });
+    let h = &props.handlers;
     html! {
-        <div class="tile-block" style={format!("left: {}px; top: {}px; width: {}px; height: {}px", place.x, place.y, place.w, place.h)}>
+        <div class="tile-block" style={format!("left: {}px; top: {}px; width: {}px; height: {}px", place.x, place.y, place.w, place.h)}
+            onclick={h.click.clone()} ondblclick={h.double.clone()} onmouseover={h.hover.clone()}>
             { for tiles }
         </div>
     }
