@@ -900,6 +900,8 @@ test('a large group is drawn compactly, and a task or member can be found in it'
   assert.match(await page.textContent('[data-testid=mini-hover]'), /^T2 on S2 \u00B7 active/);
   await page.mouse.click(box.x + 5, box.y + 5);
   await page.waitForFunction(() => document.querySelector('[data-testid=found]').textContent.startsWith('T2: active on S2'));
+  // The canvas is drawn at the animation frame after the render.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   assert.deepEqual(await pixel('S2', 0, 6.5), await colour('--ink'), 'the task found is ringed');
   // The keyboard reaches every task: a member's marks take the focus, the arrow keys, Home
   // and End move over them (not the clock), and Enter finds the task.
