@@ -606,6 +606,8 @@ test('the autosave is the session as JSON, and compressed when the storage has n
   const page = await open();
   await preset(page, 'scale-up-running');
   await page.click('[data-testid=step-round]');
+  // The clock read once the step has landed: a save of the clock before it may never come.
+  await settled(page);
   const t = await clock(page);
   const saved = () => page.evaluate(() => localStorage.getItem('handoff.session.v1'));
   await page.waitForFunction((t) => localStorage.getItem('handoff.session.v1')?.includes(`"clock":${t},`), t);
