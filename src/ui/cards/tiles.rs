@@ -1,8 +1,8 @@
 //! The overview of a group too large for its cards to fit the view: over each tile the
 //! canvas draws sits a button that paints nothing, carrying the member's data, its name in
 //! words and the focus, in blocks that answer their tiles' clicks and are written again only
-//! when one of their tiles' words change; the selected member's actions beside its tile; and the arrow keys over the
-//! tiles.
+//! when one of their tiles' words change; the selected member's actions beside its tile; and
+//! the arrow keys over the tiles.
 
 use super::card::{marks_tray, placed_runs, CardActions};
 use crate::playground::{Action, RestartChoice};
