@@ -101,7 +101,7 @@ impl TileHandlers {
 }
 
 /// The tile an event came from, and its member's name.
-fn tile_of(e: &MouseEvent) -> Option<(Element, String)> {
+fn tile_of(e: &Event) -> Option<(Element, String)> {
     let tile = e.target_dyn_into::<Element>()?.closest(".tile").ok()??;
     let name = tile.get_attribute("data-member-id")?;
     Some((tile, name))
@@ -336,15 +336,11 @@ pub fn tile_keys(
         let Some(step) = Step::of_key(&key) else {
             return;
         };
-        let Some(tile) = e
-            .target_dyn_into::<Element>()
-            .and_then(|t| t.closest(".tile").ok().flatten())
-        else {
+        let Some((tile, name)) = tile_of(&e) else {
             return;
         };
         e.prevent_default();
         e.stop_propagation();
-        let name = tile.get_attribute("data-member-id").unwrap_or_default();
         let named = |m: &MemberBox| tiles.get(m.card).map(|t| t.name.as_str());
         let from = scene.members.iter().position(|m| named(m) == Some(&name));
         let to = from
