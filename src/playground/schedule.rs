@@ -260,7 +260,12 @@ impl Playground {
                 }
             })
             .collect();
-        let (members, zones, next_member) = menu_names(scenario, commands);
+        let menus = self.memos.menus.get_when(
+            |c| c == commands,
+            || commands.to_vec(),
+            || menu_names(scenario, commands),
+        );
+        let (members, zones, next_member) = (menus.0.clone(), menus.1.clone(), menus.2.clone());
         Schedule {
             marks,
             selected,

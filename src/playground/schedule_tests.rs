@@ -8,6 +8,7 @@ use super::tests::{preset, scale_out};
 use super::*;
 use crate::model::Scenario;
 use crate::model::{Command, MemberSpec, TimedCommand};
+use std::rc::Rc;
 
 /// A fresh session of the playground's scenario with `commands`, at the same clock.
 fn fresh(pg: &Local, commands: &[TimedCommand]) -> Session {
@@ -110,6 +111,10 @@ fn the_scheduled_commands_are_marks_with_rows_menus_and_steps() {
     );
     pg.act(Action::Playback(Playback::Seek(60_000)));
     assert!(pg.schedule().marks.iter().all(|m| m.done));
+    assert!(
+        Rc::ptr_eq(&pg.schedule().members, &s.members),
+        "the clock passing the commands does not make the menus again"
+    );
     pg.act(Action::Schedule(ScheduleEdit::Select(Some(1))));
     assert_eq!(pg.schedule().selected, Some(1));
     pg.act(Action::Schedule(ScheduleEdit::Select(Some(7))));

@@ -155,6 +155,9 @@ pub struct Memos {
     /// The timeline editor's marks and menus: by the scheduled commands, the track's end,
     /// how many of the commands are done and the one selected.
     pub(super) schedule: Memo<(Vec<TimedCommand>, u64, usize, Option<usize>), super::Schedule>,
+    /// The timeline editor's menus: by the scheduled commands (the clock passing one does not
+    /// change them, and in a group of thousands they take a while to make).
+    pub(super) menus: Memo<Vec<TimedCommand>, MenuNames>,
     /// The log as shown: by the rounds the worker sent.
     pub(super) shown_log: Memo<(usize, u64), ShownLog>,
     /// The settings the scenario offers a sweep.
@@ -167,6 +170,7 @@ impl Memos {
         self.scenario.clear();
         self.task_names.clear();
         self.schedule.clear();
+        self.menus.clear();
         self.shown_log.clear();
         self.sweep_names.clear();
     }
