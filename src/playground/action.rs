@@ -77,6 +77,8 @@ pub enum Action {
     },
     /// Which lane the compare view's per-lane charts show.
     ChartLane(usize),
+    /// The task timeline came into the view (true) or left it: out of it, it is not read.
+    TimelineInView(bool),
     /// Show an error that happened in the browser.
     Error(String),
     /// Hide the error.

@@ -201,6 +201,9 @@ pub struct Playground {
     paused_at_rest: bool,
     view: ViewMode,
     chart_lane: usize,
+    /// The task timeline is in the view: out of it, the worker is not asked for it (in a
+    /// group of thousands of tasks it is hundreds of kilobytes at each turn).
+    timeline_in_view: bool,
     find: String,
     /// How far the group is zoomed (none chosen: as it fits), and what was zoomed into.
     zoom: Option<(Zoom, Option<Centre>)>,
@@ -275,6 +278,7 @@ impl Playground {
             paused_at_rest: false,
             view: ViewMode::Single,
             chart_lane: 0,
+            timeline_in_view: true,
             find: String::new(),
             zoom: None,
             preset: None,
@@ -452,8 +456,8 @@ impl Playground {
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
         let reply = matches!(action, Action::Reply(_));
         // A reply draws what the action that asked for it started (a step moves, a scrub
-        // jumps).
-        if !reply {
+        // jumps); the task timeline coming into the view starts nothing.
+        if !reply && !matches!(action, Action::TimelineInView(_)) {
             self.continuous = matches!(
                 action,
                 Action::Playback(Playback::Frame(_))
@@ -487,7 +491,11 @@ impl Playground {
             self.paused_at_rest = false;
         }
         let sharing = matches!(action, Action::Export(Export::Share(_)));
-        let frame = matches!(action, Action::Playback(Playback::Frame(_)));
+        // Frames, and the task timeline coming into the view, leave the panels to their turns.
+        let frame = matches!(
+            action,
+            Action::Playback(Playback::Frame(_)) | Action::TimelineInView(_)
+        );
         let notice = self.notice.clone();
         // What the command editor was opened over: once the commands change, it is closed.
         let commands = self
@@ -555,6 +563,10 @@ impl Playground {
             }
             Action::ChartLane(lane) => {
                 self.chart_lane = lane;
+                Vec::new()
+            }
+            Action::TimelineInView(in_view) => {
+                self.timeline_in_view = in_view;
                 Vec::new()
             }
             Action::Error(message) => self.fail(message),

@@ -213,7 +213,7 @@ impl Playground {
         let panels = Panels {
             log: !compare && due(Panel::Log),
             measures: !compare && due(Panel::Measures),
-            timeline: !compare && due(Panel::Timeline),
+            timeline: !compare && self.timeline_in_view && due(Panel::Timeline),
             charts: compare && due(Panel::Measures),
         };
         let ask = Ask {
@@ -231,6 +231,10 @@ impl Playground {
         }
         self.counts.0 += 1;
         self.epochs.0 = epochs;
+        // Out of the view, the timeline stays due: it is asked for as it comes back.
+        if !self.timeline_in_view {
+            self.epochs.0[Panel::Timeline as usize] = self.epochs.1[Panel::Timeline as usize];
+        }
         self.shown.asked(ask.clone());
         Some(Effect::Send(Request::Show(ask)))
     }

@@ -213,8 +213,15 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     let width = use_width(&canvas);
     let hover = use_state(|| None::<(f64, f64, String)>);
     // Out of the view (below the fold), the canvas keeps what it showed last: it is neither
-    // drawn again nor is its clock line moved until it is scrolled to. Its size follows.
+    // drawn again nor is its clock line moved until it is scrolled to, nor is the worker
+    // asked for it. Its size follows.
     let in_view = use_in_view(&scroller);
+    {
+        let on = props.on_action.clone();
+        use_effect_with(in_view, move |&in_view| {
+            on.emit(Action::TimelineInView(in_view))
+        });
+    }
     let shown = use_mut_ref(|| (props.data.clone(), props.clock));
     if in_view {
         *shown.borrow_mut() = (props.data.clone(), props.clock);
@@ -257,7 +264,7 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     let clock_left = (width > 0.0).then(|| data.x_of(clock, width));
     html! {
         <section class="panel task-timeline" aria-labelledby="timeline-title" data-testid="task-timeline"
-            data-rows={rows.to_string()}>
+            data-rows={rows.to_string()} data-until={props.data.until.to_string()}>
             <h2 id="timeline-title">{ "Task timeline" }</h2>
             { timeline_legend() }
             // Scrolled through by the keyboard too, when it has more rows than it shows.

@@ -770,7 +770,10 @@ test('the task timeline shows every task over time, and a click on it moves the 
   const page = await open();
   await preset(page, 'scale-up-running');
   await playToRest(page);
-  assert.equal(await page.getAttribute('[data-testid=task-timeline]', 'data-rows'), '5');
+  const rest = Number(await clock(page));
+  const until = async () => Number(await page.getAttribute('[data-testid=task-timeline]', 'data-until'));
+  // Out of the view, the worker was not asked for it while playing: it reads to before the run.
+  assert.ok((await until()) < rest / 2, `read to ${await until()} ms, the clock at ${rest} ms`);
   // Pixels of the running colour (the active blue) drawn for the rows.
   const blue = () =>
     page.$eval('[data-testid=task-timeline-canvas]', (c) => {
@@ -789,6 +792,8 @@ test('the task timeline shows every task over time, and a click on it moves the 
   // Scrolled to, it shows the run to the clock.
   await canvas.scrollIntoViewIfNeeded();
   await page.waitForFunction(() => !document.querySelector('[data-testid=task-timeline-canvas]').classList.contains('away'));
+  await page.waitForFunction((rest) => Number(document.querySelector('[data-testid=task-timeline]').dataset.until) >= rest / 2, rest);
+  assert.equal(await page.getAttribute('[data-testid=task-timeline]', 'data-rows'), '5');
   assert.ok((await blue()) > 1000, `running spans drawn (${await blue()} px)`);
   assert.ok((await line()) > unseen, `the clock line moved to the clock (${unseen} -> ${await line()} px)`);
   const box = await canvas.boundingBox();

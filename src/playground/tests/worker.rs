@@ -9,6 +9,7 @@ use crate::playground::wire::{
 };
 use crate::playground::{Action, Effect, Local, Playback, Simulation};
 use crate::presets::scale_out;
+use std::rc::Rc;
 
 fn join(name: &str) -> Command {
     Command::Join(MemberSpec {
@@ -422,4 +423,54 @@ fn a_member_added_from_a_group_behind_the_clock_takes_the_first_free_name() {
         .map(|c| c.name.clone())
         .collect();
     assert_eq!(names, ["S1", "S2", "S3", "S4", "S5", "S6"]);
+}
+
+/// Out of the view, the task timeline is not asked for while playing, and the other panels
+/// are; as it comes back it is asked for at once, alone, and shows the history to the clock.
+#[test]
+fn the_task_timeline_is_asked_for_only_in_the_view() {
+    let mut pg = preset("scale-up-running");
+    pg.act(Action::Playback(Playback::Speed(4.0)));
+    pg.act(Action::TimelineInView(false));
+    let (timeline, log) = (pg.task_timeline(), pg.shown_log(&pg.single()));
+    pg.act(Action::Playback(Playback::Play(true)));
+    let mut now = 1_000.0;
+    for _ in 0..120 {
+        now += 16.0;
+        let effects = pg.act_unsent(Action::Playback(Playback::Frame(now)));
+        for request in requests(&effects) {
+            assert!(
+                !matches!(request, Request::Show(ask) if ask.panels.timeline),
+                "asked for the timeline out of the view: {request:?}"
+            );
+        }
+        pg.deliver(effects);
+    }
+    assert!(Rc::ptr_eq(&timeline, &pg.task_timeline()), "not read");
+    assert!(
+        !Rc::ptr_eq(&log, &pg.shown_log(&pg.single())),
+        "the log was"
+    );
+    pg.act(Action::Playback(Playback::Play(false)));
+    let effects = pg.act_unsent(Action::TimelineInView(true));
+    let asked: Vec<Panels> = requests(&effects)
+        .into_iter()
+        .filter_map(|r| match r {
+            Request::Show(ask) => Some(ask.panels),
+            _ => None,
+        })
+        .collect();
+    let timeline_only = Panels {
+        timeline: true,
+        ..Panels::default()
+    };
+    assert_eq!(asked, [timeline_only], "only the timeline was due");
+    pg.deliver(effects);
+    let clock = pg.session().clock();
+    let shown = pg.task_timeline();
+    assert!(
+        shown.until > clock / 2 && shown.until <= pg.session().frontier(),
+        "read to {} ms, the clock at {clock} ms",
+        shown.until
+    );
 }
