@@ -128,6 +128,8 @@ impl Action {
             (Action::Reply(r), _) if matches!(r.body, super::wire::Body::Cards { .. }) => {
                 Redraw::No
             }
+            // Nothing shows that the task timeline came into the view: what is sent draws it.
+            (Action::TimelineInView(_), _) => Redraw::No,
             (Action::Reply(_), true) => Redraw::No,
             (Action::Reply(_), false) => Redraw::NextFrame,
             _ => Redraw::Now,
@@ -249,6 +251,7 @@ mod tests {
         assert_eq!(reply.redraw(true), Redraw::No);
         for playing in [false, true] {
             assert_eq!(Action::Help(true).redraw(playing), Redraw::Now);
+            assert_eq!(Action::TimelineInView(true).redraw(playing), Redraw::No);
         }
         assert_eq!(
             reply.redraw(false).settled(false),

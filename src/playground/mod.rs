@@ -201,8 +201,9 @@ pub struct Playground {
     paused_at_rest: bool,
     view: ViewMode,
     chart_lane: usize,
-    /// The task timeline is in the view: out of it, the worker is not asked for it (in a
-    /// group of thousands of tasks it is hundreds of kilobytes at each turn).
+    /// The page said the task timeline is in the view: until then, and out of it, the worker
+    /// is not asked for it (in a group of thousands of tasks it is hundreds of kilobytes at
+    /// each turn, and it is below the fold).
     timeline_in_view: bool,
     find: String,
     /// How far the group is zoomed (none chosen: as it fits), and what was zoomed into.
@@ -278,7 +279,7 @@ impl Playground {
             paused_at_rest: false,
             view: ViewMode::Single,
             chart_lane: 0,
-            timeline_in_view: true,
+            timeline_in_view: false,
             find: String::new(),
             zoom: None,
             preset: None,

@@ -351,6 +351,7 @@ fn grouped_by_last_owner(t: &super::over_time::TaskTimeline) -> usize {
 #[test]
 fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_after_a_fork() {
     let mut pg = preset("scale-up-running");
+    pg.act(Action::TimelineInView(true));
     // At 4x, so that 160 frames (ten turns of the timeline) stay within the scale-up.
     pg.act(Action::Playback(Playback::Speed(4.0)));
     let from_start = |pg: &Local| {
@@ -393,6 +394,7 @@ fn the_task_timeline_read_on_while_playing_is_the_one_read_from_the_start_also_a
 fn while_playing_the_panels_follow_the_clock_four_times_a_second_in_turns_and_catch_up_at_a_pause()
 {
     let mut pg = preset("scale-up-running");
+    pg.act(Action::TimelineInView(true));
     pg.act(Action::Playback(Playback::Speed(1.0)));
     pg.act(Action::Playback(Playback::Play(true)));
     let mut now = 1_000.0;
@@ -755,6 +757,7 @@ fn a_new_session_starts_the_first_preset_clean() {
 #[test]
 fn a_frame_in_which_something_happened_leaves_the_panels_turns_to_the_next_frame() {
     let mut pg = preset("scale-up-running");
+    pg.act(Action::TimelineInView(true));
     pg.act(Action::Playback(Playback::Speed(16.0)));
     pg.act(Action::Playback(Playback::Play(true)));
     let mut now = 1_000.0;

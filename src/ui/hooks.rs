@@ -255,12 +255,12 @@ pub fn use_width(node: &NodeRef) -> f64 {
     *width
 }
 
-/// Whether any of an element is in the view, from an IntersectionObserver (in view until it
+/// Whether any of an element is in the view, from an IntersectionObserver (`None` until it
 /// first reports): a part below the fold can leave its drawing as it was until it is
 /// scrolled to.
 #[hook]
-pub fn use_in_view(node: &NodeRef) -> bool {
-    let in_view = use_state_eq(|| true);
+pub fn use_in_view(node: &NodeRef) -> Option<bool> {
+    let in_view = use_state_eq(|| None);
     {
         let (node, in_view) = (node.clone(), in_view.clone());
         use_effect_with((), move |_| {
@@ -270,7 +270,7 @@ pub fn use_in_view(node: &NodeRef) -> bool {
                         // The last entry is the element's state now.
                         let last = entries.get(entries.length().saturating_sub(1));
                         if let Ok(entry) = last.dyn_into::<web_sys::IntersectionObserverEntry>() {
-                            in_view.set(entry.is_intersecting());
+                            in_view.set(Some(entry.is_intersecting()));
                         }
                     },
                 );

@@ -215,13 +215,17 @@ pub fn task_timeline(props: &TimelineProps) -> Html {
     // Out of the view (below the fold), the canvas keeps what it showed last: it is neither
     // drawn again nor is its clock line moved until it is scrolled to, nor is the worker
     // asked for it. Its size follows.
-    let in_view = use_in_view(&scroller);
+    let reported = use_in_view(&scroller);
     {
         let on = props.on_action.clone();
-        use_effect_with(in_view, move |&in_view| {
-            on.emit(Action::TimelineInView(in_view))
+        use_effect_with(reported, move |&reported| {
+            if let Some(in_view) = reported {
+                on.emit(Action::TimelineInView(in_view));
+            }
         });
     }
+    // Drawn until the observer first reports.
+    let in_view = reported.unwrap_or(true);
     let shown = use_mut_ref(|| (props.data.clone(), props.clock));
     if in_view {
         *shown.borrow_mut() = (props.data.clone(), props.clock);

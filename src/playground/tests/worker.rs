@@ -425,33 +425,36 @@ fn a_member_added_from_a_group_behind_the_clock_takes_the_first_free_name() {
     assert_eq!(names, ["S1", "S2", "S3", "S4", "S5", "S6"]);
 }
 
-/// Out of the view, the task timeline is not asked for while playing, and the other panels
-/// are; as it comes back it is asked for at once, alone, and shows the history to the clock.
+/// Until the page says the task timeline is in the view, and once it says it left, the
+/// timeline is not asked for while playing, and the other panels are; as it comes into the
+/// view it is asked for at once, alone, and shows the history to the clock.
 #[test]
 fn the_task_timeline_is_asked_for_only_in_the_view() {
     let mut pg = preset("scale-up-running");
     pg.act(Action::Playback(Playback::Speed(4.0)));
-    pg.act(Action::TimelineInView(false));
-    let (timeline, log) = (pg.task_timeline(), pg.shown_log(&pg.single()));
-    pg.act(Action::Playback(Playback::Play(true)));
     let mut now = 1_000.0;
-    for _ in 0..120 {
-        now += 16.0;
-        let effects = pg.act_unsent(Action::Playback(Playback::Frame(now)));
-        for request in requests(&effects) {
-            assert!(
-                !matches!(request, Request::Show(ask) if ask.panels.timeline),
-                "asked for the timeline out of the view: {request:?}"
-            );
+    let mut play = |pg: &mut Local, frames: usize| {
+        let (timeline, log) = (pg.task_timeline(), pg.shown_log(&pg.single()));
+        pg.act(Action::Playback(Playback::Play(true)));
+        for _ in 0..frames {
+            now += 16.0;
+            let effects = pg.act_unsent(Action::Playback(Playback::Frame(now)));
+            for request in requests(&effects) {
+                assert!(
+                    !matches!(request, Request::Show(ask) if ask.panels.timeline),
+                    "asked for the timeline out of the view: {request:?}"
+                );
+            }
+            pg.deliver(effects);
         }
-        pg.deliver(effects);
-    }
-    assert!(Rc::ptr_eq(&timeline, &pg.task_timeline()), "not read");
-    assert!(
-        !Rc::ptr_eq(&log, &pg.shown_log(&pg.single())),
-        "the log was"
-    );
-    pg.act(Action::Playback(Playback::Play(false)));
+        pg.act(Action::Playback(Playback::Play(false)));
+        assert!(Rc::ptr_eq(&timeline, &pg.task_timeline()), "not read");
+        assert!(
+            !Rc::ptr_eq(&log, &pg.shown_log(&pg.single())),
+            "the log was"
+        );
+    };
+    play(&mut pg, 60);
     let effects = pg.act_unsent(Action::TimelineInView(true));
     let asked: Vec<Panels> = requests(&effects)
         .into_iter()
@@ -473,4 +476,6 @@ fn the_task_timeline_is_asked_for_only_in_the_view() {
         "read to {} ms, the clock at {clock} ms",
         shown.until
     );
+    pg.act(Action::TimelineInView(false));
+    play(&mut pg, 60);
 }
