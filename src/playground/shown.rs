@@ -311,7 +311,8 @@ impl Shown {
         for j in 0..lane.cards.count {
             match changed.next_if(|(k, _)| *k == j) {
                 Some((_, mut card)) => {
-                    for chip in &mut card.chips {
+                    // Decoded just now: the card's chips are its own.
+                    for chip in Rc::make_mut(&mut card.chips) {
                         chip.name = self.name(chip.task.index());
                     }
                     cards.push(card);

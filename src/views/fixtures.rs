@@ -30,7 +30,7 @@ pub fn member(id: u32, chips: Vec<Chip>, zone: Option<&str>) -> Card {
         leader: id == 0,
         capacity: 1,
         restore_rate: 1000,
-        chips,
+        chips: chips.into(),
         can_crash: true,
         can_drain: true,
         can_restart: true,

@@ -293,8 +293,9 @@ pub struct Card {
     pub capacity: u32,
     /// Its restore rate in records per second.
     pub restore_rate: u64,
-    /// Actives first, then learners, then standbys, each in task order.
-    pub chips: Vec<Chip>,
+    /// Actives first, then learners, then standbys, each in task order (shared: the page
+    /// keeps a moment's unchanged cards for the next by cloning them).
+    pub chips: Rc<[Chip]>,
     /// Whether crashing it would do anything.
     pub can_crash: bool,
     /// Whether draining it would do anything.
@@ -586,7 +587,7 @@ fn card(engine: &Engine, id: MemberId, learned: &[bool]) -> Card {
         leader: engine.streams().is_none() && engine.leader() == Some(id),
         capacity: m.capacity,
         restore_rate: m.restore_rate.round() as u64,
-        chips,
+        chips: chips.into(),
         can_crash: engine.check_crash(id).is_ok(),
         can_drain: engine.check_drain(id).is_ok(),
         can_restart: engine.check_restart(id).is_ok(),

@@ -617,7 +617,7 @@ mod tests {
         assert_eq!(drawn.plan(view(0.0), &shown), Redraw::Nothing);
         assert_eq!(drawn.plan(view(5.0), &shown), Redraw::Whole, "scrolled");
         // S2's learner replays on: its bars only.
-        cards[1].chips[0].progress = 90;
+        std::rc::Rc::make_mut(&mut cards[1].chips)[0].progress = 90;
         let (tallies, _) = tiles(&cards);
         let later = Tile::shown(&scene, &cards, &tallies, &[], (0.0, 100.0), 1.0);
         let bars = drawn.plan(view(0.0), &later);

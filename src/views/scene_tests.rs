@@ -268,7 +268,7 @@ mod random {
             // row of marks holds and one, a zone, a restart.
             let i = changed % cards.len();
             let mut more = cards.clone();
-            more[i].chips.extend((0..17).map(|t| active(999_000 + t)));
+            more[i].chips = more[i].chips.iter().cloned().chain((0..17).map(|t| active(999_000 + t))).collect();
             let mut moved = cards.clone();
             moved[i].zone = Some("elsewhere".into());
             let mut back = cards.clone();

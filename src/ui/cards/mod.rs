@@ -431,8 +431,8 @@ fn tray(props: &GroupProps, scene: &Scene, t: Rect, border: f64) -> Html {
     }
 }
 
-/// A card's header and buttons, for a member whose tasks are drawn as marks (cloning the
-/// chips too would cost thousands of copies a frame in a large group).
+/// A card's header and buttons, for a member whose tasks are drawn as marks: without its
+/// chips, the header is not drawn again when only they change.
 fn without_chips(card: &Card) -> Card {
     Card {
         id: card.id,
@@ -441,7 +441,7 @@ fn without_chips(card: &Card) -> Card {
         leader: card.leader,
         capacity: card.capacity,
         restore_rate: card.restore_rate,
-        chips: Vec::new(),
+        chips: Rc::default(),
         can_crash: card.can_crash,
         can_drain: card.can_drain,
         zone: card.zone.clone(),
