@@ -753,6 +753,8 @@ test('a tour plays in an embed and travels in a share link', async () => {
   await page.click('[data-testid=tour-next]');
   await page.click('[data-testid=tour-next]');
   await page.waitForFunction(() => document.querySelector('[data-testid=tour]').dataset.step === '2');
+  // The step shows at once; its moment once the worker has sent it.
+  await settled(page);
   // At this step the new leader has assigned: S2 leads, S4 runs T1.
   assert.equal(await page.getAttribute('[data-member-id=S2]', 'data-leader'), 'true');
   assert.ok((await chips(page, 'S4')).some((c) => c.task === 'T1' && c.role === 'active'));
