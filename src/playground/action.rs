@@ -124,8 +124,14 @@ impl Action {
     /// When the page is drawn again after this action (`playing`: frames draw it).
     pub fn redraw(&self, playing: bool) -> Redraw {
         match (self, playing) {
-            // Cards ahead of their moment show nothing until it comes.
-            (Action::Reply(r), _) if matches!(r.body, super::wire::Body::Cards { .. }) => {
+            // Cards ahead of their moment, and rows ahead of their panel, show nothing until
+            // it comes.
+            (Action::Reply(r), _)
+                if matches!(
+                    r.body,
+                    super::wire::Body::Cards { .. } | super::wire::Body::TimelineRows(_)
+                ) =>
+            {
                 Redraw::No
             }
             // Nothing shows that the task timeline came into the view: what is sent draws it.

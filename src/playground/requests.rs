@@ -295,6 +295,10 @@ impl Playground {
                 self.shown.receive_cards(lane, cards);
                 Vec::new()
             }
+            Body::TimelineRows(rows) => {
+                self.shown.receive_timeline_rows(rows);
+                Vec::new()
+            }
             Body::Panels(panels) => {
                 // Shown now if the moment they belong to showed its own.
                 self.shown.receive_panels(*panels);

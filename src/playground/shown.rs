@@ -4,7 +4,7 @@
 //! here alone; a moment not received yet is drawn as the last one that was.
 
 use super::log::{Log, LogRound};
-use super::over_time::{Charts, TaskTimeline};
+use super::over_time::{Charts, TaskTimeline, TimelineRow};
 use super::screen::Measures;
 use super::wire::{Ask, History, LaneMoment, LogUpdate, Moment, PanelsUpdate, Progress, Seq};
 use crate::model::{Scenario, Strategy, TimedCommand};
@@ -45,6 +45,8 @@ pub struct Shown {
     incoming: Incoming,
     /// Each lane's changed cards sent ahead of the next moment.
     ahead: Vec<Vec<(usize, Card)>>,
+    /// The task timeline's rows sent ahead of the next panels.
+    rows_ahead: Vec<TimelineRow>,
     /// The moment asked for and not answered yet.
     in_flight: Option<Ask>,
     /// The last moment asked for that was answered.
@@ -79,6 +81,7 @@ impl Shown {
             charts: Rc::default(),
             incoming: Incoming::default(),
             ahead: Vec::new(),
+            rows_ahead: Vec::new(),
             in_flight: None,
             answered: None,
             stale: true,
@@ -101,6 +104,7 @@ impl Shown {
         self.charts = Rc::default();
         self.incoming = Incoming::default();
         self.ahead.clear();
+        self.rows_ahead.clear();
         self.in_flight = None;
         self.answered = None;
         self.stale = true;
@@ -265,10 +269,20 @@ impl Shown {
         self.ahead[lane].extend(cards);
     }
 
+    /// Rows of the task timeline in the next panels came ahead of them.
+    pub fn receive_timeline_rows(&mut self, rows: Vec<TimelineRow>) {
+        self.rows_ahead.extend(rows);
+    }
+
     /// Panels came (with their moment, or just after it): shown once
     /// [`Shown::show_panels`] says.
     pub fn receive_panels(&mut self, mut panels: PanelsUpdate) {
-        if let Some(timeline) = panels.timeline.as_mut().and_then(Rc::get_mut) {
+        if let Some(timeline) = panels.timeline.as_mut().map(Rc::make_mut) {
+            if !self.rows_ahead.is_empty() {
+                let rest =
+                    std::mem::replace(&mut timeline.rows, std::mem::take(&mut self.rows_ahead));
+                timeline.rows.extend(rest);
+            }
             for row in &mut timeline.rows {
                 row.name = self.name(row.line.task.index());
             }

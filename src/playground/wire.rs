@@ -5,7 +5,7 @@
 //! browser only moves these bytes.
 
 use super::log::{Broken, LogRound};
-use super::over_time::{Charts, TaskTimeline};
+use super::over_time::{Charts, TaskTimeline, TimelineRow};
 use super::screen::Measures;
 use crate::model::{Command, MemberSpec, Strategy, TimedCommand};
 use crate::sweep::Question;
@@ -182,6 +182,9 @@ pub enum Body {
         /// The cards, with their places, in order.
         cards: Vec<(usize, Card)>,
     },
+    /// A share of the rows of the task timeline in the next panels, sent ahead of them when
+    /// it would be large ([`in_parts`]): the panels show them before their own rows.
+    TimelineRows(Vec<TimelineRow>),
     /// A step asked for leads nowhere: nothing more happens.
     Nowhere(Seq),
     /// A file to offer.
@@ -403,10 +406,14 @@ pub const PARTS_OVER: usize = 128 * 1024;
 /// group's).
 pub const CARDS_PER_PART: usize = 250;
 
+/// The most task timeline rows a moment in parts carries in one message (about 65 KB).
+pub const ROWS_PER_PART: usize = 2_500;
+
 /// A reply as the messages that carry it: one, or for a moment over `limit` bytes, its
-/// changed cards [`CARDS_PER_PART`] at a time, the moment, and then each of its panels, so
-/// that the page decodes and draws each in a task of its own (a large group's cards come to
-/// hundreds of kilobytes, its log and task timeline to megabytes).
+/// changed cards [`CARDS_PER_PART`] at a time, the moment, and then each of its panels (the
+/// task timeline's rows [`ROWS_PER_PART`] at a time before it), so that the page decodes and
+/// draws each in a task of its own (a large group's cards come to hundreds of kilobytes, its
+/// log and task timeline to megabytes).
 pub fn in_parts(reply: Reply, limit: usize) -> Vec<Vec<u8>> {
     let whole = encode(&reply);
     let Reply {
@@ -447,7 +454,27 @@ pub fn in_parts(reply: Reply, limit: usize) -> Vec<Vec<u8>> {
         history,
         progress,
     }));
-    parts.extend(panels.into_iter().map(|p| part(Body::Panels(Box::new(p)))));
+    for mut panel in panels {
+        if let Some(timeline) = &mut panel.timeline {
+            let rows = &timeline.rows;
+            // Whole shares ahead, and the rest (one row at least) with the panel.
+            let ahead = rows.len().saturating_sub(1) / ROWS_PER_PART * ROWS_PER_PART;
+            for share in rows[..ahead].chunks(ROWS_PER_PART) {
+                parts.push(part(Body::TimelineRows(share.to_vec())));
+            }
+            if ahead > 0 {
+                let rest = TaskTimeline {
+                    end: timeline.end,
+                    until: timeline.until,
+                    rows: rows[ahead..].to_vec(),
+                    rounds: timeline.rounds.clone(),
+                    members: timeline.members.clone(),
+                };
+                *timeline = Rc::new(rest);
+            }
+        }
+        parts.push(part(Body::Panels(Box::new(panel))));
+    }
     parts
 }
 

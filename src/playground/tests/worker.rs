@@ -5,7 +5,7 @@ use super::preset;
 use crate::model::{Command, MemberSpec};
 use crate::playground::wire::{
     decode, encode, in_parts, Ask, Body, Panels, Reply, Request, Target, Timed, CARDS_PER_PART,
-    PARTS_OVER,
+    PARTS_OVER, ROWS_PER_PART,
 };
 use crate::playground::{Action, Effect, Local, Playback, Simulation};
 use crate::presets::scale_out;
@@ -143,13 +143,14 @@ fn every_message_reads_back_as_it_was_sent() {
 }
 
 /// A moment over the limit goes as its changed cards a share at a time, the moment, and then
-/// each of its panels, and the page shows from the parts what it shows from the whole; a
-/// moment under it, or another reply, goes whole.
+/// each of its panels (the task timeline's rows a share at a time before it), and the page
+/// shows from the parts what it shows from the whole; a moment not over it, or another reply,
+/// goes whole.
 #[test]
 fn a_large_moment_goes_in_parts_and_the_page_shows_what_the_whole_shows() {
     // A second lane the page has none of the cards of: all its 600 are sent.
     let opened = || {
-        let mut pg = Local::with(scale_out(560, 600, 1_200), None);
+        let mut pg = Local::with(scale_out(560, 600, 6_000), None);
         pg.act(Action::Playback(Playback::Seek(1_000)));
         let strategies = vec![pg.strategies()[0], crate::model::Strategy::Eager];
         pg.worker().handle(Request::Lanes {
@@ -187,18 +188,16 @@ fn a_large_moment_goes_in_parts_and_the_page_shows_what_the_whole_shows() {
     };
     let (mut whole, mut apart) = (opened(), opened());
     let reply = answer(&mut whole, 4_000, every);
-    assert_eq!(
-        in_parts(reply.clone(), PARTS_OVER).len(),
-        1,
-        "under the limit"
-    );
+    let size = encode(&reply).len();
+    assert!(size > PARTS_OVER, "{size} bytes");
+    assert_eq!(in_parts(reply.clone(), size).len(), 1, "not over the limit");
     whole.act(Action::Reply(reply));
     let reply = answer(&mut apart, 4_000, every);
     let Body::Moment(moment) = &reply.body else {
         panic!("a moment: {reply:?}")
     };
     let changed = moment.lanes.iter().map(|l| l.cards.changed.len());
-    assert_eq!(changed.collect::<Vec<_>>(), [120, 600]);
+    assert_eq!(changed.collect::<Vec<_>>(), [440, 600]);
     let parts: Vec<Reply> = in_parts(reply, 0)
         .iter()
         .map(|bytes| decode(bytes).expect("reads"))
@@ -207,25 +206,34 @@ fn a_large_moment_goes_in_parts_and_the_page_shows_what_the_whole_shows() {
         .iter()
         .map(|r| match &r.body {
             Body::Cards { lane, cards } => format!("{lane}: {} cards", cards.len()),
+            Body::TimelineRows(rows) => format!("{} rows", rows.len()),
             Body::Moment(m) if m.panels == Default::default() => {
                 let changed = m.lanes.iter().map(|l| l.cards.changed.len());
                 format!("moment, {:?} cards", changed.collect::<Vec<_>>())
             }
             Body::Panels(p) if p.log.is_some() => "log".into(),
-            Body::Panels(p) if p.timeline.is_some() => "timeline".into(),
+            Body::Panels(p) if p.timeline.is_some() => {
+                format!(
+                    "timeline, {} rows",
+                    p.timeline.as_ref().map_or(0, |t| t.rows.len())
+                )
+            }
             Body::Panels(p) if p.measures.is_some() => "measures".into(),
             other => format!("{other:?}"),
         })
         .collect();
-    let rest = 600 - 2 * CARDS_PER_PART;
+    let rest = |n: usize| n - (n - 1) / CARDS_PER_PART * CARDS_PER_PART;
     assert_eq!(
         bodies,
         [
+            format!("0: {CARDS_PER_PART} cards"),
             format!("1: {CARDS_PER_PART} cards"),
             format!("1: {CARDS_PER_PART} cards"),
-            format!("moment, [120, {rest}] cards"),
+            format!("moment, [{}, {}] cards", rest(440), rest(600)),
             "log".into(),
-            "timeline".into(),
+            format!("{ROWS_PER_PART} rows"),
+            format!("{ROWS_PER_PART} rows"),
+            format!("timeline, {} rows", 6_000 - 2 * ROWS_PER_PART),
             "measures".into()
         ]
     );
