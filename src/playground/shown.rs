@@ -278,11 +278,9 @@ impl Shown {
     /// [`Shown::show_panels`] says.
     pub fn receive_panels(&mut self, mut panels: PanelsUpdate) {
         if let Some(timeline) = panels.timeline.as_mut().map(Rc::make_mut) {
-            if !self.rows_ahead.is_empty() {
-                let rest =
-                    std::mem::replace(&mut timeline.rows, std::mem::take(&mut self.rows_ahead));
-                timeline.rows.extend(rest);
-            }
+            timeline
+                .rows
+                .splice(0..0, std::mem::take(&mut self.rows_ahead));
             for row in &mut timeline.rows {
                 row.name = self.name(row.line.task.index());
             }

@@ -438,14 +438,13 @@ pub fn in_parts(reply: Reply, limit: usize) -> Vec<Vec<u8>> {
     };
     let mut parts = Vec::new();
     for (lane, l) in moment.lanes.iter_mut().enumerate() {
-        let mut changed = std::mem::take(&mut l.cards.changed).into_iter();
-        // Whole shares ahead, and the rest (one card at least) with the moment.
-        let ahead = changed.len().saturating_sub(1) / CARDS_PER_PART;
-        for _ in 0..ahead {
-            let cards = changed.by_ref().take(CARDS_PER_PART).collect();
-            parts.push(part(Body::Cards { lane, cards }));
-        }
-        l.cards.changed = changed.collect();
+        let (shares, rest) = shares_ahead(std::mem::take(&mut l.cards.changed), CARDS_PER_PART);
+        parts.extend(
+            shares
+                .into_iter()
+                .map(|cards| part(Body::Cards { lane, cards })),
+        );
+        l.cards.changed = rest;
     }
     let panels = std::mem::take(&mut moment.panels).apart();
     parts.push(encode(&Reply {
@@ -455,27 +454,35 @@ pub fn in_parts(reply: Reply, limit: usize) -> Vec<Vec<u8>> {
         progress,
     }));
     for mut panel in panels {
-        if let Some(timeline) = &mut panel.timeline {
-            let rows = &timeline.rows;
-            // Whole shares ahead, and the rest (one row at least) with the panel.
-            let ahead = rows.len().saturating_sub(1) / ROWS_PER_PART * ROWS_PER_PART;
-            for share in rows[..ahead].chunks(ROWS_PER_PART) {
-                parts.push(part(Body::TimelineRows(share.to_vec())));
-            }
-            if ahead > 0 {
-                let rest = TaskTimeline {
-                    end: timeline.end,
-                    until: timeline.until,
-                    rows: rows[ahead..].to_vec(),
-                    rounds: timeline.rounds.clone(),
-                    members: timeline.members.clone(),
-                };
-                *timeline = Rc::new(rest);
-            }
+        if let Some(timeline) = panel
+            .timeline
+            .as_mut()
+            .filter(|t| t.rows.len() > ROWS_PER_PART)
+        {
+            // The worker keeps the timeline it sent: the panel carries a copy.
+            let timeline = Rc::make_mut(timeline);
+            let (shares, rest) = shares_ahead(std::mem::take(&mut timeline.rows), ROWS_PER_PART);
+            parts.extend(
+                shares
+                    .into_iter()
+                    .map(|rows| part(Body::TimelineRows(rows))),
+            );
+            timeline.rows = rest;
         }
         parts.push(part(Body::Panels(Box::new(panel))));
     }
     parts
+}
+
+/// `items` as whole shares of `per`, sent ahead, and the rest (one item at least), sent with
+/// the message they come ahead of.
+fn shares_ahead<T>(items: Vec<T>, per: usize) -> (Vec<Vec<T>>, Vec<T>) {
+    let mut items = items.into_iter();
+    let ahead = items.len().saturating_sub(1) / per;
+    let shares = (0..ahead)
+        .map(|_| items.by_ref().take(per).collect())
+        .collect();
+    (shares, items.collect())
 }
 
 /// A message from bytes.
