@@ -230,11 +230,19 @@ impl Playground {
             return None;
         }
         self.counts.0 += 1;
-        self.epochs.0 = epochs;
-        // Out of the view, the timeline stays due: it is asked for as it comes back.
-        if !self.timeline_in_view {
-            self.epochs.0[Panel::Timeline as usize] = self.epochs.1[Panel::Timeline as usize];
-        }
+        // A panel due and not asked for (out of the view, or in the other view) stays due.
+        let asked = [
+            panels.log,
+            panels.measures || panels.charts,
+            panels.timeline,
+        ];
+        self.epochs.0 = std::array::from_fn(|p| {
+            if asked[p] {
+                epochs[p]
+            } else {
+                self.epochs.1[p]
+            }
+        });
         self.shown.asked(ask.clone());
         Some(Effect::Send(Request::Show(ask)))
     }
